@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// Strata: an embedded object database for Swift on Linux, with RealmSwift's API, on LMDB.
+//
+// Layers (arrows point one way):
+//   strata (CLI), strata-bench, strata-stress → Strata → (StrataQuery, StrataStorage) → LMDB → CLMDB
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .executable(name: "strata", targets: ["StrataCLI"]),
+        .executable(name: "strata-bench", targets: ["StrataBench"]),
+        .executable(name: "strata-stress", targets: ["StrataStress"]),
+    ],
+    targets: [
+        // Debian's liblmdb-dev, the page store.
+        .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        // Debian's libsqlite3-dev, used only as a baseline by the benchmark.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // A thin, typed Swift binding: the only target that imports CLMDB.
+        .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: swift5),
+        // Values, row and key encodings, schema, tables, indexes, history.
+        .target(name: "StrataStorage", dependencies: ["LMDB"], swiftSettings: swift5),
+        // The query language: lexer, parser, resolver, evaluator.
+        .target(name: "StrataQuery", dependencies: ["StrataStorage"], swiftSettings: swift5),
+        // The public, RealmSwift-compatible API.
+        .target(name: "Strata", dependencies: ["StrataStorage", "StrataQuery"], swiftSettings: swift5),
+        .executableTarget(name: "StrataCLI", dependencies: ["Strata"], swiftSettings: swift5),
+        .executableTarget(name: "StrataBench", dependencies: ["Strata", "LMDB", "CLMDB", "CSQLite"],
+                          swiftSettings: swift5),
+        .executableTarget(name: "StrataStress", dependencies: ["Strata"], path: "Stress",
+                          swiftSettings: swift5),
+        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: swift5),
+        .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: swift5),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStress"], swiftSettings: swift5),
+    ]
+)
+
+/// Swift 5 language mode: the public API is RealmSwift's thread-confined, class-based one,
+/// whose checks are run-time (thread confinement preconditions), not compile-time isolation.
+var swift5: [SwiftSetting] { [.swiftLanguageMode(.v5)] }

@@ -1,0 +1,84 @@
+import CLMDB
+
+/// A position in a database, for ordered scans and range seeks (`MDB_cursor`).
+///
+/// Returned key and value bytes follow the transaction's lifetime rules. A cursor must not
+/// outlive its transaction; `deinit` closes it.
+package final class Cursor {
+    private let handle: OpaquePointer
+
+    init(handle: OpaquePointer) { self.handle = handle }
+    deinit { mdb_cursor_close(handle) }
+
+    /// A key/value pair under the cursor.
+    package typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+
+    @inline(__always)
+    private func move(_ op: MDB_cursor_op) throws(LMDBError) -> Entry? {
+        var key = MDB_val(), data = MDB_val()
+        let rc = mdb_cursor_get(handle, &key, &data, op)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc)
+        return (key.bytes, data.bytes)
+    }
+
+    @inline(__always)
+    private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer,
+                      value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var d = MDB_val(mv_size: value?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: value?.baseAddress))
+        let rc = mdb_cursor_get(handle, &k, &d, op)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc)
+        return (k.bytes, d.bytes)
+    }
+
+    /// The first entry (`MDB_FIRST`).
+    package func first() throws(LMDBError) -> Entry? { try move(MDB_FIRST) }
+    /// The last entry (`MDB_LAST`).
+    package func last() throws(LMDBError) -> Entry? { try move(MDB_LAST) }
+    /// The next entry, including the next duplicate (`MDB_NEXT`).
+    package func next() throws(LMDBError) -> Entry? { try move(MDB_NEXT) }
+    /// The previous entry (`MDB_PREV`).
+    package func previous() throws(LMDBError) -> Entry? { try move(MDB_PREV) }
+    /// The entry under the cursor (`MDB_GET_CURRENT`).
+    package func current() throws(LMDBError) -> Entry? { try move(MDB_GET_CURRENT) }
+    /// The next duplicate of the current key (`MDB_NEXT_DUP`).
+    package func nextDuplicate() throws(LMDBError) -> Entry? { try move(MDB_NEXT_DUP) }
+    /// The first entry of the next key (`MDB_NEXT_NODUP`).
+    package func nextKey() throws(LMDBError) -> Entry? { try move(MDB_NEXT_NODUP) }
+
+    /// Positions at `key` exactly (`MDB_SET_KEY`), or returns nil.
+    package func seek(exactly key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
+        try move(MDB_SET_KEY, key: key)
+    }
+
+    /// Positions at the first key ≥ `key` (`MDB_SET_RANGE`), or returns nil.
+    package func seek(atLeast key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
+        try move(MDB_SET_RANGE, key: key)
+    }
+
+    /// Positions at the exact key/value pair of a duplicate-sorted database (`MDB_GET_BOTH`).
+    package func seek(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
+        try move(MDB_GET_BOTH, key: key, value: value)
+    }
+
+    /// Number of duplicates of the current key (`mdb_cursor_count`).
+    package func duplicateCount() throws(LMDBError) -> Int {
+        var n = 0
+        try check(mdb_cursor_count(handle, &n))
+        return n
+    }
+
+    /// Deletes the entry under the cursor (`mdb_cursor_del`).
+    package func deleteCurrent() throws(LMDBError) { try check(mdb_cursor_del(handle, 0)) }
+
+    /// Replaces the value under the cursor, keeping the key (`MDB_CURRENT`).
+    package func replaceCurrent(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(LMDBError) {
+        try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
+            try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
+                try check(mdb_cursor_put(handle, &k, &v, UInt32(MDB_CURRENT)))
+            }
+        }
+    }
+}

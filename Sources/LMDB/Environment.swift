@@ -1,0 +1,129 @@
+import CLMDB
+import Glibc
+
+/// An open LMDB environment: one memory-mapped file shared by every thread of this process.
+///
+/// Opened in single-file mode (`MDB_NOSUBDIR`) with `MDB_NOTLS`, so a read transaction is not
+/// tied to the thread that began it (frozen snapshots and thread hand-offs rely on that).
+/// LMDB allows one environment per file per process: callers keep a registry (see
+/// `EnvironmentRegistry` in the storage layer). Never `fork()` after opening.
+package final class Environment: @unchecked Sendable {
+    // Sendable invariant: LMDB's `MDB_env` is safe to share between threads; the only mutable
+    // state here (`mapSize`) is changed under `resizeLock`.
+    package let handle: OpaquePointer
+    package let path: String
+    private let resizeLock = NSLockLite()
+    package private(set) var mapSize: Int
+
+    /// Options for `Environment.init`.
+    package struct Options: Sendable {
+        package var readOnly = false
+        /// Skip the flush on commit (`MDB_NOSYNC`): fast, but the last commits can be lost on a crash.
+        package var noSync = false
+        package var mapSize = 1 << 36
+        package var maxDatabases: UInt32 = 4096
+        package var maxReaders: UInt32 = 1024
+        package init() {}
+    }
+
+    /// Opens (creating if needed, unless read-only) the environment file at `path`.
+    package init(path: String, options: Options) throws(LMDBError) {
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env))
+        guard let env else { throw LMDBError(ENOMEM) }
+        do {
+            try check(mdb_env_set_maxdbs(env, options.maxDatabases))
+            try check(mdb_env_set_maxreaders(env, options.maxReaders))
+            try check(mdb_env_set_mapsize(env, options.mapSize))
+            var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+            try check(mdb_env_open(env, path, flags, 0o644))
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        self.handle = env
+        self.path = path
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        self.mapSize = info.me_mapsize
+    }
+
+    deinit { mdb_env_close(handle) }
+
+    /// The largest key LMDB accepts (511 bytes with the default build).
+    package var maxKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
+
+    /// The page size of the file.
+    package var pageSize: Int {
+        var stat = MDB_stat()
+        mdb_env_stat(handle, &stat)
+        return Int(stat.ms_psize)
+    }
+
+    /// Bytes of the file in use: (last page number + 1) × page size.
+    package var usedBytes: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return (info.me_last_pgno + 1) * pageSize
+    }
+
+    /// Grows the map to at least `minimum` bytes (doubling). Only legal while this process has
+    /// no transaction open on the environment; LMDB checks the write side, callers the read side.
+    package func grow(toAtLeast minimum: Int) throws(LMDBError) {
+        resizeLock.lock()
+        defer { resizeLock.unlock() }
+        var size = mapSize
+        while size < minimum { size *= 2 }
+        try check(mdb_env_set_mapsize(handle, size))
+        mapSize = size
+    }
+
+    /// Adopts a map size grown by another process (after `MDB_MAP_RESIZED`).
+    package func adoptGrownMap() throws(LMDBError) {
+        resizeLock.lock()
+        defer { resizeLock.unlock() }
+        try check(mdb_env_set_mapsize(handle, 0))
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        mapSize = info.me_mapsize
+    }
+
+    /// Clears reader slots left by dead processes (`mdb_reader_check`); returns how many.
+    @discardableResult
+    package func clearStaleReaders() -> Int {
+        var dead: Int32 = 0
+        mdb_reader_check(handle, &dead)
+        return Int(dead)
+    }
+
+    /// Flushes the data to disk (`mdb_env_sync` with force).
+    package func sync() throws(LMDBError) { try check(mdb_env_sync(handle, 1)) }
+
+    /// Writes a compacted copy of the environment to `path` (`mdb_env_copy2` with `MDB_CP_COMPACT`).
+    package func copyCompacted(to path: String) throws(LMDBError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        if fd < 0 { throw LMDBError(errno) }
+        defer { close(fd) }
+        try check(mdb_env_copyfd2(handle, fd, UInt32(MDB_CP_COMPACT)))
+    }
+}
+
+/// A minimal non-recursive mutex (pthread), usable without Foundation.
+package final class NSLockLite: @unchecked Sendable {
+    // Sendable invariant: the pthread mutex itself is the synchronisation.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    package init() { pthread_mutex_init(mutex, nil) }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

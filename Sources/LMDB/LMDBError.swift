@@ -1,0 +1,45 @@
+import CLMDB
+import Glibc
+
+/// An error returned by an LMDB call, translated once from its `MDB_*` or errno code.
+///
+/// Higher layers wrap it with context (the file, the table); the `message` is `mdb_strerror`'s.
+package struct LMDBError: Error, Equatable, CustomStringConvertible {
+    /// The raw return code: an `MDB_*` constant or an errno value.
+    package let code: Int32
+
+    package init(_ code: Int32) { self.code = code }
+
+    /// `MDB_KEYEXIST`: the key/data pair already exists (with `MDB_NOOVERWRITE`/`MDB_NODUPDATA`).
+    package static let keyExists = LMDBError(MDB_KEYEXIST)
+    /// `MDB_NOTFOUND`: no matching key.
+    package static let notFound = LMDBError(MDB_NOTFOUND)
+    /// `MDB_MAP_FULL`: the environment's map size is reached; grow it and retry.
+    package static let mapFull = LMDBError(MDB_MAP_FULL)
+    /// `MDB_MAP_RESIZED`: another process grew the map; adopt the new size and retry.
+    package static let mapResized = LMDBError(MDB_MAP_RESIZED)
+    /// `MDB_INVALID`: the file is not an LMDB environment.
+    package static let invalid = LMDBError(MDB_INVALID)
+    /// `MDB_VERSION_MISMATCH`: the file was written by an incompatible LMDB version.
+    package static let versionMismatch = LMDBError(MDB_VERSION_MISMATCH)
+    /// `MDB_READERS_FULL`: every reader slot is taken.
+    package static let readersFull = LMDBError(MDB_READERS_FULL)
+    /// `MDB_DBS_FULL`: more named databases than `maxDatabases`.
+    package static let databasesFull = LMDBError(MDB_DBS_FULL)
+    /// `MDB_BAD_VALSIZE`: a key is empty or longer than the maximum key size.
+    package static let badValueSize = LMDBError(MDB_BAD_VALSIZE)
+
+    /// `mdb_strerror`'s text for the code.
+    package var message: String { String(cString: mdb_strerror(code)) }
+
+    package var description: String { "LMDB error \(code): \(message)" }
+
+    /// Whether the code is an errno (file system) error rather than an `MDB_*` one.
+    package var isSystemError: Bool { code > 0 }
+}
+
+/// Runs an LMDB call and throws its non-zero return code as an `LMDBError`.
+@inline(__always)
+package func check(_ rc: Int32) throws(LMDBError) {
+    if rc != 0 { throw LMDBError(rc) }
+}

@@ -1,0 +1,135 @@
+import CLMDB
+import Glibc
+
+/// An LMDB transaction: a read-only snapshot or the single write transaction of the file.
+///
+/// Bytes returned by `get` and by cursors point into the memory map and are valid only until
+/// the transaction ends, or (in a write transaction) until the next write. `deinit` aborts a
+/// transaction that was neither committed nor aborted. Not thread-safe: one thread at a time.
+package final class Transaction {
+    package private(set) var handle: OpaquePointer?
+    package let environment: Environment
+    package let isReadOnly: Bool
+    /// Whether a read transaction is reset (its snapshot released) and may be `renew`ed.
+    package private(set) var isReset = false
+
+    /// Begins a transaction. A write transaction waits for the file's write lock, which any
+    /// thread or process may hold.
+    package init(_ environment: Environment, readOnly: Bool) throws(LMDBError) {
+        self.environment = environment
+        self.isReadOnly = readOnly
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn))
+        handle = txn
+    }
+
+    deinit { if let handle { mdb_txn_abort(handle) } }
+
+    private var live: OpaquePointer {
+        guard let handle else { preconditionFailure("LMDB transaction used after commit or abort") }
+        return handle
+    }
+
+    /// LMDB's transaction id: the version of the snapshot a read transaction sees.
+    package var id: Int { mdb_txn_id(live) }
+
+    /// Commits the transaction (a write is durable when this returns, unless `noSync`).
+    package func commit() throws(LMDBError) {
+        let txn = live
+        handle = nil
+        try check(mdb_txn_commit(txn))
+    }
+
+    /// Aborts the transaction, discarding its writes.
+    package func abort() {
+        if let handle { mdb_txn_abort(handle) }
+        handle = nil
+    }
+
+    /// Releases a read transaction's snapshot, keeping its reader slot for `renew`.
+    package func reset() {
+        precondition(isReadOnly, "only read transactions can be reset")
+        if !isReset { mdb_txn_reset(live); isReset = true }
+    }
+
+    /// Gives a reset read transaction the newest snapshot.
+    package func renew() throws(LMDBError) {
+        precondition(isReadOnly, "only read transactions can be renewed")
+        if !isReset { mdb_txn_reset(live) }
+        isReset = false
+        try check(mdb_txn_renew(live))
+    }
+
+    /// Opens (or with `.create`, creates) the named database. Returns nil if it does not exist.
+    package func openDatabase(_ name: String?, flags: Database.Flags = []) throws(LMDBError) -> Database? {
+        var dbi: MDB_dbi = 0
+        let rc = mdb_dbi_open(live, name, flags.rawValue, &dbi)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc)
+        return Database(handle: dbi)
+    }
+
+    /// Removes every entry of a database, keeping it (`mdb_drop` with 0).
+    package func empty(_ db: Database) throws(LMDBError) { try check(mdb_drop(live, db.handle, 0)) }
+
+    /// Deletes a database and closes its handle (`mdb_drop` with 1).
+    package func drop(_ db: Database) throws(LMDBError) { try check(mdb_drop(live, db.handle, 1)) }
+
+    /// The value stored under `key`, or nil. The bytes are valid as described on the type.
+    @inline(__always)
+    package func get(_ db: Database, key: UnsafeRawBufferPointer) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        var data = MDB_val()
+        let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) in mdb_get(live, db.handle, &k, &data) }
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc)
+        return data.bytes
+    }
+
+    /// Stores `value` under `key`.
+    @inline(__always)
+    package func put(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+                     flags: PutFlags = []) throws(LMDBError) {
+        try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
+            try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
+                try check(mdb_put(live, db.handle, &k, &v, flags.rawValue))
+            }
+        }
+    }
+
+    /// Deletes `key` (and with `value`, only that duplicate). Returns false if it was absent.
+    @discardableResult
+    package func delete(_ db: Database, key: UnsafeRawBufferPointer,
+                        value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Bool {
+        let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) -> Int32 in
+            if let value {
+                return try withValue(value) { (v: inout MDB_val) throws(LMDBError) in mdb_del(live, db.handle, &k, &v) }
+            }
+            return mdb_del(live, db.handle, &k, nil)
+        }
+        if rc == MDB_NOTFOUND { return false }
+        try check(rc)
+        return true
+    }
+
+    /// Number of entries in a database.
+    package func count(_ db: Database) throws(LMDBError) -> Int {
+        var stat = MDB_stat()
+        try check(mdb_stat(live, db.handle, &stat))
+        return stat.ms_entries
+    }
+
+    /// Page statistics of a database (`mdb_stat`).
+    package func statistics(_ db: Database) throws(LMDBError) -> (entries: Int, pages: Int, depth: Int) {
+        var stat = MDB_stat()
+        try check(mdb_stat(live, db.handle, &stat))
+        return (stat.ms_entries, stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages,
+                Int(stat.ms_depth))
+    }
+
+    /// Opens a cursor over `db`, valid until the transaction ends.
+    package func cursor(_ db: Database) throws(LMDBError) -> Cursor {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(live, db.handle, &cursor))
+        return Cursor(handle: cursor!)
+    }
+}
