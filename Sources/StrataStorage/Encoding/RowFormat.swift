@@ -1,0 +1,131 @@
+import Foundation
+
+// Row layout (docs/FILE-FORMAT.md, "Rows"). Changing it breaks the file format.
+//
+//   row    := flags:u8  slotCount:varint  [nulls: ceil(slotCount/8) bytes]  ends  payload
+//   flags  := bits 0-1: width code w (slot end offsets are 1 << w bytes, little endian)
+//             bit 2:    a null bitmap follows the slot count
+//   ends   := slotCount end offsets into payload; slot i is payload[end(i-1) ..< end(i)]
+//
+// So any one property is found with two reads and no decoding of the others. A slot beyond
+// slotCount (a property added after the row was written) reads as the property's default.
+
+/// A read-only view of one encoded row. Reading a slot decodes only that slot.
+package struct RowView {
+    package let bytes: UnsafeRawBufferPointer
+    private let slotCount: Int
+    private let width: Int
+    private let nullsOffset: Int
+    private let endsOffset: Int
+    private let payloadOffset: Int
+
+    /// Parses the header of `bytes`; returns nil if the bytes are not a well-formed row.
+    @inline(__always)
+    package init?(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 2 else { return nil }
+        let flags = bytes[0]
+        var offset = 1
+        guard let count = Varint.read(bytes, at: &offset), count < 1 << 16 else { return nil }
+        self.bytes = bytes
+        slotCount = Int(count)
+        width = 1 << Int(flags & 3)
+        nullsOffset = flags & 4 != 0 ? offset : -1
+        endsOffset = offset + (flags & 4 != 0 ? (slotCount + 7) / 8 : 0)
+        payloadOffset = endsOffset + slotCount * width
+        guard payloadOffset <= bytes.count, width <= 4 else { return nil }
+        if slotCount > 0, payloadOffset + end(slotCount - 1) > bytes.count { return nil }
+    }
+
+    @inline(__always)
+    private func end(_ slot: Int) -> Int {
+        let p = endsOffset + slot * width
+        switch width {
+        case 1: return Int(bytes[p])
+        case 2: return Int(bytes[p]) | Int(bytes[p + 1]) << 8
+        default: return Int(bytes.loadUnaligned(fromByteOffset: p, as: UInt32.self).littleEndian)
+        }
+    }
+
+    /// Whether the row has a slot for this property id (rows written before a property was
+    /// added do not).
+    @inline(__always)
+    package func hasSlot(_ slot: Int) -> Bool { slot < slotCount }
+
+    /// Whether the slot holds null (absent slots are not null: they read as the default).
+    @inline(__always)
+    package func isNull(_ slot: Int) -> Bool {
+        guard nullsOffset >= 0, slot < slotCount else { return false }
+        return bytes[nullsOffset + slot >> 3] & (1 << UInt8(slot & 7)) != 0
+    }
+
+    /// The raw bytes of a slot (empty for an absent slot). Valid as long as `bytes` is.
+    @inline(__always)
+    package func slotBytes(_ slot: Int) -> UnsafeRawBufferPointer {
+        guard slot < slotCount else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let start = slot == 0 ? 0 : end(slot - 1)
+        let stop = end(slot)
+        return UnsafeRawBufferPointer(rebasing: bytes[(payloadOffset + start)..<(payloadOffset + stop)])
+    }
+
+    /// An integer slot (minimal little-endian two's complement; empty is 0).
+    @inline(__always)
+    package func int(_ slot: Int) -> Int64 {
+        ValueCodec.decodeInt(slotBytes(slot))
+    }
+
+    /// A double slot.
+    @inline(__always)
+    package func double(_ slot: Int) -> Double {
+        let b = slotBytes(slot)
+        return b.count == 8 ? Double(bitPattern: b.loadUnaligned(as: UInt64.self).littleEndian) : 0
+    }
+
+    /// Decodes one slot as a property of `type`; absent slots give the type's default
+    /// (`null` for optionals).
+    package func value(_ property: PropertySchema) -> Value {
+        let slot = property.id
+        if isNull(slot) { return .null }
+        if !hasSlot(slot) { return property.isOptional ? .null : ValueCodec.defaultValue(property.type) }
+        return ValueCodec.decode(slotBytes(slot), as: property.type)
+    }
+}
+
+/// Builds an encoded row from values indexed by property id.
+package enum RowEncoder {
+    /// Encodes `values` (index = property id; missing trailing slots are allowed).
+    package static func encode(_ values: [Value]) -> [UInt8] {
+        var payload: [UInt8] = []
+        payload.reserveCapacity(values.count * 6)
+        var ends: [Int] = []
+        ends.reserveCapacity(values.count)
+        var nulls = [UInt8](repeating: 0, count: (values.count + 7) / 8)
+        var anyNull = false
+        for (slot, value) in values.enumerated() {
+            if case .null = value {
+                nulls[slot >> 3] |= 1 << UInt8(slot & 7)
+                anyNull = true
+            } else {
+                ValueCodec.encode(value, into: &payload)
+            }
+            ends.append(payload.count)
+        }
+        let widthCode: UInt8 = payload.count < 1 << 8 ? 0 : (payload.count < 1 << 16 ? 1 : 2)
+        var row: [UInt8] = []
+        row.reserveCapacity(2 + nulls.count + ends.count << widthCode + payload.count)
+        row.append(widthCode | (anyNull ? 4 : 0))
+        Varint.append(UInt64(values.count), to: &row)
+        if anyNull { row.append(contentsOf: nulls) }
+        for end in ends {
+            for i in 0..<(1 << Int(widthCode)) { row.append(UInt8(truncatingIfNeeded: end >> (8 * i))) }
+        }
+        row.append(contentsOf: payload)
+        return row
+    }
+
+    /// Decodes every slot of `row` into an array indexed by property id, sized for `schema`.
+    package static func decodeAll(_ row: RowView, schema: ClassSchema) -> [Value] {
+        var values = [Value](repeating: .null, count: schema.slotCount)
+        for property in schema.properties { values[property.id] = row.value(property) }
+        return values
+    }
+}

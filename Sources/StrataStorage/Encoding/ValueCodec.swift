@@ -1,0 +1,87 @@
+import Foundation
+
+/// The one place where a value becomes slot bytes and back (and so where value-level
+/// encryption will hook in). Encodings per type (docs/FILE-FORMAT.md, "Values"):
+/// bool 1 byte; int minimal little-endian two's complement (0 is empty); float 4 and double
+/// 8 bytes little endian; date a double of seconds since 2001-01-01; string UTF-8; data raw;
+/// uuid 16 bytes; link the target's object key as a minimal little-endian unsigned integer.
+package enum ValueCodec {
+    /// Appends the slot bytes of a non-null value.
+    package static func encode(_ value: Value, into out: inout [UInt8]) {
+        switch value {
+        case .null: break
+        case .bool(let b): out.append(b ? 1 : 0)
+        case .int(let v): appendInt(v, into: &out)
+        case .float(let f): withUnsafeBytes(of: f.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        case .double(let d): withUnsafeBytes(of: d.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        case .date(let d):
+            withUnsafeBytes(of: d.timeIntervalSinceReferenceDate.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        case .string(var s): s.withUTF8 { out.append(contentsOf: $0) }
+        case .data(let d): out.append(contentsOf: d)
+        case .uuid(let u): withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
+        case .link(let key):
+            var v = key
+            while v != 0 { out.append(UInt8(truncatingIfNeeded: v)); v >>= 8 }
+        }
+    }
+
+    @inline(__always)
+    private static func appendInt(_ v: Int64, into out: inout [UInt8]) {
+        if v == 0 { return }
+        // Shortest n such that sign-extending the low n bytes gives v back.
+        var n = 8
+        while n > 1 {
+            let shift = Int64(64 - 8 * (n - 1))
+            if (v << shift) >> shift != v { break }
+            n -= 1
+        }
+        var x = UInt64(bitPattern: v)
+        for _ in 0..<n { out.append(UInt8(truncatingIfNeeded: x)); x >>= 8 }
+    }
+
+    /// Decodes a minimal little-endian two's complement integer.
+    @inline(__always)
+    package static func decodeInt(_ b: UnsafeRawBufferPointer) -> Int64 {
+        let n = b.count
+        if n == 0 { return 0 }
+        var x: UInt64 = 0
+        for i in 0..<n { x |= UInt64(b[i]) << (8 * UInt64(i)) }
+        let shift = UInt64(64 - 8 * n)
+        return Int64(bitPattern: x << shift) >> Int64(shift)
+    }
+
+    /// Decodes slot bytes of a non-null value of `type`.
+    package static func decode(_ b: UnsafeRawBufferPointer, as type: PropertyType) -> Value {
+        switch type {
+        case .bool: return .bool(b.first == 1)
+        case .int: return .int(decodeInt(b))
+        case .float: return .float(b.count == 4 ? Float(bitPattern: b.loadUnaligned(as: UInt32.self).littleEndian) : 0)
+        case .double: return .double(b.count == 8 ? Double(bitPattern: b.loadUnaligned(as: UInt64.self).littleEndian) : 0)
+        case .date:
+            let t = b.count == 8 ? Double(bitPattern: b.loadUnaligned(as: UInt64.self).littleEndian) : 0
+            return .date(Date(timeIntervalSinceReferenceDate: t))
+        case .string: return .string(String(decoding: b, as: UTF8.self))
+        case .data: return .data(Data(b))
+        case .uuid: return b.count == 16 ? .uuid(UUID(bytes: b)) : .null
+        case .link:
+            var x: UInt64 = 0
+            for i in 0..<b.count { x |= UInt64(b[i]) << (8 * UInt64(i)) }
+            return .link(x)
+        }
+    }
+
+    /// The value a non-optional property of `type` has when nothing was stored.
+    package static func defaultValue(_ type: PropertyType) -> Value {
+        switch type {
+        case .bool: .bool(false)
+        case .int: .int(0)
+        case .float: .float(0)
+        case .double: .double(0)
+        case .string: .string("")
+        case .data: .data(Data())
+        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .link: .null
+        }
+    }
+}

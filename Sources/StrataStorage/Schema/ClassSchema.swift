@@ -1,0 +1,57 @@
+/// One persisted property as the storage layer sees it.
+package struct PropertySchema: Sendable, Codable, Equatable {
+    /// The property's name, as declared in Swift (without the `_` of its wrapper storage).
+    package var name: String
+    package var type: PropertyType
+    package var isOptional: Bool
+    package var isIndexed: Bool
+    package var isPrimaryKey: Bool
+    /// The stable property id: the row slot that holds the value. Never reused within a class,
+    /// so renaming or adding properties does not rewrite rows.
+    package var id: Int
+    /// The bit width of an integer property (8, 16, 32, 64); checked when values are written.
+    package var intWidth: Int = 64
+    /// For a link, the target class's name.
+    package var linkTarget: String?
+
+    package init(name: String, type: PropertyType, isOptional: Bool = false, isIndexed: Bool = false,
+                 isPrimaryKey: Bool = false, id: Int, intWidth: Int = 64, linkTarget: String? = nil) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isIndexed = isIndexed
+        self.isPrimaryKey = isPrimaryKey
+        self.id = id
+        self.intWidth = intWidth
+        self.linkTarget = linkTarget
+    }
+
+    /// Whether the property has a B-tree index (secondary or primary key).
+    package var hasIndex: Bool { isIndexed || isPrimaryKey }
+}
+
+/// One persisted class: its name and properties, in declaration order.
+package struct ClassSchema: Sendable, Codable, Equatable {
+    package var name: String
+    package var properties: [PropertySchema]
+
+    package init(name: String, properties: [PropertySchema]) {
+        self.name = name
+        self.properties = properties
+    }
+
+    /// The property named `name`, if any.
+    package func property(named name: String) -> PropertySchema? {
+        properties.first { $0.name == name }
+    }
+
+    /// The primary-key property, if the class has one.
+    package var primaryKey: PropertySchema? { properties.first { $0.isPrimaryKey } }
+
+    /// Whether object keys are the primary key itself (an integer primary key), so that a
+    /// primary-key lookup is a direct table lookup with no separate index.
+    package var keysArePrimaryKeys: Bool { primaryKey?.type == .int }
+
+    /// One more than the highest property id: the number of slots a full row has.
+    package var slotCount: Int { (properties.map(\.id).max() ?? -1) + 1 }
+}

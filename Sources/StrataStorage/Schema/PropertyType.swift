@@ -1,0 +1,39 @@
+/// The stored type of a property. Raw values are written into the schema record in the file:
+/// changing one breaks the file format (append only; retired codes stay reserved).
+package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
+    case bool = 1
+    case int = 2
+    case float = 3
+    case double = 4
+    case string = 5
+    case data = 6
+    case date = 7
+    case uuid = 8
+    /// A to-one link to an object of `PropertySchema.linkTarget`.
+    case link = 9
+
+    package var description: String {
+        switch self {
+        case .bool: "bool"
+        case .int: "int"
+        case .float: "float"
+        case .double: "double"
+        case .string: "string"
+        case .data: "data"
+        case .date: "date"
+        case .uuid: "uuid"
+        case .link: "link"
+        }
+    }
+
+    /// Whether `<`, `>`, `BETWEEN`, `@min`, `@max` apply.
+    package var isOrdered: Bool {
+        switch self {
+        case .int, .float, .double, .date, .string: true
+        default: false
+        }
+    }
+
+    /// Whether the type is a number (int, float or double).
+    package var isNumeric: Bool { self == .int || self == .float || self == .double }
+}
