@@ -1,0 +1,67 @@
+import Foundation
+
+/// Runs each engine in its own process of this binary, so peak RSS and memory maps are the
+/// engine's alone, in a fresh temporary directory removed afterwards.
+enum ChildProcess {
+    /// Runs `engine` in a child process and returns the measurements it printed.
+    static func run(_ engine: EngineKind, options: Options) throws -> [Measurement] {
+        let directory = try makeTemporaryDirectory(under: options.directory ?? NSTemporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = options.childArguments(engine: engine, directory: directory)
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+
+        let decoder = JSONDecoder()
+        let measurements = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+            try? decoder.decode(Measurement.self, from: Data($0.utf8))
+        }
+        guard process.terminationStatus == 0 else {
+            throw BenchError("\(engine.rawValue) exited with status \(process.terminationStatus)")
+        }
+        return measurements
+    }
+
+    /// The child side: runs the workload on `engine` in `options.directory`, printing one
+    /// JSON line per measurement to stdout and progress with check sums to stderr.
+    static func serve(_ engine: EngineKind, options: Options) throws {
+        guard let type = engine.engineType else {
+            throw BenchError("the \(engine.rawValue) engine is not built into this binary")
+        }
+        guard let directory = options.directory else { throw BenchError("--child-engine needs --dir") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let emit = { (m: Measurement) in
+            let line = String(decoding: try! encoder.encode(m), as: UTF8.self)
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            logProgress(m)
+        }
+        let instance = try type.init(directory: URL(fileURLWithPath: directory), durable: options.durable)
+        try Runner(engineName: engine.rawValue, engine: instance, n: options.n, ops: options.ops, emit: emit).run()
+        if options.ops.contains(.peakRSS), let kb = peakRSSKilobytes() {
+            emit(Measurement(op: .peakRSS, engine: engine.rawValue, value: kb))
+        }
+    }
+
+    private static func logProgress(_ m: Measurement) {
+        var line = "# \(m.engine) \(m.op.rawValue) \(m.op.title)"
+        if let seconds = m.seconds { line += " " + String(format: "%.6f s", seconds) }
+        if let value = m.value { line += " \(value)" }
+        if let note = m.note { line += " \(note)" }
+        for (name, value) in (m.checks ?? [:]).sorted(by: { $0.key < $1.key }) { line += " \(name)=\(value)" }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    private static func makeTemporaryDirectory(under base: String) throws -> String {
+        var template = Array((base as NSString).appendingPathComponent("strata-bench-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw BenchError("cannot create a temporary directory in \(base): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Whether an engine runs W8b (group commits through `writeAsync`).
+enum AsyncCommitSupport {
+    /// Not part of this engine's workload (the baselines).
+    case notApplicable
+    /// The engine should have it but its API lacks it: reported as "n/a".
+    case missing
+    case available
+}
+
+/// One database under test. Each method is one operation of the workload; the runner times
+/// the timed ones and compares the returned check sums across engines.
+protocol BenchEngine: AnyObject {
+    /// Opens a fresh database inside `directory`; `durable: false` turns off commit flushes.
+    init(directory: URL, durable: Bool) throws
+
+    /// W1: inserts Person(i) for i in 0..<n, `Workload.batchRows` per write transaction.
+    func insert(count n: Int) throws
+    /// Untimed: the number of objects stored.
+    func rowCount() throws -> Int
+    /// W10: bytes of the database file.
+    func fileSize() throws -> Int
+    /// W2: one run of the count query.
+    func countQuery() throws -> Int
+    /// W3: looks up each id, returning the sum of age + name byte count + last name byte.
+    func pkLookup(_ ids: [Int]) throws -> Int
+    /// W4: looks up `name-<k>` for each k, returning sum(age) * 100,000 + found.
+    func indexLookup(_ ids: [Int]) throws -> Int
+    /// W5: sets score = j on object ids[j], all in one write transaction; returns updates done.
+    func update(_ ids: [Int]) throws -> Int
+    /// Untimed: the sum of Int(score * 2) over all objects.
+    func scoreSum2() throws -> Int
+    /// W6: the sum of age + name byte count over all objects, and the number of objects.
+    func enumerate() throws -> (rows: Int, sum: Int)
+    /// W7: the first `Workload.sortLimit` objects by (age, name), as `Workload.sortHash`.
+    func sortLimit() throws -> Int
+    /// W8: `count` durable write transactions, inserting Person(first + j) each.
+    func smallCommits(from first: Int, count: Int) throws
+    /// Whether `asyncCommits` is part of this engine's workload.
+    var asyncCommitSupport: AsyncCommitSupport { get }
+    /// W8b: `count` queued writes of Person(first + j), returning once every one is durable.
+    func asyncCommits(from first: Int, count: Int) throws
+    /// W9: deletes every object and index entry in one write transaction.
+    func deleteAll() throws
+    /// Untimed: objects plus index entries left.
+    func entriesLeft() throws -> Int
+}
+
+extension BenchEngine {
+    var asyncCommitSupport: AsyncCommitSupport { .notApplicable }
+    func asyncCommits(from first: Int, count: Int) throws {}
+}
+
+/// An engine failure with a message naming the failing call.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

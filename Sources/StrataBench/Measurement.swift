@@ -1,0 +1,54 @@
+import Foundation
+
+/// The operations of the workload, in the order they run.
+enum Op: String, CaseIterable, Codable {
+    case w1 = "W1", w10 = "W10", w2 = "W2", w3 = "W3", w4 = "W4", w5 = "W5", w6 = "W6"
+    case w7 = "W7", w8 = "W8", w8b = "W8b", w9 = "W9", peakRSS = "RSS"
+
+    /// The short name shown next to the op code.
+    var title: String {
+        switch self {
+        case .w1: "insert"
+        case .w2: "count_query"
+        case .w3: "pk_lookup"
+        case .w4: "index_lookup"
+        case .w5: "update"
+        case .w6: "enumerate"
+        case .w7: "sort_limit"
+        case .w8: "small_commits"
+        case .w8b: "async_commits"
+        case .w9: "delete_all"
+        case .w10: "file_size"
+        case .peakRSS: "peak_rss"
+        }
+    }
+
+    /// Whether the op is a size (bytes or kB) rather than a timing.
+    var isSize: Bool { self == .w10 || self == .peakRSS }
+
+    /// Parses `W3` or `w3`.
+    init?(code: String) {
+        guard let op = Op.allCases.first(where: { $0.rawValue.lowercased() == code.lowercased() })
+        else { return nil }
+        self = op
+    }
+}
+
+/// One result line: a timing, a size, or an op the engine cannot run (`note`).
+struct Measurement: Codable {
+    var op: Op
+    var engine: String
+    var seconds: Double?
+    var opsPerSec: Double?
+    /// W10 in bytes, peak RSS in kB.
+    var value: Int?
+    /// Check sums that must agree across engines, keyed by name.
+    var checks: [String: Int]?
+    /// Why there is no number (e.g. "n/a").
+    var note: String?
+
+    enum CodingKeys: String, CodingKey {
+        case op, engine, seconds, value, checks, note
+        case opsPerSec = "ops_per_sec"
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Formats the measurements of all engines as a table or as JSON, with ratios between engines.
+struct Report {
+    var measurements: [Measurement]
+    var engines: [EngineKind]
+
+    /// The ratio columns shown, (numerator, denominator), for the engines that ran.
+    var ratioPairs: [(EngineKind, EngineKind)] {
+        [(EngineKind.strata, EngineKind.lmdb), (.strata, .sqlite), (.sqlite, .lmdb)]
+            .filter { engines.contains($0.0) && engines.contains($0.1) }
+    }
+
+    private var ops: [Op] { Op.allCases.filter { op in measurements.contains { $0.op == op } } }
+
+    private func find(_ op: Op, _ engine: EngineKind) -> Measurement? {
+        measurements.first { $0.op == op && $0.engine == engine.rawValue }
+    }
+
+    /// `numerator`'s time (or size) over `denominator`'s. W8b (group commits) is compared with
+    /// the denominator's W8 when the denominator has no W8b of its own.
+    func ratio(_ op: Op, _ numerator: EngineKind, _ denominator: EngineKind) -> Double? {
+        guard let top = find(op, numerator),
+              let bottom = find(op, denominator) ?? (op == .w8b ? find(.w8, denominator) : nil)
+        else { return nil }
+        let a = op.isSize ? top.value.map(Double.init) : top.seconds
+        let b = op.isSize ? bottom.value.map(Double.init) : bottom.seconds
+        guard let a, let b, b > 0 else { return nil }
+        return a / b
+    }
+
+    // MARK: Table
+
+    func table() -> String {
+        var rows = [["op"] + engines.map(\.rawValue) + ratioPairs.map { "\($0.0.rawValue)/\($0.1.rawValue)" }]
+        for op in ops {
+            var row = ["\(op.rawValue) \(op.title)"]
+            row += engines.map { cell(find(op, $0), op) }
+            row += ratioPairs.map { pair in ratio(op, pair.0, pair.1).map { String(format: "%.2f", $0) } ?? "-" }
+            rows.append(row)
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, text in
+                let pad = String(repeating: " ", count: widths[column] - text.count)
+                return column == 0 ? text + pad : pad + text
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    private func cell(_ m: Measurement?, _ op: Op) -> String {
+        guard let m else { return "-" }
+        if let note = m.note { return note }
+        if let value = m.value {
+            let bytes = op == .peakRSS ? Double(value) * 1024 : Double(value)
+            return String(format: "%.1f MiB", bytes / 1_048_576)
+        }
+        guard let seconds = m.seconds else { return "-" }
+        let time = seconds < 1 ? String(format: "%.4g ms", seconds * 1000) : String(format: "%.3f s", seconds)
+        return m.opsPerSec.map { "\(time) (\(rate($0))/s)" } ?? time
+    }
+
+    private func rate(_ perSecond: Double) -> String {
+        switch perSecond {
+        case 1e6...: String(format: "%.2fM", perSecond / 1e6)
+        case 1e3...: String(format: "%.1fk", perSecond / 1e3)
+        default: String(format: "%.1f", perSecond)
+        }
+    }
+
+    // MARK: JSON
+
+    /// The measurements as a JSON array, followed by one `{"ratios": [...]}` entry.
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var entries: [Any] = try measurements.map {
+            try JSONSerialization.jsonObject(with: try encoder.encode($0))
+        }
+        let ratios: [[String: Any]] = ops.compactMap { op in
+            var entry: [String: Any] = [:]
+            for (a, b) in ratioPairs {
+                if let r = ratio(op, a, b) { entry["\(a.rawValue)/\(b.rawValue)"] = r }
+            }
+            guard !entry.isEmpty else { return nil }
+            entry["op"] = op.rawValue
+            return entry
+        }
+        entries.append(["ratios": ratios])
+        let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    // MARK: Check sums
+
+    /// Prints each op's check sums to stderr, with a loud MISMATCH line for any that differ
+    /// between engines. Returns whether all agree.
+    func compareChecks() -> Bool {
+        var agree = true
+        for op in ops {
+            let byEngine = engines.compactMap { engine in find(op, engine).flatMap { m in m.checks.map { (engine, $0) } } }
+            let names = Set(byEngine.flatMap { $0.1.keys }).sorted()
+            for name in names {
+                let values = byEngine.compactMap { engine, checks in checks[name].map { (engine, $0) } }
+                let listed = values.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: " ")
+                if Set(values.map(\.1)).count > 1 {
+                    agree = false
+                    FileHandle.standardError.write(Data("!!! MISMATCH \(op.rawValue) \(name): \(listed)\n".utf8))
+                } else {
+                    FileHandle.standardError.write(Data("# check \(op.rawValue) \(name): \(listed)\n".utf8))
+                }
+            }
+        }
+        return agree
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Runs the workload on one engine in this process, reporting each op as it finishes.
+struct Runner {
+    var engineName: String
+    var engine: any BenchEngine
+    var n: Int
+    /// The ops to run; W1 always runs because the others need its data.
+    var ops: Set<Op>
+    var emit: (Measurement) -> Void
+
+    func run() throws {
+        var seconds = try measure { try engine.insert(count: n) }
+        record(.w1, seconds, units: n, checks: ["rows": try engine.rowCount()])
+        if ops.contains(.w10) {
+            emit(Measurement(op: .w10, engine: engineName, value: try engine.fileSize()))
+        }
+        if ops.contains(.w2) {
+            var count = 0
+            seconds = try measure { for _ in 0..<Workload.countRepeats { count = try engine.countQuery() } }
+            record(.w2, seconds / Double(Workload.countRepeats), units: 1, checks: ["count": count])
+        }
+        if ops.contains(.w3) {
+            let ids = Workload.randomIDs(seed: Workload.pkSeed, count: Workload.pkLookups, below: n)
+            var sum = 0
+            seconds = try measure { sum = try engine.pkLookup(ids) }
+            record(.w3, seconds, units: ids.count, checks: ["sum": sum])
+        }
+        if ops.contains(.w4) {
+            let ids = Workload.randomIDs(seed: Workload.indexSeed, count: Workload.indexLookups, below: n)
+            var sum = 0
+            seconds = try measure { sum = try engine.indexLookup(ids) }
+            record(.w4, seconds, units: ids.count, checks: ["sum": sum])
+        }
+        if ops.contains(.w5) {
+            let ids = Workload.randomIDs(seed: Workload.updateSeed, count: Workload.updates, below: n)
+            var updated = 0
+            seconds = try measure { updated = try engine.update(ids) }
+            record(.w5, seconds, units: ids.count,
+                   checks: ["updated": updated, "score_sum2": try engine.scoreSum2()])
+        }
+        if ops.contains(.w6) {
+            var result = (rows: 0, sum: 0)
+            seconds = try measure { result = try engine.enumerate() }
+            record(.w6, seconds, units: result.rows, checks: ["rows": result.rows, "sum": result.sum])
+        }
+        if ops.contains(.w7) {
+            var hash = 0
+            seconds = try measure { hash = try engine.sortLimit() }
+            record(.w7, seconds, units: n, checks: ["hash": hash])
+        }
+        var next = n
+        if ops.contains(.w8) {
+            seconds = try measure { try engine.smallCommits(from: next, count: Workload.smallCommits) }
+            record(.w8, seconds, units: Workload.smallCommits, checks: ["rows": try engine.rowCount()])
+            next += Workload.smallCommits
+        }
+        var asyncRows = 0
+        if ops.contains(.w8b) {
+            switch engine.asyncCommitSupport {
+            case .notApplicable:
+                break
+            case .missing:
+                emit(Measurement(op: .w8b, engine: engineName, note: "n/a"))
+            case .available:
+                let before = try engine.rowCount()
+                seconds = try measure { try engine.asyncCommits(from: next, count: Workload.smallCommits) }
+                asyncRows = try engine.rowCount() - before
+                record(.w8b, seconds, units: Workload.smallCommits, checks: ["rows_added": asyncRows])
+            }
+        }
+        if ops.contains(.w9) {
+            let rows = try engine.rowCount()
+            seconds = try measure { try engine.deleteAll() }
+            // Rows added by W8b (Strata only) are left out so the sums compare across engines.
+            record(.w9, seconds, units: rows,
+                   checks: ["rows_before": rows - asyncRows, "left": try engine.entriesLeft()])
+        }
+    }
+
+    /// Wall time of `body` in seconds.
+    private func measure(_ body: () throws -> Void) rethrows -> Double {
+        let start = monotonicSeconds()
+        try body()
+        return monotonicSeconds() - start
+    }
+
+    private func record(_ op: Op, _ seconds: Double, units: Int, checks: [String: Int]) {
+        emit(Measurement(op: op, engine: engineName, seconds: seconds,
+                         opsPerSec: seconds > 0 ? Double(units) / seconds : nil, checks: checks))
+    }
+}
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// This process's peak resident set size in kB (`VmHWM` in /proc/self/status).
+func peakRSSKilobytes() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+    return nil
+}

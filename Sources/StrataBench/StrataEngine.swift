@@ -1,0 +1,153 @@
+import Foundation
+
+#if STRATA_ENGINE
+import Strata
+
+/// The workload's model, declared exactly as a RealmSwift user declares it.
+final class Person: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var name = ""
+    @Persisted var age = 0
+    @Persisted var score = 0.0
+}
+
+/// Strata through its public, RealmSwift-style API only, written as a user would write it.
+final class StrataEngine: BenchEngine {
+    private let fileURL: URL
+    private let realm: Realm
+
+    init(directory: URL, durable: Bool) throws {
+        fileURL = directory.appendingPathComponent("bench.realm")
+        var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self])
+        #if STRATA_SYNC_ON_COMMIT
+        config.syncOnCommit = durable
+        #else
+        if !durable { throw BenchError("this Strata has no Realm.Configuration.syncOnCommit") }
+        #endif
+        realm = try Realm(configuration: config)
+    }
+
+    func insert(count n: Int) throws {
+        for batch in stride(from: 0, to: n, by: Workload.batchRows) {
+            try realm.write {
+                for i in batch..<min(batch + Workload.batchRows, n) { realm.add(makePerson(i)) }
+            }
+        }
+    }
+
+    func rowCount() throws -> Int { realm.objects(Person.self).count }
+
+    func fileSize() throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
+        return (attributes[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    func countQuery() throws -> Int {
+        realm.objects(Person.self).filter("age > 50 AND name BEGINSWITH 'name-1'").count
+    }
+
+    func pkLookup(_ ids: [Int]) throws -> Int {
+        var sum = 0
+        for id in ids {
+            let person = realm.object(ofType: Person.self, forPrimaryKey: id)!
+            let name = person.name
+            sum += person.age + name.utf8.count + Int(name.utf8.last!)
+        }
+        return sum
+    }
+
+    func indexLookup(_ ids: [Int]) throws -> Int {
+        var sum = 0, found = 0
+        for k in ids {
+            sum += realm.objects(Person.self).filter("name == %@", "name-\(k)").first!.age
+            found += 1
+        }
+        return sum * 100_000 + found
+    }
+
+    func update(_ ids: [Int]) throws -> Int {
+        var updated = 0
+        try realm.write {
+            for (j, id) in ids.enumerated() {
+                realm.object(ofType: Person.self, forPrimaryKey: id)!.score = Double(j)
+                updated += 1
+            }
+        }
+        return updated
+    }
+
+    func scoreSum2() throws -> Int {
+        var sum = 0
+        for person in realm.objects(Person.self) { sum += Int(person.score * 2) }
+        return sum
+    }
+
+    func enumerate() throws -> (rows: Int, sum: Int) {
+        var rows = 0, sum = 0
+        for person in realm.objects(Person.self) {
+            sum += person.age + person.name.utf8.count
+            rows += 1
+        }
+        return (rows, sum)
+    }
+
+    func sortLimit() throws -> Int {
+        let sorted = realm.objects(Person.self)
+            .sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name")])
+        var top: [(id: Int, age: Int, nameLength: Int)] = []
+        for i in 0..<min(Workload.sortLimit, sorted.count) {
+            let person = sorted[i]
+            top.append((person.id, person.age, person.name.utf8.count))
+        }
+        return Workload.sortHash(top)
+    }
+
+    func smallCommits(from first: Int, count: Int) throws {
+        for j in 0..<count {
+            try realm.write { realm.add(makePerson(first + j)) }
+        }
+    }
+
+    #if STRATA_WRITE_ASYNC
+    var asyncCommitSupport: AsyncCommitSupport { .available }
+
+    func asyncCommits(from first: Int, count: Int) throws {
+        var completed = 0
+        var failure: Error?
+        for j in 0..<count {
+            realm.writeAsync({ self.realm.add(self.makePerson(first + j)) }, onComplete: { error in
+                if let error { failure = error }
+                completed += 1
+            })
+        }
+        // Completions arrive on this thread's run loop, each after its write is durable.
+        let deadline = Date(timeIntervalSinceNow: 600)
+        while completed < count {
+            guard Date() < deadline else { throw BenchError("writeAsync: \(completed) of \(count) completed") }
+            RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+        }
+        if let failure { throw failure }
+    }
+    #else
+    var asyncCommitSupport: AsyncCommitSupport { .missing }
+    #endif
+
+    func deleteAll() throws {
+        try realm.write { realm.deleteAll() }
+    }
+
+    func entriesLeft() throws -> Int {
+        // The public API cannot list index entries; a lookup by a deleted name goes through the index.
+        realm.objects(Person.self).count + realm.objects(Person.self).filter("name == %@", "name-0").count
+    }
+
+    private func makePerson(_ i: Int) -> Person {
+        let person = Person()
+        person.id = i
+        person.name = "name-\(i)"
+        person.age = Workload.age(i)
+        person.score = Workload.score(i)
+        return person
+    }
+}
+#endif

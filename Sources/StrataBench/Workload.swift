@@ -1,0 +1,83 @@
+import Foundation
+
+/// The fixed sizes, seeds and row generator of the Person workload (see BENCH.md).
+enum Workload {
+    /// W1: rows per write transaction.
+    static let batchRows = 10_000
+    /// W2: repetitions of the count query; the reported time is per query.
+    static let countRepeats = 10
+    /// W3: random primary-key lookups.
+    static let pkLookups = 100_000
+    /// W4: random lookups by name through the index.
+    static let indexLookups = 10_000
+    /// W5: random score updates in one write transaction.
+    static let updates = 100_000
+    /// W7: rows read from the sorted result.
+    static let sortLimit = 100
+    /// W8 and W8b: one-object write transactions.
+    static let smallCommits = 10_000
+
+    /// W2 predicate: `age > 50 AND name BEGINSWITH 'name-1'`.
+    static let queryMinAge = 50
+    static let queryPrefix = "name-1"
+
+    static let pkSeed: UInt64 = 0x5eed_0003
+    static let indexSeed: UInt64 = 0x5eed_0004
+    static let updateSeed: UInt64 = 0x5eed_0005
+
+    static func age(_ i: Int) -> Int { i % 100 }
+    static func score(_ i: Int) -> Double { Double(i) * 0.5 }
+
+    /// `count` ids in `0..<n` drawn from a splitmix64 stream started at `seed`.
+    static func randomIDs(seed: UInt64, count: Int, below n: Int) -> [Int] {
+        var rng = SplitMix64(state: seed)
+        return (0..<count).map { _ in Int(rng.next() % UInt64(n)) }
+    }
+
+    /// The W7 check sum over the first rows in (age, name) order, identical for every engine.
+    static func sortHash(_ rows: [(id: Int, age: Int, nameLength: Int)]) -> Int {
+        var h: UInt64 = 0
+        for r in rows.prefix(sortLimit) {
+            h = h &* 1_000_003 &+ UInt64(bitPattern: Int64(r.id)) &* 31
+                &+ UInt64(bitPattern: Int64(r.age)) &+ UInt64(r.nameLength)
+        }
+        return Int(bitPattern: UInt(h))
+    }
+}
+
+/// The splitmix64 generator: tiny, fast and identical on every platform.
+struct SplitMix64 {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
+
+/// Writes `name-<i>` (ASCII, no terminator) for a non-negative `i` into `buffer`, which must
+/// hold at least 32 bytes, and returns its length. Used by the raw engines so that string
+/// formatting does not dominate them.
+@inline(__always)
+func writeName(_ i: Int, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    return withUnsafeMutableBytes(of: &digits) { tmp -> Int in
+        var u = UInt64(i)
+        var n = 0
+        repeat {
+            tmp[n] = UInt8(ascii: "0") &+ UInt8(u % 10)
+            u /= 10
+            n += 1
+        } while u != 0
+        buffer[0] = UInt8(ascii: "n")
+        buffer[1] = UInt8(ascii: "a")
+        buffer[2] = UInt8(ascii: "m")
+        buffer[3] = UInt8(ascii: "e")
+        buffer[4] = UInt8(ascii: "-")
+        for k in 0..<n { buffer[5 + k] = tmp[n - 1 - k] }
+        return 5 + n
+    }
+}
