@@ -90,33 +90,58 @@ package struct RowView {
     }
 }
 
-/// Builds an encoded row from values indexed by property id.
+/// Builds encoded rows: from values indexed by property id, or by replacing some slots of an
+/// existing row while copying the others' bytes as they are (no decoding).
 package enum RowEncoder {
     /// Encodes `values` (index = property id; missing trailing slots are allowed).
     package static func encode(_ values: [Value]) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(values.count * 6)
+        return build(slotCount: values.count, payload: &payload) { slot, out in
+            if case .null = values[slot] { return false }
+            ValueCodec.encode(values[slot], into: &out)
+            return true
+        }
+    }
+
+    /// Re-encodes `row` with the slots in `replacements` set to new values.
+    package static func encode(slotCount: Int, replacing replacements: [Int: Value], in row: RowView) -> [UInt8] {
+        var payload: [UInt8] = []
+        payload.reserveCapacity(row.bytes.count + 16)
+        return build(slotCount: slotCount, payload: &payload) { slot, out in
+            if let v = replacements[slot] {
+                if case .null = v { return false }
+                ValueCodec.encode(v, into: &out)
+                return true
+            }
+            if row.isNull(slot) { return false }
+            out.append(contentsOf: row.slotBytes(slot))
+            return true
+        }
+    }
+
+    /// Lays out a row; `slot(i, &payload)` appends slot i's bytes and returns false for null.
+    private static func build(slotCount: Int, payload: inout [UInt8],
+                              _ slot: (Int, inout [UInt8]) -> Bool) -> [UInt8] {
         var ends: [Int] = []
-        ends.reserveCapacity(values.count)
-        var nulls = [UInt8](repeating: 0, count: (values.count + 7) / 8)
+        ends.reserveCapacity(slotCount)
+        var nulls = [UInt8](repeating: 0, count: (slotCount + 7) / 8)
         var anyNull = false
-        for (slot, value) in values.enumerated() {
-            if case .null = value {
-                nulls[slot >> 3] |= 1 << UInt8(slot & 7)
+        for i in 0..<slotCount {
+            if !slot(i, &payload) {
+                nulls[i >> 3] |= 1 << UInt8(i & 7)
                 anyNull = true
-            } else {
-                ValueCodec.encode(value, into: &payload)
             }
             ends.append(payload.count)
         }
         let widthCode: UInt8 = payload.count < 1 << 8 ? 0 : (payload.count < 1 << 16 ? 1 : 2)
         var row: [UInt8] = []
-        row.reserveCapacity(2 + nulls.count + ends.count << widthCode + payload.count)
+        row.reserveCapacity(4 + nulls.count + ends.count << widthCode + payload.count)
         row.append(widthCode | (anyNull ? 4 : 0))
-        Varint.append(UInt64(values.count), to: &row)
+        Varint.append(UInt64(slotCount), to: &row)
         if anyNull { row.append(contentsOf: nulls) }
         for end in ends {
-            for i in 0..<(1 << Int(widthCode)) { row.append(UInt8(truncatingIfNeeded: end >> (8 * i))) }
+            for b in 0..<(1 << Int(widthCode)) { row.append(UInt8(truncatingIfNeeded: end >> (8 * b))) }
         }
         row.append(contentsOf: payload)
         return row

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The one place where index keys and object keys are built (docs/FILE-FORMAT.md, "Keys").
+///
+/// Index keys sort in value order under LMDB's byte-wise comparison, so ranges and prefixes
+/// scan in order: a tag byte (0 null, 1 value), then integers as 8 bytes big endian with the
+/// sign bit flipped, floats/doubles/dates as order-preserving 8-byte doubles, strings as UTF-8,
+/// data raw, UUIDs as 16 bytes, bools as 1 byte. Keys longer than LMDB's limit are truncated;
+/// lookups through such keys re-check the row (`IndexKey.isExact`).
+package enum IndexKey {
+    /// The largest index key: LMDB's default maximum key size.
+    package static let maxLength = 511
+
+    /// Builds the index key of `value`.
+    package static func encode(_ value: Value) -> [UInt8] {
+        var out: [UInt8] = [value.isNull ? 0 : 1]
+        switch value {
+        case .null: break
+        case .bool(let b): out.append(b ? 1 : 0)
+        case .int(let v): appendBigEndian(UInt64(bitPattern: v) ^ (1 << 63), to: &out)
+        case .float(let f): appendOrderedDouble(Double(f), to: &out)
+        case .double(let d): appendOrderedDouble(d, to: &out)
+        case .date(let d): appendOrderedDouble(d.timeIntervalSinceReferenceDate, to: &out)
+        case .string(var s): s.withUTF8 { out.append(contentsOf: $0.prefix(maxLength - 1)) }
+        case .data(let d): out.append(contentsOf: d.prefix(maxLength - 1))
+        case .uuid(let u): withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
+        case .link(let k): appendBigEndian(k, to: &out)
+        }
+        return out
+    }
+
+    /// Whether the index key of `value` holds the whole value (false when it was truncated),
+    /// so that an equality match on the key is an equality match on the value.
+    package static func isExact(_ value: Value) -> Bool {
+        switch value {
+        case .string(let s): return s.utf8.count < maxLength
+        case .data(let d): return d.count < maxLength
+        default: return true
+        }
+    }
+
+    @inline(__always)
+    static func appendBigEndian(_ v: UInt64, to out: inout [UInt8]) {
+        withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) }
+    }
+
+    private static func appendOrderedDouble(_ d: Double, to out: inout [UInt8]) {
+        let d = d == 0 ? 0 : d  // -0.0 sorts with 0.0
+        let bits = d.bitPattern
+        appendBigEndian(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63), to: &out)
+    }
+}
+
+/// Object keys as stored: 8 bytes big endian, so that table order is key order.
+package enum ObjectKeyCoding {
+    /// The stored form of `key`.
+    @inline(__always)
+    package static func encode(_ key: ObjectKey) -> UInt64 { key.bigEndian }
+
+    /// Reads a stored object key.
+    @inline(__always)
+    package static func decode(_ bytes: UnsafeRawBufferPointer) -> ObjectKey {
+        UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
+    }
+
+    /// The object key of an object whose integer primary key is `pk`: the key order is the
+    /// primary-key order, and a primary-key lookup is a direct table lookup.
+    @inline(__always)
+    package static func key(forIntegerPrimaryKey pk: Int64) -> ObjectKey {
+        UInt64(bitPattern: pk) ^ (1 << 63)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Glibc
+import LMDB
+
+/// The checks that turn a bad path or a bad file into a clear error before LMDB maps it.
+enum FileChecks {
+    /// Checks the path itself: its directory exists, it is not a directory, and a read-only
+    /// open finds a non-empty file.
+    static func checkBeforeOpen(path: String, readOnly: Bool) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw StorageError(.fileNotFound, "Cannot open '\(path)': the directory '\(directory)' does not exist (Strata does not create directories)")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                throw StorageError(.fileAccess, "Cannot open '\(path)': it is a directory, not a database file")
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            if size == 0, readOnly {
+                throw StorageError(.invalidDatabase, "Cannot open '\(path)' read-only: the file is empty (a new database can only be created read-write)")
+            }
+        } else if readOnly {
+            throw StorageError(.fileNotFound, "Cannot open '\(path)' read-only: the file does not exist")
+        }
+    }
+
+    /// Checks what LMDB cannot: a file shorter than the pages its header claims is truncated,
+    /// and mapping it would fault on the missing pages.
+    static func checkAfterOpen(_ environment: Environment, path: String) throws {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }
+        if Int(st.st_size) < environment.usedBytes, st.st_size > 0 {
+            throw StorageError(.invalidDatabase, "Cannot open '\(path)': the file is truncated (\(st.st_size) bytes on disk, \(environment.usedBytes) in use)")
+        }
+    }
+
+    /// Translates an LMDB open failure into a storage error naming the path.
+    static func openError(_ error: LMDBError, path: String) -> StorageError {
+        switch error.code {
+        case EACCES, EPERM, EROFS:
+            return StorageError(.permissionDenied, "Cannot open '\(path)': permission denied", underlying: error)
+        case ENOENT:
+            return StorageError(.fileNotFound, "Cannot open '\(path)': no such file", underlying: error)
+        case EISDIR:
+            return StorageError(.fileAccess, "Cannot open '\(path)': it is a directory", underlying: error)
+        case EINVAL:
+            return StorageError(.invalidDatabase, "Cannot open '\(path)': not a Strata database (the file is damaged or of another kind)", underlying: error)
+        default:
+            if error == .invalid || error == .versionMismatch {
+                return StorageError(.invalidDatabase, "Cannot open '\(path)': not a Strata database (\(error.message))", underlying: error)
+            }
+            return StorageError.lmdb(error, "Cannot open '\(path)'")
+        }
+    }
+}

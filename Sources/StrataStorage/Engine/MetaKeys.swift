@@ -1,0 +1,44 @@
+import LMDB
+
+/// The keys of the `strata.meta` database (docs/FILE-FORMAT.md, "Meta").
+package enum MetaKeys {
+    /// The meta database's name.
+    static let database = "strata.meta"
+    /// The history database's name.
+    static let history = "strata.history"
+    /// u32 LE: the file format version.
+    static let format = "format"
+    /// u64 LE: the version of the newest commit.
+    static let version = "version"
+    /// JSON: the stored schema, an array of classes.
+    static let schema = "schema"
+    /// u64 LE: the schema version set by the configuration (migrations).
+    static let schemaVersion = "schemaVersion"
+    /// Prefix of u64 LE: the next object key of a class without an integer primary key.
+    static let sequencePrefix = "seq."
+
+    /// The rows database of a class.
+    static func rows(_ className: String) -> String { "rows.\(className)" }
+    /// The index database of a property (by its stable id).
+    static func index(_ className: String, _ propertyID: Int) -> String { "index.\(className).\(propertyID)" }
+
+    /// Reads a little-endian integer value.
+    static func readInteger<T: FixedWidthInteger>(_ txn: Transaction, _ db: Database, _ key: String) -> T? {
+        var key = key
+        return key.withUTF8 { k -> T? in
+            guard let bytes = try? txn.get(db, key: UnsafeRawBufferPointer(k)), bytes.count == MemoryLayout<T>.size else { return nil }
+            return T(littleEndian: bytes.loadUnaligned(as: T.self))
+        }
+    }
+
+    /// Writes a little-endian integer value.
+    static func writeInteger<T: FixedWidthInteger>(_ txn: Transaction, _ db: Database, _ key: String, _ value: T) throws {
+        var key = key
+        var v = value.littleEndian
+        try key.withUTF8 { k in
+            try withUnsafeBytes(of: &v) { b in
+                try txn.put(db, key: UnsafeRawBufferPointer(k), value: b)
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// One commit's history entry, stored under its version in `strata.history` in the same LMDB
+/// transaction as the data it describes (docs/FILE-FORMAT.md, "History").
+package struct HistoryEntry: Equatable, Sendable {
+    package var version: UInt64
+    /// Commit time, seconds since 1970.
+    package var time: Double
+    package var pid: Int32
+    package var processName: String
+    package var description: String?
+    package var changes: ChangeSet
+
+    package init(version: UInt64, time: Double, pid: Int32, processName: String, description: String?, changes: ChangeSet) {
+        self.version = version
+        self.time = time
+        self.pid = pid
+        self.processName = processName
+        self.description = description
+        self.changes = changes
+    }
+
+    /// Record layout version (the first byte). Changing the layout means a new value.
+    static let layout: UInt8 = 1
+
+    //   entry   := layout:u8 version:varint time:f64le pid:varint name:str hasDesc:u8 [desc:str]
+    //              classCount:varint class*
+    //   class   := name:str cleared:u8 keys(inserted) keys(deleted) modCount:varint (keyDelta:varint mask:varint)*
+    //   keys    := count:varint keyDelta:varint*       (sorted ascending, first delta from 0)
+    //   str     := length:varint utf8
+
+    /// The encoded record.
+    package func encoded() -> [UInt8] {
+        var out: [UInt8] = [Self.layout]
+        Varint.append(version, to: &out)
+        withUnsafeBytes(of: time.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        Varint.append(UInt64(UInt32(bitPattern: pid)), to: &out)
+        Self.appendString(processName, to: &out)
+        out.append(description == nil ? 0 : 1)
+        if let description { Self.appendString(description, to: &out) }
+        let classes = changes.classes.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
+        Varint.append(UInt64(classes.count), to: &out)
+        for (name, c) in classes {
+            Self.appendString(name, to: &out)
+            out.append(c.cleared ? 1 : 0)
+            Self.appendKeys(c.inserted.sorted(), to: &out)
+            Self.appendKeys(c.deleted.sorted(), to: &out)
+            Varint.append(UInt64(c.modified.count), to: &out)
+            var previous: UInt64 = 0
+            for (key, mask) in c.modified.sorted(by: { $0.key < $1.key }) {
+                Varint.append(key - previous, to: &out)
+                Varint.append(mask, to: &out)
+                previous = key
+            }
+        }
+        return out
+    }
+
+    /// Decodes a record; nil if it is damaged or of an unknown layout.
+    package init?(decoding bytes: UnsafeRawBufferPointer) {
+        var o = 0
+        guard bytes.count > 9, bytes[0] == Self.layout else { return nil }
+        o = 1
+        guard let version = Varint.read(bytes, at: &o), o + 8 <= bytes.count else { return nil }
+        let time = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt64.self)))
+        o += 8
+        guard let pid = Varint.read(bytes, at: &o), let name = Self.readString(bytes, &o), o < bytes.count else { return nil }
+        var description: String?
+        let hasDescription = bytes[o]
+        o += 1
+        if hasDescription == 1 {
+            guard let d = Self.readString(bytes, &o) else { return nil }
+            description = d
+        }
+        guard let classCount = Varint.read(bytes, at: &o) else { return nil }
+        var changes = ChangeSet()
+        for _ in 0..<classCount {
+            guard let className = Self.readString(bytes, &o), o < bytes.count else { return nil }
+            let cleared = bytes[o] == 1
+            o += 1
+            guard let inserted = Self.readKeys(bytes, &o), let deleted = Self.readKeys(bytes, &o),
+                  let modCount = Varint.read(bytes, at: &o) else { return nil }
+            var modified: [ObjectKey: UInt64] = [:]
+            var previous: UInt64 = 0
+            for _ in 0..<modCount {
+                guard let delta = Varint.read(bytes, at: &o), let mask = Varint.read(bytes, at: &o) else { return nil }
+                previous &+= delta
+                modified[previous] = mask
+            }
+            changes.classes[className] = ClassChanges(inserted: inserted, deleted: deleted, modified: modified, cleared: cleared)
+        }
+        self.init(version: version, time: time, pid: Int32(truncatingIfNeeded: pid), processName: name,
+                  description: description, changes: changes)
+    }
+
+    private static func appendString(_ s: String, to out: inout [UInt8]) {
+        Varint.append(UInt64(s.utf8.count), to: &out)
+        out.append(contentsOf: s.utf8)
+    }
+
+    private static func readString(_ bytes: UnsafeRawBufferPointer, _ o: inout Int) -> String? {
+        guard let n = Varint.read(bytes, at: &o), n <= bytes.count - o else { return nil }
+        defer { o += Int(n) }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[o..<(o + Int(n))]), as: UTF8.self)
+    }
+
+    private static func appendKeys(_ keys: [ObjectKey], to out: inout [UInt8]) {
+        Varint.append(UInt64(keys.count), to: &out)
+        var previous: UInt64 = 0
+        for k in keys {
+            Varint.append(k &- previous, to: &out)
+            previous = k
+        }
+    }
+
+    private static func readKeys(_ bytes: UnsafeRawBufferPointer, _ o: inout Int) -> [ObjectKey]? {
+        guard let n = Varint.read(bytes, at: &o), n <= bytes.count else { return nil }
+        var keys: [ObjectKey] = []
+        keys.reserveCapacity(Int(n))
+        var previous: UInt64 = 0
+        for _ in 0..<n {
+            guard let d = Varint.read(bytes, at: &o) else { return nil }
+            previous &+= d
+            keys.append(previous)
+        }
+        return keys
+    }
+}

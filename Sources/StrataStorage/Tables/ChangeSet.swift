@@ -1,0 +1,63 @@
+/// What one commit changed in one class: the keys of inserted, deleted and modified objects
+/// and, for modified ones, which properties (a bit per property id; bit 63 stands for every
+/// id ≥ 63). `cleared` means every object that existed before the commit was deleted.
+package struct ClassChanges: Equatable, Sendable {
+    package var inserted: [ObjectKey] = []
+    package var deleted: [ObjectKey] = []
+    package var modified: [ObjectKey: UInt64] = [:]
+    package var cleared = false
+    private var insertedSet: Set<ObjectKey> = []
+
+    package init() {}
+
+    package init(inserted: [ObjectKey], deleted: [ObjectKey], modified: [ObjectKey: UInt64], cleared: Bool) {
+        self.inserted = inserted
+        self.deleted = deleted
+        self.modified = modified
+        self.cleared = cleared
+        insertedSet = Set(inserted)
+    }
+
+    /// The bit that stands for property `id` in a modification mask.
+    package static func bit(_ id: Int) -> UInt64 { 1 << UInt64(Swift.min(id, 63)) }
+
+    mutating func recordInsert(_ key: ObjectKey) {
+        inserted.append(key)
+        insertedSet.insert(key)
+    }
+
+    mutating func recordModify(_ key: ObjectKey, property id: Int) {
+        if insertedSet.contains(key) { return }
+        modified[key, default: 0] |= Self.bit(id)
+    }
+
+    mutating func recordDelete(_ key: ObjectKey) {
+        if insertedSet.remove(key) != nil {
+            inserted.removeAll { $0 == key }
+            return
+        }
+        modified[key] = nil
+        deleted.append(key)
+    }
+
+    mutating func recordClear() {
+        self = ClassChanges()
+        cleared = true
+    }
+
+    /// Whether nothing changed.
+    package var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty && !cleared }
+
+    package static func == (a: ClassChanges, b: ClassChanges) -> Bool {
+        a.inserted == b.inserted && a.deleted == b.deleted && a.modified == b.modified && a.cleared == b.cleared
+    }
+}
+
+/// Everything one commit changed, per class name.
+package struct ChangeSet: Equatable, Sendable {
+    package var classes: [String: ClassChanges] = [:]
+    package init() {}
+
+    /// Whether the commit changed no object.
+    package var isEmpty: Bool { classes.values.allSatisfy(\.isEmpty) }
+}

@@ -1,0 +1,62 @@
+import LMDB
+
+extension StorageTransaction {
+    /// The keys of the objects whose `property` equals `value`, through its index (or the
+    /// table itself for an integer primary key). Truncated index keys are re-checked on the row.
+    package func lookup(_ table: Table, _ property: PropertySchema, equalTo value: Value) throws -> [ObjectKey] {
+        if property.isPrimaryKey, table.schema.keysArePrimaryKeys {
+            guard case .int(let i) = value else { return [] }
+            let key = ObjectKeyCoding.key(forIntegerPrimaryKey: i)
+            return try row(table, key) == nil ? [] : [key]
+        }
+        guard let db = table.indexes[property.id] else {
+            preconditionFailure("lookup on '\(table.name).\(property.name)', which has no index")
+        }
+        let indexKey = IndexKey.encode(value)
+        var keys: [ObjectKey] = []
+        try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
+            try indexKey.withUnsafeBytes { k in
+                let cursor = try lmdb.cursor(db)
+                var entry = try cursor.seek(exactly: k)
+                while let e = entry {
+                    keys.append(ObjectKeyCoding.decode(e.value))
+                    entry = property.isPrimaryKey ? nil : try cursor.nextDuplicate()
+                }
+            }
+        }
+        if !IndexKey.isExact(value) {
+            keys = try keys.filter { try row(table, $0)?.value(property) == value }
+        }
+        return keys
+    }
+
+    func addIndexEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey) throws {
+        guard let db = table.indexes[property.id] else { return }
+        let indexKey = IndexKey.encode(value)
+        var k = ObjectKeyCoding.encode(key)
+        try lmdbCall("Updating the index of '\(table.name).\(property.name)'") {
+            try indexKey.withUnsafeBytes { ik in
+                try withUnsafeBytes(of: &k) { kb in
+                    do {
+                        try lmdb.put(db, key: ik, value: kb, flags: property.isPrimaryKey ? .noOverwrite : [])
+                    } catch let e as LMDBError where e == .keyExists {
+                        throw StorageError(.invalidInput, "Attempting to create an object of type '\(table.name)' with an existing primary key value '\(describe(value))'")
+                    }
+                }
+            }
+        }
+    }
+
+    func removeIndexEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey) throws {
+        guard let db = table.indexes[property.id] else { return }
+        let indexKey = IndexKey.encode(value)
+        var k = ObjectKeyCoding.encode(key)
+        try lmdbCall("Updating the index of '\(table.name).\(property.name)'") {
+            try indexKey.withUnsafeBytes { ik in
+                try withUnsafeBytes(of: &k) { kb in
+                    _ = try lmdb.delete(db, key: ik, value: property.isPrimaryKey ? nil : kb)
+                }
+            }
+        }
+    }
+}

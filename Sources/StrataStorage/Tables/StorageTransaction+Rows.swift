@@ -1,0 +1,194 @@
+import Foundation
+import LMDB
+
+/// The largest string or data value, in bytes.
+package let maximumValueSize = 16 << 20
+
+extension StorageTransaction {
+    /// The row of object `key`, or nil if there is none.
+    @inline(__always)
+    package func row(_ table: Table, _ key: ObjectKey) throws -> RowView? {
+        var k = ObjectKeyCoding.encode(key)
+        let bytes = try lmdbCall("Reading '\(table.name)'") {
+            try withUnsafeBytes(of: &k) { try lmdb.get(table.rows, key: $0) }
+        }
+        return bytes.flatMap(RowView.init)
+    }
+
+    /// The key of the object whose primary key is `value`, or nil.
+    package func objectKey(_ table: Table, primaryKey value: Value) throws -> ObjectKey? {
+        guard let pk = table.schema.primaryKey else { return nil }
+        if table.schema.keysArePrimaryKeys {
+            guard case .int(let i) = value else { return nil }
+            let key = ObjectKeyCoding.key(forIntegerPrimaryKey: i)
+            return try row(table, key) == nil ? nil : key
+        }
+        return try lookup(table, pk, equalTo: value).first
+    }
+
+    /// Inserts a new object from `values` (indexed by property id) and returns its key.
+    /// Throws `.invalidInput` for a duplicate primary key or an oversized value.
+    package func insert(_ table: Table, values: [Value]) throws -> ObjectKey {
+        try checkSizes(table, values)
+        let key = try newKey(table, values)
+        let row = RowEncoder.encode(values)
+        let append = key > (try lastKey(table))
+        try lmdbCall("Inserting into '\(table.name)'") {
+            var k = ObjectKeyCoding.encode(key)
+            do {
+                try withUnsafeBytes(of: &k) { kb in
+                    try row.withUnsafeBytes { try lmdb.put(table.rows, key: kb, value: $0, flags: append ? .append : .noOverwrite) }
+                }
+            } catch let e as LMDBError where e == .keyExists {
+                throw duplicatePrimaryKey(table, values)
+            }
+        }
+        if append { lastKeys[table.name] = key }
+        for property in table.schema.properties where table.indexes[property.id] != nil {
+            try addIndexEntry(table, property, values[property.id], key)
+        }
+        record(table) { $0.recordInsert(key) }
+        return key
+    }
+
+    /// Sets properties of object `key`. Index entries follow; unchanged values are skipped
+    /// when `onlyIfDifferent` (RealmSwift's `.modified` policy).
+    package func update(_ table: Table, _ key: ObjectKey, _ changes: [(PropertySchema, Value)],
+                        onlyIfDifferent: Bool = false) throws {
+        guard let old = try row(table, key) else {
+            throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
+        }
+        var newValues: [Int: Value] = [:]
+        for (property, value) in changes {
+            if property.isPrimaryKey, old.value(property) != value {
+                throw StorageError(.invalidInput, "Primary key '\(table.name).\(property.name)' cannot be changed once the object is added")
+            }
+            if onlyIfDifferent, old.value(property) == value { continue }
+            newValues[property.id] = value
+        }
+        if newValues.isEmpty { return }
+        try checkSizes(table, Array(newValues.values))
+        let slotCount = max(table.schema.slotCount, newValues.keys.max()! + 1)
+        var oldIndexed: [(PropertySchema, Value)] = []
+        for (property, _) in changes where table.indexes[property.id] != nil && newValues[property.id] != nil {
+            oldIndexed.append((property, old.value(property)))
+        }
+        let bytes = RowEncoder.encode(slotCount: slotCount, replacing: newValues, in: old)
+        try lmdbCall("Updating '\(table.name)'") {
+            var k = ObjectKeyCoding.encode(key)
+            try withUnsafeBytes(of: &k) { kb in try bytes.withUnsafeBytes { try lmdb.put(table.rows, key: kb, value: $0) } }
+        }
+        for (property, oldValue) in oldIndexed {
+            try removeIndexEntry(table, property, oldValue, key)
+            try addIndexEntry(table, property, newValues[property.id]!, key)
+        }
+        record(table) { c in for id in newValues.keys { c.recordModify(key, property: id) } }
+    }
+
+    /// Deletes object `key` and its index entries. Returns false if it did not exist.
+    @discardableResult
+    package func delete(_ table: Table, _ key: ObjectKey) throws -> Bool {
+        guard let old = try row(table, key) else { return false }
+        var indexed: [(PropertySchema, Value)] = []
+        for property in table.schema.properties where table.indexes[property.id] != nil {
+            indexed.append((property, old.value(property)))
+        }
+        try lmdbCall("Deleting from '\(table.name)'") {
+            var k = ObjectKeyCoding.encode(key)
+            _ = try withUnsafeBytes(of: &k) { try lmdb.delete(table.rows, key: $0) }
+        }
+        for (property, value) in indexed { try removeIndexEntry(table, property, value, key) }
+        record(table) { $0.recordDelete(key) }
+        return true
+    }
+
+    /// Deletes every object of the class in one step (`mdb_drop` of its databases), recorded
+    /// in history as one "cleared" change rather than a key per object.
+    package func deleteAll(_ table: Table) throws {
+        try lmdbCall("Clearing '\(table.name)'") {
+            try lmdb.empty(table.rows)
+            for db in table.indexes.values { try lmdb.empty(db) }
+        }
+        lastKeys[table.name] = 0
+        record(table) { $0.recordClear() }
+    }
+
+    /// Number of objects of the class.
+    package func count(_ table: Table) throws -> Int {
+        try lmdbCall("Counting '\(table.name)'") { try lmdb.count(table.rows) }
+    }
+
+    /// Calls `body` with each object's key and row, in key order, until it returns false.
+    package func forEachRow(_ table: Table, _ body: (ObjectKey, RowView) throws -> Bool) throws {
+        try lmdbCall("Scanning '\(table.name)'") {
+            let cursor = try lmdb.cursor(table.rows)
+            var entry = try cursor.first()
+            while let (k, v) = entry {
+                if let row = RowView(v), try !body(ObjectKeyCoding.decode(k), row) { return }
+                entry = try cursor.next()
+            }
+        }
+    }
+
+    private func checkSizes(_ table: Table, _ values: [Value]) throws {
+        for v in values {
+            let size: Int
+            switch v {
+            case .string(let s): size = s.utf8.count
+            case .data(let d): size = d.count
+            default: continue
+            }
+            if size > maximumValueSize {
+                throw StorageError(.invalidInput, "A value of \(size) bytes for '\(table.name)' is over the \(maximumValueSize >> 20) MiB limit for strings and data")
+            }
+        }
+    }
+
+    private func newKey(_ table: Table, _ values: [Value]) throws -> ObjectKey {
+        if table.schema.keysArePrimaryKeys, let pk = table.schema.primaryKey, case .int(let i) = values[pk.id] {
+            return ObjectKeyCoding.key(forIntegerPrimaryKey: i)
+        }
+        if let pk = table.schema.primaryKey, try !lookup(table, pk, equalTo: values[pk.id]).isEmpty {
+            throw duplicatePrimaryKey(table, values)
+        }
+        let next: UInt64
+        if let n = sequences[table.name] {
+            next = n
+        } else {
+            let stored: UInt64? = meta.flatMap { MetaKeys.readInteger(lmdb, $0, MetaKeys.sequencePrefix + table.name) }
+            next = max(stored ?? 1, try lastKey(table) &+ 1)
+        }
+        sequences[table.name] = next + 1
+        return next
+    }
+
+    private func lastKey(_ table: Table) throws -> ObjectKey {
+        if let k = lastKeys[table.name] { return k }
+        let k = try lmdbCall("Reading '\(table.name)'") { () throws -> ObjectKey in
+            try lmdb.cursor(table.rows).last().map { ObjectKeyCoding.decode($0.key) } ?? 0
+        }
+        lastKeys[table.name] = k
+        return k
+    }
+
+    private func duplicatePrimaryKey(_ table: Table, _ values: [Value]) -> StorageError {
+        let pk = table.schema.primaryKey!
+        return StorageError(.invalidInput, "Attempting to create an object of type '\(table.name)' with an existing primary key value '\(describe(values[pk.id]))'")
+    }
+}
+
+/// A short human rendering of a value for error messages.
+package func describe(_ value: Value) -> String {
+    switch value {
+    case .null: "nil"
+    case .bool(let b): "\(b)"
+    case .int(let i): "\(i)"
+    case .float(let f): "\(f)"
+    case .double(let d): "\(d)"
+    case .string(let s): s.count > 60 ? String(s.prefix(60)) + "…" : s
+    case .data(let d): "<\(d.count) bytes>"
+    case .date(let d): "\(d)"
+    case .uuid(let u): u.uuidString
+    case .link(let k): "object \(k)"
+    }
+}

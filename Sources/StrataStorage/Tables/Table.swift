@@ -1,0 +1,42 @@
+import LMDB
+
+/// A class's storage in one transaction: its schema and the LMDB databases that hold its
+/// rows and indexes.
+package final class Table {
+    /// The stored schema of the class (with the stable property ids).
+    package let schema: ClassSchema
+    /// object key (8 bytes big endian) → row.
+    let rows: Database
+    /// Per indexed property id: index key → object key. Unique for a non-integer primary key,
+    /// duplicate-sorted otherwise. An integer primary key needs none: it is the object key.
+    let indexes: [Int: Database]
+
+    init(schema: ClassSchema, rows: Database, indexes: [Int: Database]) {
+        self.schema = schema
+        self.rows = rows
+        self.indexes = indexes
+    }
+
+    /// The class name.
+    package var name: String { schema.name }
+
+    /// The databases a class needs, by name, with their flags.
+    static func databases(for schema: ClassSchema) -> [(name: String, flags: Database.Flags, property: Int?)] {
+        var result: [(String, Database.Flags, Int?)] = [(MetaKeys.rows(schema.name), [], nil)]
+        for p in schema.properties where p.hasIndex && !(p.isPrimaryKey && schema.keysArePrimaryKeys) {
+            let flags: Database.Flags = p.isPrimaryKey ? [] : [.duplicateSort, .duplicateFixed]
+            result.append((MetaKeys.index(schema.name, p.id), flags, p.id))
+        }
+        return result
+    }
+}
+
+/// The stored schema of a file: every class by name.
+package struct StoredSchema: Sendable, Equatable {
+    package var classes: [String: ClassSchema]
+
+    package init(classes: [String: ClassSchema] = [:]) { self.classes = classes }
+
+    /// The classes sorted by name, as stored.
+    package var sorted: [ClassSchema] { classes.values.sorted { $0.name < $1.name } }
+}
