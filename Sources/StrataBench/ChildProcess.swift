@@ -43,15 +43,15 @@ enum ChildProcess {
         }
         let instance = try type.init(directory: URL(fileURLWithPath: directory), durable: options.durable)
         try Runner(engineName: engine.rawValue, engine: instance, n: options.n, ops: options.ops, emit: emit).run()
-        if options.ops.contains(.peakRSS), let kb = peakRSSKilobytes() {
-            emit(Measurement(op: .peakRSS, engine: engine.rawValue, value: kb))
+        if options.ops.contains(.peakRSS), let bytes = peakRSSBytes() {
+            emit(Measurement(op: .peakRSS, engine: engine.rawValue, bytes: bytes))
         }
     }
 
     private static func logProgress(_ m: Measurement) {
         var line = "# \(m.engine) \(m.op.rawValue) \(m.op.title)"
         if let seconds = m.seconds { line += " " + String(format: "%.6f s", seconds) }
-        if let value = m.value { line += " \(value)" }
+        if let bytes = m.bytes { line += " \(bytes) bytes" }
         if let note = m.note { line += " \(note)" }
         for (name, value) in (m.checks ?? [:]).sorted(by: { $0.key < $1.key }) { line += " \(name)=\(value)" }
         FileHandle.standardError.write(Data((line + "\n").utf8))

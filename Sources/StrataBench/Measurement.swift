@@ -23,7 +23,7 @@ enum Op: String, CaseIterable, Codable {
         }
     }
 
-    /// Whether the op is a size (bytes or kB) rather than a timing.
+    /// Whether the op is a size in bytes rather than a timing.
     var isSize: Bool { self == .w10 || self == .peakRSS }
 
     /// Parses `W3` or `w3`.
@@ -40,15 +40,15 @@ struct Measurement: Codable {
     var engine: String
     var seconds: Double?
     var opsPerSec: Double?
-    /// W10 in bytes, peak RSS in kB.
-    var value: Int?
+    /// The size, for W10 (database file) and RSS (peak resident set).
+    var bytes: Int?
     /// Check sums that must agree across engines, keyed by name.
     var checks: [String: Int]?
     /// Why there is no number (e.g. "n/a").
     var note: String?
 
     enum CodingKeys: String, CodingKey {
-        case op, engine, seconds, value, checks, note
+        case op, engine, seconds, bytes, checks, note
         case opsPerSec = "ops_per_sec"
     }
 }

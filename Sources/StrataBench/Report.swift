@@ -23,8 +23,8 @@ struct Report {
         guard let top = find(op, numerator),
               let bottom = find(op, denominator) ?? (op == .w8b ? find(.w8, denominator) : nil)
         else { return nil }
-        let a = op.isSize ? top.value.map(Double.init) : top.seconds
-        let b = op.isSize ? bottom.value.map(Double.init) : bottom.seconds
+        let a = op.isSize ? top.bytes.map(Double.init) : top.seconds
+        let b = op.isSize ? bottom.bytes.map(Double.init) : bottom.seconds
         guard let a, let b, b > 0 else { return nil }
         return a / b
     }
@@ -35,7 +35,7 @@ struct Report {
         var rows = [["op"] + engines.map(\.rawValue) + ratioPairs.map { "\($0.0.rawValue)/\($0.1.rawValue)" }]
         for op in ops {
             var row = ["\(op.rawValue) \(op.title)"]
-            row += engines.map { cell(find(op, $0), op) }
+            row += engines.map { cell(find(op, $0)) }
             row += ratioPairs.map { pair in ratio(op, pair.0, pair.1).map { String(format: "%.2f", $0) } ?? "-" }
             rows.append(row)
         }
@@ -48,13 +48,10 @@ struct Report {
         }.joined(separator: "\n")
     }
 
-    private func cell(_ m: Measurement?, _ op: Op) -> String {
+    private func cell(_ m: Measurement?) -> String {
         guard let m else { return "-" }
         if let note = m.note { return note }
-        if let value = m.value {
-            let bytes = op == .peakRSS ? Double(value) * 1024 : Double(value)
-            return String(format: "%.1f MiB", bytes / 1_048_576)
-        }
+        if let bytes = m.bytes { return String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
         guard let seconds = m.seconds else { return "-" }
         let time = seconds < 1 ? String(format: "%.4g ms", seconds * 1000) : String(format: "%.3f s", seconds)
         return m.opsPerSec.map { "\(time) (\(rate($0))/s)" } ?? time
@@ -87,7 +84,7 @@ struct Report {
             return entry
         }
         entries.append(["ratios": ratios])
-        let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
+        let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -13,7 +13,7 @@ struct Runner {
         var seconds = try measure { try engine.insert(count: n) }
         record(.w1, seconds, units: n, checks: ["rows": try engine.rowCount()])
         if ops.contains(.w10) {
-            emit(Measurement(op: .w10, engine: engineName, value: try engine.fileSize()))
+            emit(Measurement(op: .w10, engine: engineName, bytes: try engine.fileSize()))
         }
         if ops.contains(.w2) {
             var count = 0
@@ -98,11 +98,11 @@ func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-/// This process's peak resident set size in kB (`VmHWM` in /proc/self/status).
-func peakRSSKilobytes() -> Int? {
+/// This process's peak resident set size in bytes (`VmHWM` in /proc/self/status).
+func peakRSSBytes() -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
     }
     return nil
 }

@@ -124,7 +124,7 @@ final class StrataEngine: BenchEngine {
         let deadline = Date(timeIntervalSinceNow: 600)
         while completed < count {
             guard Date() < deadline else { throw BenchError("writeAsync: \(completed) of \(count) completed") }
-            RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
         }
         if let failure { throw failure }
     }
