@@ -1,0 +1,76 @@
+import StrataStorage
+
+/// Parses, resolves and compiles `text` for objects of `schema`.
+///
+/// `arguments` fill `%@`/`$n` (values, or arrays for IN) and `%K`/`$Kn` (property names) in
+/// order. Throws `QueryError` for syntax errors (with what was expected), unknown properties
+/// (with a suggestion), operators that do not apply to a property's type, nil compared with a
+/// required property, and missing or ill-typed arguments.
+package func compileQuery(_ text: String, arguments: [Any] = [], schema: ClassSchema) throws(QueryError) -> CompiledQuery {
+    let ast = try Parser.parse(text)
+    let resolved = try Resolver(schema: schema, arguments: arguments).resolve(ast)
+    return CompiledQuery(resolved, schema: schema)
+}
+
+/// A query ready to run against rows of one class: the matching function plus what a planner
+/// needs to know about it.
+///
+/// Sendable: it holds only immutable values and closures that capture immutable values.
+package struct CompiledQuery: Sendable, CustomStringConvertible {
+    /// The class the query was resolved against.
+    package let schema: ClassSchema
+    /// The resolved tree (printable; also what `and` combines).
+    package let query: ResolvedQuery
+    /// The ids (row slots) of every property the predicate reads.
+    package let propertyIDs: Set<Int>
+    /// An index lookup that yields a superset of the matches, when one applies.
+    package let indexHint: IndexHint?
+    private let predicate: RowPredicate
+
+    /// Compiles an already resolved query (the type-safe query API builds these directly).
+    package init(_ query: ResolvedQuery, schema: ClassSchema) {
+        self.schema = schema
+        self.query = query
+        propertyIDs = query.predicate.propertyIDs
+        indexHint = IndexHint.find(in: query.predicate)
+        predicate = Evaluator.compile(query.predicate)
+    }
+
+    /// A query that matches every object (for `objects(_:)` with no filter).
+    package static func all(_ schema: ClassSchema) -> CompiledQuery {
+        CompiledQuery(ResolvedQuery(predicate: .constant(true), suffixes: []), schema: schema)
+    }
+
+    /// Whether the object whose encoded row is `row` matches the predicate.
+    @inline(__always)
+    package func matches(_ row: RowView) -> Bool { predicate(row) }
+
+    /// The `SORT/DISTINCT/LIMIT` suffixes, in the order they apply.
+    package var suffixes: [ResolvedSuffix] { query.suffixes }
+
+    /// The predicate's value when it does not depend on the row (TRUEPREDICATE, `1 == 2`),
+    /// so callers can skip the scan entirely.
+    package var constantResult: Bool? {
+        if case .constant(let b) = query.predicate { return b }
+        return nil
+    }
+
+    /// Both queries at once, as `filter(a).filter(b)`: predicates ANDed, suffixes of `self`
+    /// then of `other`, the better index hint of the two. Both must be on the same class.
+    package func and(_ other: CompiledQuery) -> CompiledQuery {
+        precondition(schema.name == other.schema.name, "cannot combine queries on '\(schema.name)' and '\(other.schema.name)'")
+        var parts: [ResolvedPredicate] = []
+        for p in [query.predicate, other.query.predicate] {
+            switch p {
+            case .constant(true): continue
+            case .and(let ps): parts += ps
+            default: parts.append(p)
+            }
+        }
+        let predicate: ResolvedPredicate = parts.isEmpty ? .constant(true) : (parts.count == 1 ? parts[0] : .and(parts))
+        return CompiledQuery(ResolvedQuery(predicate: predicate, suffixes: query.suffixes + other.query.suffixes), schema: schema)
+    }
+
+    /// The resolved query as text.
+    package var description: String { query.description }
+}

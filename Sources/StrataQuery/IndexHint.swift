@@ -1,0 +1,60 @@
+import StrataStorage
+
+/// A way to narrow a scan with an index: the objects whose `property` equals one of `values`.
+///
+/// Found from a top-level conjunct `indexed == constant` or `indexed IN {constants}` (without
+/// `[c]`/`[d]`). Candidates fetched this way are a superset of the matches, so the caller must
+/// still apply the whole predicate to each. `values` are already of the property's type and
+/// never null; an empty list means no object can match.
+package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
+    /// The primary-key or indexed property to look up.
+    package var property: PropertySchema
+    /// The keys to look up, without duplicates, in the order written.
+    package var values: [Value]
+
+    /// "name IN {'a', 'b'}" style text, for `explain`.
+    package var description: String {
+        "index on \(property.name)\(property.isPrimaryKey ? " (primary key)" : ""): " + values.map(literalText).joined(separator: ", ")
+    }
+
+    /// The best hint in `predicate`: a primary key over a secondary index, then fewer values.
+    package static func find(in predicate: ResolvedPredicate) -> IndexHint? {
+        let conjuncts: [ResolvedPredicate]
+        if case .and(let ps) = predicate { conjuncts = ps } else { conjuncts = [predicate] }
+        var best: IndexHint?
+        for case .comparison(let c) in conjuncts {
+            guard let hint = hint(c) else { continue }
+            if let b = best {
+                let better = (hint.property.isPrimaryKey && !b.property.isPrimaryKey)
+                    || (hint.property.isPrimaryKey == b.property.isPrimaryKey && hint.values.count < b.values.count)
+                if !better { continue }
+            }
+            best = hint
+        }
+        return best
+    }
+
+    private static func hint(_ c: ResolvedComparison) -> IndexHint? {
+        guard c.property.hasIndex, c.options.isEmpty else { return nil }
+        let raw: [Value]
+        switch (c.op, c.operand) {
+        case (.equal, .value(let v)): raw = [v]
+        case (.in, .values(let vs)): raw = vs
+        default: return nil
+        }
+        if raw.contains(.null) { return nil }
+        var seen = Set<Value>()
+        let values = raw.filter { fits($0, c.property.type) && seen.insert($0).inserted }
+        return IndexHint(property: c.property, values: values)
+    }
+
+    /// Whether a resolved constant is stored as `type` (an int property compared with 8.5 is
+    /// not: no object can have that value).
+    private static func fits(_ v: Value, _ type: PropertyType) -> Bool {
+        switch (v, type) {
+        case (.int, .int), (.float, .float), (.double, .double), (.bool, .bool), (.string, .string),
+             (.data, .data), (.date, .date), (.uuid, .uuid): true
+        default: false
+        }
+    }
+}

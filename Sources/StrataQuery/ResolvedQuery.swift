@@ -1,0 +1,120 @@
+import Foundation
+import StrataStorage
+
+/// A query bound to a class: names replaced by `PropertySchema`s, arguments by values, types
+/// checked. This is the "what" that the evaluator compiles and the planner inspects.
+package struct ResolvedQuery: Equatable, Sendable, CustomStringConvertible {
+    /// The filter condition.
+    package var predicate: ResolvedPredicate
+    /// The `SORT/DISTINCT/LIMIT` suffixes in the order written.
+    package var suffixes: [ResolvedSuffix]
+
+    /// Query text with names and values filled in.
+    package var description: String {
+        ([predicate.description] + suffixes.map(\.description)).joined(separator: " ")
+    }
+}
+
+/// A type-checked condition.
+package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConvertible {
+    /// Always true or always false (TRUEPREDICATE, or a comparison between constants).
+    case constant(Bool)
+    /// Every operand holds.
+    case and([ResolvedPredicate])
+    /// At least one operand holds.
+    case or([ResolvedPredicate])
+    /// The operand does not hold.
+    case not(ResolvedPredicate)
+    /// A comparison whose left side is a property.
+    case comparison(ResolvedComparison)
+
+    /// Query text.
+    package var description: String {
+        switch self {
+        case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .and(let ps): return "(" + ps.map(\.description).joined(separator: " AND ") + ")"
+        case .or(let ps): return "(" + ps.map(\.description).joined(separator: " OR ") + ")"
+        case .not(let p): return "NOT \(p)"
+        case .comparison(let c): return c.description
+        }
+    }
+
+    /// The ids of every property the predicate reads.
+    package var propertyIDs: Set<Int> {
+        switch self {
+        case .constant: return []
+        case .and(let ps), .or(let ps): return ps.reduce(into: Set<Int>()) { $0.formUnion($1.propertyIDs) }
+        case .not(let p): return p.propertyIDs
+        case .comparison(let c):
+            if case .property(let other) = c.operand { return [c.property.id, other.id] }
+            return [c.property.id]
+        }
+    }
+}
+
+/// `property op[options] operand`, normalised so the property is on the left.
+package struct ResolvedComparison: Equatable, Sendable, CustomStringConvertible {
+    /// The property read from the row (later: the end of a key path through links).
+    package var property: PropertySchema
+    /// The operator.
+    package var op: ComparisonOperator
+    /// `[c]`/`[d]`, only on string properties.
+    package var options: StringOptions
+    /// What the property is compared with.
+    package var operand: ResolvedOperand
+
+    /// Query text.
+    package var description: String { "\(property.name) \(op.rawValue)\(options) \(operand)" }
+}
+
+/// The right side of a resolved comparison.
+package enum ResolvedOperand: Equatable, Sendable, CustomStringConvertible {
+    /// One constant, already converted to the property's type where that is exact.
+    case value(Value)
+    /// The constants of IN (any number) or BETWEEN (exactly two: low, high).
+    case values([Value])
+    /// Another property of the same object.
+    case property(PropertySchema)
+
+    /// Query text.
+    package var description: String {
+        switch self {
+        case .value(let v): literalText(v)
+        case .values(let vs): "{" + vs.map(literalText).joined(separator: ", ") + "}"
+        case .property(let p): p.name
+        }
+    }
+}
+
+/// A resolved `SORT`, `DISTINCT` or `LIMIT`.
+package enum ResolvedSuffix: Equatable, Sendable, CustomStringConvertible {
+    /// Sort by these properties in order (true: ascending).
+    case sort([SortKey])
+    /// Keep the first object of each distinct combination of these properties.
+    case distinct([PropertySchema])
+    /// Keep at most this many objects.
+    case limit(Int)
+
+    /// Query text.
+    package var description: String {
+        switch self {
+        case .sort(let keys): "SORT(" + keys.map { "\($0.property.name) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ") + ")"
+        case .distinct(let ps): "DISTINCT(" + ps.map(\.name).joined(separator: ", ") + ")"
+        case .limit(let n): "LIMIT(\(n))"
+        }
+    }
+}
+
+/// One sort key of a `SORT(...)` suffix.
+package struct SortKey: Equatable, Sendable {
+    /// The property sorted by.
+    package var property: PropertySchema
+    /// Ascending (nil first) or descending.
+    package var ascending: Bool
+
+    /// Creates a sort key.
+    package init(property: PropertySchema, ascending: Bool) {
+        self.property = property
+        self.ascending = ascending
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import StrataStorage
+
+/// The meaning of one comparison between two plain values: the reference the compiled fast
+/// paths must agree with, used for property-to-property comparisons and to fold comparisons
+/// between constants.
+package enum ValueSemantics {
+    /// Whether `lhs op[options] rhs` holds. For IN, `rhs` is one element of the list (callers
+    /// OR over the list); BETWEEN is two ordering comparisons done by the caller.
+    ///
+    /// Null rules (Realm's): `==` holds when both are null, `!=` when exactly one is (so `!=`
+    /// matches nil), every other operator is false when either side is null.
+    package static func compare(_ lhs: Value, _ op: ComparisonOperator, _ rhs: Value, options: StringOptions) -> Bool {
+        if lhs.isNull || rhs.isNull {
+            switch op {
+            case .equal, .in: return lhs.isNull && rhs.isNull
+            case .notEqual: return lhs.isNull != rhs.isNull
+            default: return false
+            }
+        }
+        if let a = bytes(lhs), let b = bytes(rhs) {
+            var x = a, y = b
+            if !options.isEmpty, case .string(let s) = lhs, case .string(let t) = rhs {
+                x = Array(StringMatching.fold(s, options).utf8)
+                y = Array(StringMatching.fold(t, options).utf8)
+            }
+            switch op {
+            case .equal, .in, .notEqual, .beginsWith, .endsWith, .contains, .like:
+                return StringMatching.matches(op == .in ? .equal : op, text: x, pattern: y)
+            default:
+                return ordered(compareBytes(x, y), op)
+            }
+        }
+        let c = Value.compare(lhs, rhs)
+        switch op {
+        case .equal, .in: return c == 0 && !isNaN(lhs) && !isNaN(rhs)
+        case .notEqual: return c != 0 || isNaN(lhs) || isNaN(rhs)
+        default:
+            if isNaN(lhs) || isNaN(rhs) { return false }
+            return ordered(c, op)
+        }
+    }
+
+    /// The result of an ordering operator given a three-way comparison result.
+    @inline(__always)
+    package static func ordered(_ c: Int, _ op: ComparisonOperator) -> Bool {
+        switch op {
+        case .less: c < 0
+        case .lessOrEqual: c <= 0
+        case .greater: c > 0
+        case .greaterOrEqual: c >= 0
+        case .equal, .in: c == 0
+        case .notEqual: c != 0
+        default: false
+        }
+    }
+
+    private static func isNaN(_ v: Value) -> Bool { v.numeric?.isNaN ?? false }
+
+    /// The bytes that string and data values compare by.
+    private static func bytes(_ v: Value) -> [UInt8]? {
+        switch v {
+        case .string(let s): Array(s.utf8)
+        case .data(let d): Array(d)
+        default: nil
+        }
+    }
+}
