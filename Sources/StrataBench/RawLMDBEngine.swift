@@ -253,11 +253,13 @@ final class RawLMDBEngine: BenchEngine {
     }
 
     /// Calls `body` with each (key, row) of the table in key order, in its own read transaction.
+    @inline(__always)
     private func forEachRow(_ body: (MDB_val, MDB_val) -> Void) throws {
         try transaction(readOnly: true) { txn in try forEachRow(txn, body) }
     }
 
     /// Calls `body` with each (key, row) of the table in key order, inside `txn`.
+    @inline(__always)
     private func forEachRow(_ txn: OpaquePointer, _ body: (MDB_val, MDB_val) -> Void) throws {
         try withCursor(txn, table) { cursor in
             var key = MDB_val()
