@@ -3,8 +3,9 @@ import Foundation
 /// Runs each engine in its own process of this binary, so peak RSS and memory maps are the
 /// engine's alone, in a fresh temporary directory removed afterwards.
 enum ChildProcess {
-    /// Runs `engine` in a child process and returns the measurements it printed.
-    static func run(_ engine: EngineKind, options: Options) throws -> [Measurement] {
+    /// Runs `engine` in a child process and returns the measurements it printed (those made
+    /// before a failure too) and its exit status.
+    static func run(_ engine: EngineKind, options: Options) throws -> (measurements: [Measurement], status: Int32) {
         let directory = try makeTemporaryDirectory(under: options.directory ?? NSTemporaryDirectory())
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -21,10 +22,7 @@ enum ChildProcess {
         let measurements = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
             try? decoder.decode(Measurement.self, from: Data($0.utf8))
         }
-        guard process.terminationStatus == 0 else {
-            throw BenchError("\(engine.rawValue) exited with status \(process.terminationStatus)")
-        }
-        return measurements
+        return (measurements, process.terminationStatus)
     }
 
     /// The child side: runs the workload on `engine` in `options.directory`, printing one
@@ -54,7 +52,7 @@ enum ChildProcess {
         if let bytes = m.bytes { line += " \(bytes) bytes" }
         if let note = m.note { line += " \(note)" }
         for (name, value) in (m.checks ?? [:]).sorted(by: { $0.key < $1.key }) { line += " \(name)=\(value)" }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        printToStandardError(line)
     }
 
     private static func makeTemporaryDirectory(under base: String) throws -> String {

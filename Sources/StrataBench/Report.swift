@@ -102,9 +102,9 @@ struct Report {
                 let listed = values.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: " ")
                 if Set(values.map(\.1)).count > 1 {
                     agree = false
-                    FileHandle.standardError.write(Data("!!! MISMATCH \(op.rawValue) \(name): \(listed)\n".utf8))
+                    printToStandardError("!!! MISMATCH \(op.rawValue) \(name): \(listed)")
                 } else {
-                    FileHandle.standardError.write(Data("# check \(op.rawValue) \(name): \(listed)\n".utf8))
+                    printToStandardError("# check \(op.rawValue) \(name): \(listed)")
                 }
             }
         }

@@ -6,39 +6,50 @@ func runBenchmark(_ options: Options) -> Int32 {
     var failed = false
     for engine in options.engines {
         guard engine.engineType != nil else {
-            FileHandle.standardError.write(Data("strata-bench: \(engine.rawValue): not built into this binary, skipped\n".utf8))
+            printToStandardError("strata-bench: \(engine.rawValue): not built into this binary, skipped")
             continue
         }
         do {
-            measurements += try ChildProcess.run(engine, options: options)
+            let child = try ChildProcess.run(engine, options: options)
+            measurements += child.measurements
+            if child.status != 0 {
+                failed = true
+                printToStandardError("strata-bench: \(engine.rawValue) exited with status \(child.status)")
+            }
         } catch {
             failed = true
-            FileHandle.standardError.write(Data("strata-bench: \(engine.rawValue): \(error)\n".utf8))
+            printToStandardError("strata-bench: \(engine.rawValue): \(error)")
         }
     }
-    let report = Report(measurements: measurements, engines: options.engines)
+    let ran = options.engines.filter { engine in measurements.contains { $0.engine == engine.rawValue } }
+    let report = Report(measurements: measurements, engines: ran)
     let agree = report.compareChecks()
     do {
         print(options.json ? try report.json() : report.table())
     } catch {
-        FileHandle.standardError.write(Data("strata-bench: \(error)\n".utf8))
+        printToStandardError("strata-bench: \(error)")
         return 1
     }
     return agree && !failed ? 0 : 1
+}
+
+/// Writes `line` and a newline to stderr (diagnostics and check sums; stdout is for results).
+func printToStandardError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
 let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("strata-bench: \(error)\n\(Options.usage)\n".utf8))
+    printToStandardError("strata-bench: \(error)\n\(Options.usage)")
     exit(2)
 }
 if let engine = options.childEngine {
     do {
         try ChildProcess.serve(engine, options: options)
     } catch {
-        FileHandle.standardError.write(Data("strata-bench: \(engine.rawValue): \(error)\n".utf8))
+        printToStandardError("strata-bench: \(engine.rawValue): \(error)")
         exit(1)
     }
 } else {
