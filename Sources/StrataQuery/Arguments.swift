@@ -81,6 +81,8 @@ package enum ArgumentConversion {
     package static func describe(_ any: Any) -> String {
         let text = String(describing: any)
         let shown = text.count > 40 ? String(text.prefix(37)) + "..." : text
-        return "\(shown), a \(type(of: any))"
+        let typeName = "\(type(of: any))"
+        let article = "AEIOU".contains(typeName.first ?? "x") ? "an" : "a"
+        return "\(shown), \(article) \(typeName)"
     }
 }

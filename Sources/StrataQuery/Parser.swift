@@ -167,9 +167,10 @@ package struct Parser {
 
     private mutating func parseNot() throws(QueryError) -> PredicateNode {
         let start = current.position
-        if acceptKeyword("NOT") || acceptSymbol("!") {
+        if current.isKeyword("NOT") || current.isSymbol("!") {
             try enter()
             defer { leave() }
+            index += 1
             return .not(try parseNot(), position: start)
         }
         return try parseAtom()
@@ -177,9 +178,10 @@ package struct Parser {
 
     private mutating func parseAtom() throws(QueryError) -> PredicateNode {
         let start = current.position
-        if acceptSymbol("(") {
+        if current.isSymbol("(") {
             try enter()
             defer { leave() }
+            index += 1
             let inner = try parsePredicate()
             try expectSymbol(")", "')' to close the '(' at position \(start)")
             return inner
@@ -302,9 +304,9 @@ package struct Parser {
 
     private mutating func parseList() throws(QueryError) -> ExpressionNode {
         let start = current.position
-        index += 1
         try enter()
         defer { leave() }
+        index += 1
         var items: [ExpressionNode] = []
         if acceptSymbol("}") { return .list(items, position: start) }
         repeat { items.append(try parseExpression(context: "a value in the list")) } while acceptSymbol(",")
@@ -314,9 +316,9 @@ package struct Parser {
 
     private mutating func parseSubquery() throws(QueryError) -> SubqueryNode {
         let start = current.position
-        index += 2
         try enter()
         defer { leave() }
+        index += 2
         let collection = try parseKeyPath()
         try expectSymbol(",", "',' after the SUBQUERY collection")
         guard case .variable(let name) = current.kind else { throw unexpected("expected a variable such as $x") }
