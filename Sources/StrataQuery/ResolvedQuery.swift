@@ -9,6 +9,12 @@ package struct ResolvedQuery: Equatable, Sendable, CustomStringConvertible {
     /// The `SORT/DISTINCT/LIMIT` suffixes in the order written.
     package var suffixes: [ResolvedSuffix]
 
+    /// A query from its parts (also used by the object layer to add sort and distinct steps).
+    package init(predicate: ResolvedPredicate, suffixes: [ResolvedSuffix]) {
+        self.predicate = predicate
+        self.suffixes = suffixes
+    }
+
     /// Query text with names and values filled in.
     package var description: String {
         ([predicate.description] + suffixes.map(\.description)).joined(separator: " ")

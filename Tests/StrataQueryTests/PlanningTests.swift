@@ -1,0 +1,68 @@
+import Foundation
+import StrataStorage
+import XCTest
+@testable import StrataQuery
+
+/// What the Strata layer plans with: read sets, index hints, chained filters, folding.
+final class PlanningTests: QueryTestCase {
+    private func compile(_ text: String, _ arguments: Any...) throws -> CompiledQuery {
+        try compileQuery(text, arguments: arguments, schema: Self.dog)
+    }
+
+    func testPropertyIDsAreExactlyTheSlotsRead() throws {
+        XCTAssertEqual(try compile("age > 1 AND (name == 'x' OR NOT score == 2)").propertyIDs, [2, 1, 11])
+        XCTAssertEqual(try compile("age > score").propertyIDs, [2, 11])
+        XCTAssertEqual(try compile("TRUEPREDICATE").propertyIDs, [])
+    }
+
+    func testIndexHintForPrimaryKeyAndIndexedEquality() throws {
+        let byName = try compile("age > 3 AND name == 'Rex'").indexHint
+        XCTAssertEqual(byName?.property.name, "name")
+        XCTAssertEqual(byName?.values, [.string("Rex")])
+        let byKey = try compile("name == 'Rex' AND id IN {1, 2, 2}").indexHint
+        XCTAssertEqual(byKey?.property.name, "id")
+        XCTAssertEqual(byKey?.values, [.int(1), .int(2)])
+        XCTAssertEqual(try compile("id == 4.0").indexHint?.values, [.int(4)])
+        XCTAssertEqual(try compile("id == 4.5").indexHint?.values, [])
+        XCTAssertEqual(try compile("name IN %@", ["a", "b"]).indexHint?.values, [.string("a"), .string("b")])
+    }
+
+    func testNoIndexHintWhereTheIndexCannotAnswer() throws {
+        XCTAssertNil(try compile("age == 3").indexHint)
+        XCTAssertNil(try compile("name ==[c] 'rex'").indexHint)
+        XCTAssertNil(try compile("name == 'a' OR age == 1").indexHint)
+        XCTAssertNil(try compile("NOT name == 'a'").indexHint)
+        XCTAssertNil(try compile("name != 'a'").indexHint)
+        XCTAssertNil(try compile("name BEGINSWITH 'a'").indexHint)
+    }
+
+    func testChainedQueriesAreAndedAndKeepTheBestHint() throws {
+        let a = try compile("age > 2 SORT(name ASC)")
+        let b = try compile("id == 1 LIMIT(1)")
+        let both = a.and(b)
+        XCTAssertEqual(both.description, "(age > 2 AND id == 1) SORT(name ASC) LIMIT(1)")
+        XCTAssertEqual(both.propertyIDs, [2, 0])
+        XCTAssertEqual(both.indexHint?.property.name, "id")
+        let rows = Self.dogs.map(RowEncoder.encode)
+        let matched = rows.filter { r in r.withUnsafeBytes { both.matches(RowView($0)!) } }
+        XCTAssertEqual(matched.count, 1)
+        XCTAssertEqual(CompiledQuery.all(Self.dog).and(a).description, a.description)
+    }
+
+    func testComparisonsBetweenConstantsAreFolded() throws {
+        XCTAssertEqual(try compile("1 == 1").constantResult, true)
+        XCTAssertEqual(try compile("%@ == 'a'", "b").constantResult, false)
+        XCTAssertEqual(try compile("3 IN {1, 2}").constantResult, false)
+        XCTAssertEqual(try compile("FALSEPREDICATE").constantResult, false)
+        XCTAssertNil(try compile("age == 1").constantResult)
+        XCTAssertEqual(names("1 == 1 AND age == 9"), ["Rex"])
+    }
+
+    func testResolvedTreeIsPrintable() throws {
+        XCTAssertEqual(try compile("5 < age AND name BEGINSWITH[c] %@", "r").description, "(age > 5 AND name BEGINSWITH[c] 'r')")
+        XCTAssertEqual(try compile("age == 8.0").description, "age == 8")
+        XCTAssertEqual(try compile("height == 1").query.predicate,
+                       .comparison(ResolvedComparison(property: Self.dog.property(named: "height")!, op: .equal, options: [],
+                                                      operand: .value(.float(1)))))
+    }
+}
