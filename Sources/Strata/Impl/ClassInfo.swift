@@ -1,0 +1,103 @@
+import Foundation
+import LMDB
+import StrataStorage
+
+/// One persisted property of a Swift model class: where its `@Persisted` field is and how it
+/// is stored.
+struct PropertyInfo {
+    let name: String
+    /// Byte offset of the `Persisted<T>` field inside an instance.
+    let offset: Int
+    let field: PersistedField.Type
+    /// The property as the code declares it (its id is the declaration index).
+    let schema: PropertySchema
+}
+
+/// What Strata knows about a model class, discovered once (by reflection on one instance)
+/// and cached for the life of the process.
+final class ClassInfo: @unchecked Sendable {
+    // Sendable invariant: immutable after init; instances are shared through `cache` only.
+    let type: ObjectBase.Type
+    let name: String
+    let properties: [PropertyInfo]
+    /// The schema the code declares, property ids = declaration indexes.
+    let schema: ClassSchema
+    private let indexByName: [String: Int]
+
+    private static let lock = NSLockLite()
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: ClassInfo] = [:]
+    nonisolated(unsafe) private static var order: [ClassInfo] = []
+
+    /// The longest class or property name, in UTF-8 bytes.
+    static let maximumNameLength = 63
+
+    /// The info of `type`, discovering it on first use. Throws `.invalidInput` for a model
+    /// Strata cannot store (over-long names, two primary keys, unsupported declarations).
+    static func of(_ type: ObjectBase.Type) throws -> ClassInfo {
+        let id = ObjectIdentifier(type)
+        lock.lock()
+        defer { lock.unlock() }
+        if let info = cache[id] { return info }
+        let info = try ClassInfo(type)
+        cache[id] = info
+        order.append(info)
+        return info
+    }
+
+    /// The same as `of`, trapping with the error's message (for non-throwing RealmSwift calls).
+    static func forType(_ type: ObjectBase.Type) -> ClassInfo {
+        do { return try of(type) } catch { trap(error) }
+    }
+
+    /// Every model class discovered so far in this process, in discovery order.
+    static var discovered: [ClassInfo] { lock.withLock { order } }
+
+    private init(_ type: ObjectBase.Type) throws {
+        self.type = type
+        name = type._realmObjectName() ?? type.className()
+        guard name.utf8.count <= Self.maximumNameLength else {
+            throw Realm.Error(.invalidInput, "Class name '\(name)' is \(name.utf8.count) bytes long; the limit is \(Self.maximumNameLength) bytes")
+        }
+        let instance = type.init()
+        var labels: [(String, Any)] = []
+        var mirror: Mirror? = Mirror(reflecting: instance)
+        var chain: [Mirror] = []
+        while let m = mirror { chain.append(m); mirror = m.superclassMirror }
+        for m in chain.reversed() { for child in m.children { labels.append((child.label ?? "", child.value)) } }
+        let offsets = FieldLayout.offsets(of: type)
+        guard offsets.count == labels.count else {
+            throw Realm.Error(.invalidInput, "Cannot read the stored properties of '\(name)' (\(offsets.count) fields, \(labels.count) reflected)")
+        }
+        let base = Unmanaged.passUnretained(instance).toOpaque()
+        var properties: [PropertyInfo] = []
+        for ((label, value), offset) in zip(labels, offsets) {
+            guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
+            let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
+            guard propertyName.utf8.count <= Self.maximumNameLength else {
+                throw Realm.Error(.invalidInput, "Property name '\(name).\(propertyName)' is \(propertyName.utf8.count) bytes long; the limit is \(Self.maximumNameLength) bytes")
+            }
+            let options = field.options(at: base + offset)
+            let info = field.typeInfo
+            let schema = PropertySchema(name: propertyName, type: info.type, isOptional: info.isOptional,
+                                        isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
+                                        id: properties.count, intWidth: info.intWidth)
+            properties.append(PropertyInfo(name: propertyName, offset: offset, field: field, schema: schema))
+        }
+        let primaryKeys = properties.filter(\.schema.isPrimaryKey)
+        if primaryKeys.count > 1 {
+            throw Realm.Error(.invalidInput, "Class '\(name)' declares more than one primary key: \(primaryKeys.map(\.name).joined(separator: ", "))")
+        }
+        self.properties = properties
+        schema = ClassSchema(name: name, properties: properties.map(\.schema))
+        indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
+    }
+
+    /// The declaration index of the property named `name`.
+    func index(of name: String) -> Int? { indexByName[name] }
+
+    /// The address of property `index`'s field in `object`.
+    @inline(__always)
+    func field(_ index: Int, of object: ObjectBase) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(object).toOpaque() + properties[index].offset
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import StrataStorage
+
+/// A persisted model: `final class Dog: Object { @Persisted var name = "" }`.
+open class Object: ObjectBase {
+    public required init() { super.init() }
+
+    /// Creates an unmanaged object from a dictionary (`[String: Any]`, unknown keys ignored),
+    /// an array of values in property-declaration order, or another object. Traps on a value
+    /// of the wrong type, as RealmSwift does; `Realm.throwingCreate` throws instead.
+    public convenience init(value: Any) {
+        self.init()
+        do {
+            let info = try ClassInfo.of(Swift.type(of: self))
+            let values = try ValueConversion.values(from: value, for: info, existing: nil)
+            for (index, v) in values.enumerated() where v != nil {
+                info.properties[index].field.setValue(v!, at: info.field(index, of: self))
+            }
+        } catch { trap(error) }
+    }
+
+    /// The Realm managing this object, or nil if unmanaged.
+    public var realm: Realm? { managingCore.map(Realm.init(core:)) }
+
+    /// The schema of the object's class.
+    public var objectSchema: ObjectSchema { ObjectSchema(ClassInfo.forType(Swift.type(of: self))) }
+
+    open override var isInvalidated: Bool { super.isInvalidated }
+
+    /// "Dog { name = Rex; age = 3; }", as RealmSwift prints objects.
+    open override var description: String {
+        let info = ClassInfo.forType(Swift.type(of: self))
+        if binding != nil && isInvalidated { return "[invalid object]" }
+        let body = info.properties.indices.map { "\t\(info.properties[$0].name) = \(describe(storedValue($0)));" }
+        return "\(info.name) {\n\(body.joined(separator: "\n"))\n}"
+    }
+
+    /// Dynamic get/set by property name. Getting an unknown name traps; setting outside a
+    /// write transaction on a managed object traps, as in RealmSwift.
+    open subscript(key: String) -> Any? {
+        get {
+            let (info, index) = property(key)
+            return info.properties[index].field.swiftValue(storedValue(index))
+        }
+        set {
+            let (info, index) = property(key)
+            do {
+                let value = try ValueConversion.value(newValue, for: info.properties[index].schema, className: info.name)
+                if binding != nil {
+                    setManagedValue(value, index)
+                } else {
+                    info.properties[index].field.setValue(value, at: info.field(index, of: self))
+                }
+            } catch { trap(error) }
+        }
+    }
+
+    /// Sets a property by name (key-value coding, as RealmSwift's `setValue(_:forKey:)`).
+    open func setValue(_ value: Any?, forKey key: String) { self[key] = value }
+
+    /// Reads a property by name (key-value coding, as RealmSwift's `value(forKey:)`).
+    open func value(forKey key: String) -> Any? { self[key] }
+
+    /// Database identity (same stored object), independent of Swift instance identity.
+    public func isSameObject(as object: Object?) -> Bool {
+        guard let object else { return false }
+        return isEqual(object)
+    }
+
+    private func property(_ key: String) -> (ClassInfo, Int) {
+        let info = ClassInfo.forType(Swift.type(of: self))
+        guard let index = info.index(of: key) else {
+            fatalError("Invalid property name '\(key)' for class '\(info.name)'")
+        }
+        return (info, index)
+    }
+
+    /// The stored form of property `index`, managed or not.
+    func storedValue(_ index: Int) -> StrataStorage.Value {
+        if binding != nil { return managedValue(index) }
+        let info = ClassInfo.forType(Swift.type(of: self))
+        return info.properties[index].field.value(at: info.field(index, of: self))
+    }
+}
+
+extension Object: _RealmCollectionValueInsideOptional {
+    public typealias PersistedType = Object
+}
+
+extension PersistedField {
+    /// The Swift value (boxed) of a stored value, nil for null.
+    static func swiftValue(_ value: StrataStorage.Value) -> Any? {
+        if case .null = value { return nil }
+        return box(value)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import StrataStorage
+
+/// Root of every persisted class (RealmSwift's `ObjectBase`). An `NSObject` subclass so that
+/// models get `Hashable`, `Equatable` and `description` as they do with RealmSwift.
+///
+/// Holds the managed state: the Realm, the class's table binding, the object key, and the
+/// row last read (reused until the Realm's snapshot or write count moves on).
+open class ObjectBase: NSObject {
+    var managingCore: RealmCore?
+    var binding: TableBinding?
+    var objectKey: ObjectKey = 0
+    private var rowStamp: UInt64 = .max
+    private var cachedRow: RowView?
+
+    public required override init() { super.init() }
+
+    /// Whether the object was deleted or its Realm was invalidated.
+    open var isInvalidated: Bool {
+        guard let core = managingCore, let binding else { return false }
+        core.checkThread()
+        return (try? core.row(binding, objectKey)) ?? nil == nil
+    }
+
+    /// The unqualified class name used as the default schema name ("Dog" for `MyApp.Dog`).
+    open class func className() -> String {
+        let full = String(describing: self)
+        return full.split(separator: ".").last.map(String.init) ?? full
+    }
+
+    /// RealmSwift's hook to persist a class under a different schema name.
+    open class func _realmObjectName() -> String? { nil }
+
+    /// Legacy (pre-@Persisted) hook; `@Persisted(primaryKey: true)` is the way to declare one.
+    open class func primaryKey() -> String? { nil }
+    /// Legacy hook; plain `var`s are never stored.
+    open class func ignoredProperties() -> [String] { [] }
+    /// Legacy hook; `@Persisted(indexed: true)` is the way to declare one.
+    open class func indexedProperties() -> [String] { [] }
+
+    /// Makes this instance the accessor of stored object `key`.
+    func attach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil) {
+        managingCore = core
+        self.binding = binding
+        objectKey = key
+        if let row { cachedRow = row; rowStamp = core.stamp }
+        let info = binding.info
+        for index in info.properties.indices {
+            info.properties[index].field.markManaged(at: info.field(index, of: self), index: index)
+        }
+    }
+
+    /// The current row of a managed object; traps if it was deleted (as Realm does).
+    @inline(__always)
+    func currentRow() -> RowView {
+        let core = managingCore!
+        core.checkThread()
+        let stamp = core.stamp
+        if stamp == rowStamp, let row = cachedRow { return row }
+        guard let row = (try? core.row(binding!, objectKey)) ?? nil else {
+            preconditionFailure("Object has been deleted or invalidated: '\(binding!.info.name)' object no longer exists in the Realm")
+        }
+        cachedRow = row
+        rowStamp = stamp
+        return row
+    }
+
+    /// Reads a managed property by declaration index.
+    @inline(__always)
+    func managedValue(_ index: Int) -> StrataStorage.Value {
+        currentRow().value(binding!.properties[index])
+    }
+
+    /// Writes a managed property; traps outside a write transaction or on a bad value.
+    func setManagedValue(_ value: StrataStorage.Value, _ index: Int) {
+        let core = managingCore!
+        core.checkWrite()
+        do {
+            try translatingErrors { try core.transaction().update(binding!.table, objectKey, [(binding!.properties[index], value)]) }
+        } catch { trap(error) }
+    }
+
+    /// Managed objects are equal when they are the same stored object; unmanaged ones only
+    /// to themselves.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? ObjectBase else { return false }
+        if other === self { return true }
+        guard let a = binding, let b = other.binding, let ca = managingCore, let cb = other.managingCore else { return false }
+        return a.info === b.info && ca.file === cb.file && objectKey == other.objectKey
+    }
+
+    open override var hash: Int {
+        binding == nil ? ObjectIdentifier(self).hashValue : Int(truncatingIfNeeded: objectKey)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import StrataStorage
+
+// The protocols RealmSwift uses to say which Swift types `@Persisted` may store, with the
+// hidden requirements Strata uses to move values between Swift and storage without
+// reflection.
+
+/// A stored value in transit between a Swift property and storage (opaque to users).
+public struct _StrataValue {
+    let value: StrataStorage.Value
+    init(_ value: StrataStorage.Value) { self.value = value }
+}
+
+/// How a Swift type is stored (opaque to users): the storage type, optionality, integer width.
+public struct _StrataTypeInfo {
+    let type: StrataStorage.PropertyType
+    let isOptional: Bool
+    let intWidth: Int
+}
+
+public protocol _HasPersistedType {
+    /// The type actually stored (Self for all directly supported types).
+    associatedtype PersistedType
+}
+
+/// A type that can be the `Value` of `@Persisted`.
+public protocol _Persistable: _HasPersistedType {
+    /// How values of this type are stored.
+    static var _strataTypeInfo: _StrataTypeInfo { get }
+    /// The Swift value of a stored value.
+    static func _strataFrom(_ value: _StrataValue) -> Self
+    /// The stored form of this value.
+    var _strataValue: _StrataValue { get }
+}
+
+/// A `_Persistable` that may also appear wrapped in `Optional`.
+public protocol _PersistableInsideOptional: _Persistable {}
+
+/// A type usable as a `List` element / `Results` element.
+public protocol RealmCollectionValue: Hashable, _HasPersistedType {}
+
+/// A `RealmCollectionValue` that may also appear wrapped in `Optional`.
+public protocol _RealmCollectionValueInsideOptional: RealmCollectionValue {}
+
+/// Marker: allowed as `@Persisted(primaryKey: true)`.
+@_marker public protocol _PrimaryKey {}
+/// Marker: allowed as `@Persisted(indexed: true)`.
+@_marker public protocol _Indexable {}
+/// Marker: allowed in `min`/`max`.
+@_marker public protocol MinMaxType {}
+/// Marker: allowed in `sum`/`average`.
+@_marker public protocol AddableType {}
+/// Marker: allowed in `sorted(ascending:)` on collections of primitives.
+@_marker public protocol SortableType {}
+/// Marker: element types that can be sorted by key path.
+@_marker public protocol KeypathSortable {}
+
+/// Implemented by `Optional` (used by the type-safe query API).
+public protocol OptionalProtocol {
+    associatedtype Wrapped
+}
+extension Optional: OptionalProtocol {}
+
+extension _StrataTypeInfo {
+    static func plain(_ type: StrataStorage.PropertyType, width: Int = 64) -> _StrataTypeInfo {
+        _StrataTypeInfo(type: type, isOptional: false, intWidth: width)
+    }
+}
+
+extension Bool: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, SortableType {
+    public typealias PersistedType = Bool
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.bool) }
+    public static func _strataFrom(_ v: _StrataValue) -> Bool { if case .bool(let b) = v.value { b } else { false } }
+    public var _strataValue: _StrataValue { _StrataValue(.bool(self)) }
+}
+
+/// Integer widths share one implementation.
+public protocol _StrataInteger: FixedWidthInteger, _PersistableInsideOptional {}
+extension _StrataInteger {
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.int, width: bitWidth) }
+    public static func _strataFrom(_ v: _StrataValue) -> Self {
+        if case .int(let i) = v.value { Self(truncatingIfNeeded: i) } else { 0 }
+    }
+    public var _strataValue: _StrataValue { _StrataValue(.int(Int64(self))) }
+}
+
+extension Int: _StrataInteger, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = Int
+}
+extension Int8: _StrataInteger, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = Int8
+}
+extension Int16: _StrataInteger, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = Int16
+}
+extension Int32: _StrataInteger, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = Int32
+}
+extension Int64: _StrataInteger, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = Int64
+}
+extension Float: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = Float
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.float) }
+    public static func _strataFrom(_ v: _StrataValue) -> Float { if case .float(let f) = v.value { f } else { 0 } }
+    public var _strataValue: _StrataValue { _StrataValue(.float(self)) }
+}
+extension Double: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = Double
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.double) }
+    public static func _strataFrom(_ v: _StrataValue) -> Double { if case .double(let d) = v.value { d } else { 0 } }
+    public var _strataValue: _StrataValue { _StrataValue(.double(self)) }
+}
+extension String: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, SortableType {
+    public typealias PersistedType = String
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.string) }
+    public static func _strataFrom(_ v: _StrataValue) -> String { if case .string(let s) = v.value { s } else { "" } }
+    public var _strataValue: _StrataValue { _StrataValue(.string(self)) }
+}
+extension Data: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, SortableType {
+    public typealias PersistedType = Data
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.data) }
+    public static func _strataFrom(_ v: _StrataValue) -> Data { if case .data(let d) = v.value { d } else { Data() } }
+    public var _strataValue: _StrataValue { _StrataValue(.data(self)) }
+}
+extension Date: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, _Indexable, MinMaxType, SortableType {
+    public typealias PersistedType = Date
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.date) }
+    public static func _strataFrom(_ v: _StrataValue) -> Date {
+        if case .date(let d) = v.value { d } else { Date(timeIntervalSinceReferenceDate: 0) }
+    }
+    public var _strataValue: _StrataValue { _StrataValue(.date(self)) }
+}
+extension UUID: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, SortableType {
+    public typealias PersistedType = UUID
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.uuid) }
+    public static func _strataFrom(_ v: _StrataValue) -> UUID {
+        if case .uuid(let u) = v.value { u } else { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    }
+    public var _strataValue: _StrataValue { _StrataValue(.uuid(self)) }
+}
+
+extension Optional: _HasPersistedType where Wrapped: _HasPersistedType {
+    public typealias PersistedType = Optional<Wrapped.PersistedType>
+}
+extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
+    public static var _strataTypeInfo: _StrataTypeInfo {
+        let inner = Wrapped._strataTypeInfo
+        return _StrataTypeInfo(type: inner.type, isOptional: true, intWidth: inner.intWidth)
+    }
+    public static func _strataFrom(_ v: _StrataValue) -> Wrapped? {
+        if case .null = v.value { return nil }
+        return Wrapped._strataFrom(v)
+    }
+    public var _strataValue: _StrataValue { self?._strataValue ?? _StrataValue(.null) }
+}
+extension Optional: RealmCollectionValue where Wrapped: _RealmCollectionValueInsideOptional {}
+extension Optional: _PrimaryKey where Wrapped: _PrimaryKey {}
+extension Optional: _Indexable where Wrapped: _Indexable {}
+extension Optional: MinMaxType where Wrapped: MinMaxType {}
+extension Optional: AddableType where Wrapped: AddableType {}
+extension Optional: SortableType where Wrapped: SortableType {}
+
+extension ObjectBase: KeypathSortable {}

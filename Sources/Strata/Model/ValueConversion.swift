@@ -1,0 +1,112 @@
+import Foundation
+import StrataStorage
+
+/// Turns the loosely typed values users pass (`init(value:)`, `create(_:value:)`,
+/// subscripts, `setValue(_:forKey:)`) into stored values, checking each against its
+/// property and naming the property when it does not fit.
+enum ValueConversion {
+    /// Values by declaration index from a dictionary, an array in declaration order, or an
+    /// object. nil entries mean "not given" (keep the default or the existing value).
+    static func values(from value: Any, for info: ClassInfo, existing: Bool?) throws -> [StrataStorage.Value?] {
+        var result = [StrataStorage.Value?](repeating: nil, count: info.properties.count)
+        switch value {
+        case let dictionary as [String: Any?]:
+            for (index, property) in info.properties.enumerated() {
+                guard let given = dictionary[property.name] else { continue }
+                result[index] = try self.value(given, for: property.schema, className: info.name)
+            }
+        case let dictionary as NSDictionary:
+            for (index, property) in info.properties.enumerated() {
+                guard let given = dictionary[property.name] else { continue }
+                result[index] = try self.value(given, for: property.schema, className: info.name)
+            }
+        case let array as [Any?]:
+            guard array.count == info.properties.count else {
+                throw Realm.Error(.invalidInput, "Invalid array input: \(array.count) values for the \(info.properties.count) properties of '\(info.name)' (\(info.properties.map(\.name).joined(separator: ", ")))")
+            }
+            for (index, property) in info.properties.enumerated() {
+                result[index] = try self.value(array[index], for: property.schema, className: info.name)
+            }
+        case let object as Object:
+            for (index, property) in info.properties.enumerated() {
+                guard let sourceInfo = try? ClassInfo.of(type(of: object)), let i = sourceInfo.index(of: property.name) else { continue }
+                result[index] = try self.value(sourceInfo.properties[i].field.swiftValue(object.storedValue(i)),
+                                               for: property.schema, className: info.name)
+            }
+        default:
+            throw Realm.Error(.invalidInput, "Invalid value for '\(info.name)': expected a dictionary, an array or an object, got \(type(of: value))")
+        }
+        return result
+    }
+
+    /// One value for `property`; throws `.invalidInput` naming the property when it does not fit.
+    static func value(_ given: Any?, for property: PropertySchema, className: String) throws -> StrataStorage.Value {
+        let unwrapped = flatten(given)
+        guard let v = unwrapped, !(v is NSNull) else {
+            if property.isOptional { return .null }
+            throw mismatch(given, property, className, reason: "the property is not optional")
+        }
+        let converted: StrataStorage.Value? = switch property.type {
+        case .bool: (v as? Bool).map { .bool($0) }
+        case .int: integer(v, width: property.intWidth).map { .int($0) }
+        case .float: floating(v).map { .float(Float($0)) }
+        case .double: floating(v).map { .double($0) }
+        case .string: (v as? String).map { .string($0) }
+        case .data: (v as? Data).map { .data($0) }
+        case .date: (v as? Date).map { .date($0) }
+        case .uuid: (v as? UUID).map { .uuid($0) } ?? (v as? String).flatMap(UUID.init(uuidString:)).map { .uuid($0) }
+        case .link: nil
+        }
+        guard let converted else { throw mismatch(given, property, className, reason: nil) }
+        return converted
+    }
+
+    private static func flatten(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            return mirror.children.first.flatMap { flatten($0.value) }
+        }
+        return value
+    }
+
+    private static func integer(_ v: Any, width: Int) -> Int64? {
+        let i: Int64?
+        switch v {
+        case let x as Int: i = Int64(x)
+        case let x as Int8: i = Int64(x)
+        case let x as Int16: i = Int64(x)
+        case let x as Int32: i = Int64(x)
+        case let x as Int64: i = x
+        case let x as UInt8: i = Int64(x)
+        case let x as UInt16: i = Int64(x)
+        case let x as UInt32: i = Int64(x)
+        case let x as UInt: i = Int64(exactly: x)
+        case let x as Double: i = Int64(exactly: x)
+        case let x as NSNumber where !(x is Bool): i = Int64(exactly: x.doubleValue) ?? x.int64Value
+        default: i = nil
+        }
+        guard let i else { return nil }
+        if width < 64 {
+            let limit = Int64(1) << Int64(width - 1)
+            if i < -limit || i >= limit { return nil }
+        }
+        return i
+    }
+
+    private static func floating(_ v: Any) -> Double? {
+        switch v {
+        case let x as Double: x
+        case let x as Float: Double(x)
+        case let x as Int: Double(x)
+        case let x as NSNumber where !(x is Bool): x.doubleValue
+        default: nil
+        }
+    }
+
+    private static func mismatch(_ given: Any?, _ property: PropertySchema, _ className: String, reason: String?) -> Realm.Error {
+        let shown = given.map { "'\($0)' (\(type(of: $0)))" } ?? "nil"
+        let expected = property.type == .int && property.intWidth < 64 ? "int\(property.intWidth)" : property.type.description
+        return Realm.Error(.invalidInput, "Invalid value \(shown) for property '\(className).\(property.name)' of type \(expected)\(property.isOptional ? "?" : "")\(reason.map { ": \($0)" } ?? "")")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Called once when a file with a lower schema version is opened with a higher `schemaVersion`.
+public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+
+extension Realm {
+    /// Where and how a Realm is opened (RealmSwift's `Realm.Configuration`).
+    public struct Configuration: Sendable {
+        nonisolated(unsafe) private static var storedDefault = Configuration()
+        private static let defaultLock = NSLock()
+
+        /// The configuration `Realm()` uses: `default.realm` in the current directory unless
+        /// changed.
+        public static var defaultConfiguration: Configuration {
+            get { defaultLock.withLock { storedDefault } }
+            set { defaultLock.withLock { storedDefault = newValue } }
+        }
+
+        /// Creates a configuration; every argument has RealmSwift's default.
+        public init(fileURL: URL? = URL(fileURLWithPath: "default.realm", isDirectory: false),
+                    inMemoryIdentifier: String? = nil,
+                    encryptionKey: Data? = nil,
+                    readOnly: Bool = false,
+                    schemaVersion: UInt64 = 0,
+                    migrationBlock: MigrationBlock? = nil,
+                    deleteRealmIfMigrationNeeded: Bool = false,
+                    shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
+                    objectTypes: [ObjectBase.Type]? = nil,
+                    seedFilePath: URL? = nil) {
+            self.fileURL = fileURL
+            self.inMemoryIdentifier = inMemoryIdentifier
+            if inMemoryIdentifier != nil { self.fileURL = nil }
+            self.encryptionKey = encryptionKey
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
+            self.objectTypes = objectTypes
+            self.seedFilePath = seedFilePath
+        }
+
+        /// The database file. Setting it clears `inMemoryIdentifier`.
+        public var fileURL: URL? {
+            didSet { if fileURL != nil { inMemoryIdentifier = nil } }
+        }
+        /// Named in-memory Realm. Setting it clears `fileURL`.
+        public var inMemoryIdentifier: String? {
+            didSet { if inMemoryIdentifier != nil { fileURL = nil } }
+        }
+        /// A 64-byte key for encryption at rest.
+        public var encryptionKey: Data?
+        /// Open without writing: `write` throws, the file is never changed.
+        public var readOnly: Bool
+        /// The schema version of the code's models.
+        public var schemaVersion: UInt64
+        /// Migrates data from an older schema version.
+        public var migrationBlock: MigrationBlock?
+        /// Delete the file instead of migrating.
+        public var deleteRealmIfMigrationNeeded: Bool
+        /// Decides from (file size, bytes used) whether to compact when first opened.
+        public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
+        /// The classes managed by the Realm (nil: every model class used so far).
+        public var objectTypes: [ObjectBase.Type]? {
+            get { storedObjectTypes?.types }
+            set { storedObjectTypes = newValue.map(ObjectTypes.init) }
+        }
+        private var storedObjectTypes: ObjectTypes?
+        /// The most versions this process may pin at once (nil: no limit).
+        public var maximumNumberOfActiveVersions: UInt?
+        /// A file copied to `fileURL` when it does not exist yet.
+        public var seedFilePath: URL?
+        /// Strata: flush every commit to disk before `write` returns (default). Turning it off
+        /// (LMDB's `MDB_NOSYNC`) is for bulk loads and tests: a crash of the machine (not of the
+        /// process) can lose the last commits. Applies from the first open of the file in the
+        /// process.
+        public var syncOnCommit = true
+
+        /// The file path this configuration names.
+        var path: String? { fileURL?.standardizedFileURL.path }
+    }
+}
+
+/// Class metatypes are immutable values; this box lets `Configuration` stay `Sendable`.
+private struct ObjectTypes: @unchecked Sendable {
+    // Sendable invariant: metatypes are never mutated.
+    let types: [ObjectBase.Type]
+}

@@ -1,0 +1,176 @@
+import Foundation
+import StrataStorage
+
+/// An opaque token returned by every `observe` call. Delivery stops after `invalidate()`
+/// (or when the token is deallocated).
+open class NotificationToken: NSObject {
+    /// Stops delivery to the observer this token stands for.
+    open func invalidate() {}
+}
+
+extension Realm {
+    /// Runs `block` in a write transaction and commits it: one LMDB commit, durable when this
+    /// returns. If `block` throws, nothing it did is kept and the error is rethrown. Throws
+    /// `.fileAccess` on a read-only Realm and `.outOfDiskSpace` when the disk is full.
+    /// Nested writes trap, as in RealmSwift.
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [],
+                              _ block: (() throws -> Result)) throws -> Result {
+        try write(withDescription: nil, block)
+    }
+
+    /// Strata: `write` whose history entry carries `description` (shown by `strata log`).
+    @discardableResult
+    public func write<Result>(withDescription description: String?, _ block: (() throws -> Result)) throws -> Result {
+        try checkWritable()
+        core.checkThread()
+        precondition(!core.isInWriteTransaction, "The Realm is already in a write transaction: nested write blocks are not allowed")
+        try core.beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if core.isInWriteTransaction { core.cancelWrite() }
+            throw error
+        }
+        if core.isInWriteTransaction { try core.commitWrite(description: description) }
+        return result
+    }
+
+    /// Begins a write transaction (waiting for any other writer, in any process). Traps on a
+    /// read-only Realm or when already in a write; `write {}` throws instead.
+    public func beginWrite() {
+        do {
+            try checkWritable()
+            try core.beginWrite()
+        } catch { trap(error) }
+    }
+
+    /// Commits the write transaction begun by `beginWrite()`.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
+        try core.commitWrite()
+    }
+
+    /// Abandons the write transaction: every change made in it is discarded.
+    public func cancelWrite() { core.cancelWrite() }
+
+    /// Whether a write transaction is open on this Realm.
+    public var isInWriteTransaction: Bool {
+        core.checkThread()
+        return core.isInWriteTransaction
+    }
+
+    private func checkWritable() throws {
+        if core.configuration.readOnly {
+            throw Error(.fileAccess, "Cannot write to '\(core.path)': the Realm was opened read-only", path: core.path)
+        }
+    }
+
+    // MARK: Adding and creating
+
+    /// How `add` and `create` treat an existing object with the same primary key.
+    @frozen public enum UpdatePolicy: Int {
+        /// A duplicate primary key is an error.
+        case error = 1
+        /// Update only properties whose value differs.
+        case modified = 3
+        /// Overwrite every property.
+        case all = 2
+    }
+
+    /// Adds an unmanaged object; it becomes managed by this Realm. Traps on a duplicate
+    /// primary key (with `.error`) or outside a write; `throwingAdd` throws instead.
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        do { try throwingAdd(object, update: update) } catch { trap(error) }
+    }
+
+    /// Adds each object of a sequence (see `add(_:update:)`).
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Iterator.Element: Object {
+        for object in objects { add(object, update: update) }
+    }
+
+    /// Creates (or with a primary key and `update`, updates) an object from a dictionary,
+    /// an array or another object, and returns it managed. Traps on a bad value;
+    /// `throwingCreate` throws instead.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        do { return try throwingCreate(type, value: value, update: update) } catch { trap(error) }
+    }
+
+    // MARK: Deleting
+
+    /// Deletes a managed object. Other accessors of it become invalidated.
+    public func delete(_ object: ObjectBase) {
+        core.checkWrite()
+        guard let binding = object.binding, object.managingCore != nil else {
+            fatalError("Can only delete an object from the Realm it belongs to: the object is unmanaged")
+        }
+        guard object.managingCore!.file === core.file else {
+            fatalError("Can only delete an object from the Realm it belongs to")
+        }
+        do { try translatingErrors { _ = try core.transaction().delete(binding.table, object.objectKey) } } catch { trap(error) }
+    }
+
+    /// Deletes every object of a sequence.
+    public func delete<S: Sequence>(_ objects: S) where S.Iterator.Element: ObjectBase {
+        for object in Array(objects) { delete(object) }
+    }
+
+    /// Deletes every object of the results (a whole class in one step when unfiltered).
+    public func delete<Element: ObjectBase>(_ objects: Results<Element>) {
+        core.checkWrite()
+        if objects.isWholeTable, let binding = objects.binding {
+            do { try translatingErrors { try core.transaction().deleteAll(binding.table) } } catch { trap(error) }
+            return
+        }
+        delete(Array(objects))
+    }
+
+    /// Deletes every object in the Realm, one step per class.
+    public func deleteAll() {
+        core.checkWrite()
+        do {
+            try translatingErrors {
+                let txn = try core.transaction()
+                for name in txn.schema.classes.keys.sorted() {
+                    if let table = try txn.table(name) { try txn.deleteAll(table) }
+                }
+            }
+        } catch { trap(error) }
+    }
+
+    // MARK: Reading
+
+    /// Every object of a class, as lazy, live results.
+    public func objects<Element: RealmFetchable>(_ type: Element.Type) -> Results<Element> {
+        core.checkThread()
+        guard let objectType = type as? ObjectBase.Type else {
+            fatalError("objects(_:) needs an Object subclass, not \(type)")
+        }
+        return Results(core: core, info: ClassInfo.forType(objectType))
+    }
+
+    /// The object with primary key `key`, or nil. Traps if the class has no primary key or
+    /// the key has the wrong type.
+    public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        core.checkThread()
+        let info = ClassInfo.forType(type)
+        guard let pk = info.schema.primaryKey else {
+            fatalError("'\(info.name)' does not have a primary key")
+        }
+        do {
+            let value = try ValueConversion.value(key, for: pk, className: info.name)
+            guard let binding = try core.binding(for: info),
+                  let objectKey = try translatingErrors(path: core.path, { try core.transaction().objectKey(binding.table, primaryKey: value) })
+            else { return nil }
+            return core.object(type, binding, objectKey)
+        } catch { trap(error) }
+    }
+}
+
+/// Types that `Realm.objects(_:)` can fetch.
+public protocol RealmFetchable: RealmCollectionValue {
+    /// The class's name in the schema.
+    static func className() -> String
+}
+extension Object: RealmFetchable {}

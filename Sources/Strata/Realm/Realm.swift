@@ -1,0 +1,136 @@
+import Foundation
+import StrataStorage
+
+/// A database: the entry point for reading and writing objects (RealmSwift's `Realm`).
+///
+/// A `Realm` value is a handle to the instance for its configuration on the current thread
+/// (one per thread per configuration). It reads one snapshot of the file until `refresh()`
+/// or a write; objects and results it returns are confined to its thread.
+public struct Realm {
+    let core: RealmCore
+
+    init(core: RealmCore) { self.core = core }
+
+    /// The schema of the classes this Realm manages.
+    public var schema: Schema {
+        core.checkThread()
+        return Schema(stored: (try? core.transaction().schema) ?? StoredSchema())
+    }
+
+    /// The configuration this Realm was opened with.
+    public var configuration: Configuration { core.configuration }
+
+    /// Whether the Realm holds no objects at all.
+    public var isEmpty: Bool {
+        core.checkThread()
+        guard let txn = try? core.transaction() else { return true }
+        return txn.schema.classes.keys.allSatisfy { name in
+            ((try? txn.table(name)).flatMap { $0 }.map { (try? txn.count($0)) ?? 0 } ?? 0) == 0
+        }
+    }
+
+    /// Opens the default configuration. With `queue`, see `init(configuration:queue:)`.
+    public init(queue: DispatchQueue? = nil) throws {
+        try self.init(configuration: .defaultConfiguration, queue: queue)
+    }
+
+    /// Opens (creating if needed) the Realm described by `configuration`, or returns this
+    /// thread's open instance of it. Throws `Realm.Error`: `.fileNotFound` (missing directory,
+    /// or a missing file opened read-only), `.fileAccess` (a directory in the way),
+    /// `.filePermissionDenied`, `.invalidDatabase` (not a Strata file, truncated),
+    /// `.unsupportedFileFormatVersion`, `.schemaMismatch` (listing each difference).
+    public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
+        if queue != nil {
+            throw Error(.fail, "Queue-confined Realms are not supported yet: open the Realm on the thread that uses it")
+        }
+        core = try RealmCache.core(for: configuration)
+    }
+
+    /// Opens the Realm at `fileURL` with the default configuration's other settings.
+    public init(fileURL: URL) throws {
+        var configuration = Configuration.defaultConfiguration
+        configuration.fileURL = fileURL
+        try self.init(configuration: configuration)
+    }
+
+    /// The version of the snapshot this Realm reads: the number of the newest commit in it.
+    public var version: UInt64 {
+        core.checkThread()
+        return core.version
+    }
+
+    /// Moves this Realm to the newest version. Returns whether the version changed.
+    @discardableResult
+    public func refresh() -> Bool {
+        core.checkThread()
+        if core.isInWriteTransaction { return false }
+        let before = core.version
+        core.endTransaction()
+        return core.version != before
+    }
+
+    /// Releases the snapshot this Realm holds (so the file can reuse the space of older
+    /// versions). The next read starts from the newest version.
+    public func invalidate() {
+        core.checkThread()
+        if core.isInWriteTransaction { core.cancelWrite() }
+        core.endTransaction()
+    }
+
+    /// Whether a file exists for `config`.
+    public static func fileExists(for config: Configuration) -> Bool {
+        config.path.map { FileManager.default.fileExists(atPath: $0) } ?? false
+    }
+
+    /// Deletes the database file and its lock files. Returns whether anything existed.
+    @discardableResult
+    public static func deleteFiles(for config: Configuration) throws -> Bool {
+        guard let path = config.path else { return false }
+        var existed = false
+        for p in [path, path + "-lock", path + ".lock"] where FileManager.default.fileExists(atPath: p) {
+            do { try FileManager.default.removeItem(atPath: p) } catch {
+                throw Error(.fileOperationFailed, "Cannot delete '\(p)': \(error.localizedDescription)", path: p)
+            }
+            existed = true
+        }
+        return existed
+    }
+}
+
+extension Realm: Equatable {
+    /// Same underlying instance (Realm caches one instance per thread and configuration).
+    public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.core === rhs.core }
+}
+
+extension Realm {
+    /// What a `Realm.observe` block is told.
+    @frozen public enum Notification: String {
+        /// Data changed: a refresh (auto or manual) or a local commit.
+        case didChange = "RLMRealmDidChangeNotification"
+        /// Another thread committed while `autorefresh` is off.
+        case refreshRequired = "RLMRealmRefreshRequiredNotification"
+    }
+}
+
+/// The per-thread instances: one `RealmCore` per configuration path on each thread.
+enum RealmCache {
+    private static let key = "strata.realms"
+
+    static func core(for configuration: Realm.Configuration) throws -> RealmCore {
+        let dictionary = Thread.current.threadDictionary
+        let cache = dictionary[key] as? Box ?? Box()
+        dictionary[key] = cache
+        let id = (configuration.path ?? configuration.inMemoryIdentifier ?? "") + (configuration.readOnly ? "#ro" : "")
+        if let core = cache.cores[id]?.core { return core }
+        let core = try RealmCore(configuration: configuration)
+        cache.cores[id] = Weak(core: core)
+        return core
+    }
+
+    /// Instances live while a `Realm`, object or result uses them; then their snapshot goes.
+    private struct Weak { weak var core: RealmCore? }
+
+    private final class Box: NSObject {
+        var cores: [String: Weak] = [:]
+    }
+}

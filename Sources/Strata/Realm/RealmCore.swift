@@ -1,0 +1,173 @@
+import Foundation
+import Glibc
+import StrataStorage
+
+/// The state behind a `Realm` value: the open file, the snapshot (or write transaction) this
+/// instance reads, and the class bindings. One per thread per configuration; every access
+/// checks that it comes from the owning thread.
+final class RealmCore {
+    let configuration: Realm.Configuration
+    let file: StorageFile
+    let path: String
+    private let thread: pthread_t
+    private var current: StorageTransaction?
+    private(set) var isInWriteTransaction = false
+    /// Counts transactions begun; with the write count it stamps cached row views.
+    private var serial: UInt64 = 0
+    private var bindings: [ObjectIdentifier: TableBinding] = [:]
+
+    /// The process name written into history entries.
+    static let processName = ProcessInfo.processInfo.processName
+
+    init(configuration: Realm.Configuration) throws {
+        guard let path = configuration.path else {
+            throw Realm.Error(.fail, "In-memory Realms (inMemoryIdentifier) are not supported yet: give the configuration a fileURL")
+        }
+        if configuration.encryptionKey != nil {
+            throw Realm.Error(.fail, "Encryption is not supported yet: open '\(path)' without an encryptionKey", path: path)
+        }
+        self.configuration = configuration
+        self.path = path
+        thread = pthread_self()
+        file = try translatingErrors(path: path) {
+            try StorageFile.open(path: path, options: .init(readOnly: configuration.readOnly,
+                                                            syncOnCommit: configuration.syncOnCommit))
+        }
+        try prepareSchema()
+    }
+
+    /// Checks the classes the configuration names (or every model class used so far) against
+    /// the file's stored schema, and adds the missing ones in one commit.
+    private func prepareSchema() throws {
+        let infos = try configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered
+        let stored = try translatingErrors(path: path) { try transaction().schema }
+        try checkSchema(infos, against: stored)
+        let missing = infos.filter { stored.classes[$0.name] == nil }
+        if missing.isEmpty || configuration.readOnly { return }
+        try translatingErrors(path: path) {
+            let txn = try file.beginWrite()
+            let fresh = txn.schema
+            try checkSchema(infos, against: fresh)
+            try txn.store(classes: missing.filter { fresh.classes[$0.name] == nil }.map(\.schema))
+            try txn.commit(processName: Self.processName, pid: getpid())
+        }
+        endTransaction()
+    }
+
+    private func checkSchema(_ infos: [ClassInfo], against stored: StoredSchema) throws {
+        let lines = infos.flatMap { info in
+            stored.classes[info.name].map { TableBinding.differences(code: info.schema, stored: $0) } ?? []
+        }
+        if !lines.isEmpty {
+            throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n- " + lines.joined(separator: "\n- "), path: path)
+        }
+    }
+
+    /// Traps unless called on the thread that opened this instance.
+    @inline(__always)
+    func checkThread() {
+        if pthread_equal(thread, pthread_self()) == 0 {
+            preconditionFailure("Realm accessed from incorrect thread: a Realm, its objects and results are confined to the thread that opened them; pass a ThreadSafeReference or open a new Realm on this thread")
+        }
+    }
+
+    /// Traps unless a write transaction is open on this thread (RealmSwift's rule).
+    func checkWrite() {
+        checkThread()
+        precondition(isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+    }
+
+    /// The transaction reads go through, beginning a read snapshot if none is held.
+    func transaction() throws -> StorageTransaction {
+        if let current { return current }
+        let txn = try file.beginRead()
+        current = txn
+        serial &+= 1
+        return txn
+    }
+
+    /// Stamps row views: changes whenever a held view may have become stale.
+    var stamp: UInt64 { serial << 40 | (current?.writeCount ?? 0) }
+
+    /// The version this instance sees (the newest commit in its snapshot).
+    var version: UInt64 { (try? transaction().version) ?? 0 }
+
+    /// Releases the snapshot; the next read begins a new one at the newest version.
+    func endTransaction() {
+        current?.abort()
+        current = nil
+        serial &+= 1
+    }
+
+    /// Starts the write transaction (waiting for other writers) on the newest version.
+    func beginWrite() throws {
+        checkThread()
+        precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
+        endTransaction()
+        current = try translatingErrors(path: path) { try file.beginWrite() }
+        isInWriteTransaction = true
+    }
+
+    /// Commits the write transaction; afterwards the instance reads the newest version.
+    func commitWrite(description: String? = nil) throws {
+        checkThread()
+        precondition(isInWriteTransaction, "Can't commit a non-existing write transaction")
+        let txn = current!
+        txn.commitDescription = description
+        defer {
+            isInWriteTransaction = false
+            current = nil
+            serial &+= 1
+        }
+        do {
+            try translatingErrors(path: path) { _ = try txn.commit(processName: Self.processName, pid: getpid()) }
+        } catch {
+            txn.abort()
+            bindings.removeAll()
+            throw error
+        }
+    }
+
+    /// Abandons the write transaction: nothing it did is kept.
+    func cancelWrite() {
+        checkThread()
+        precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
+        isInWriteTransaction = false
+        endTransaction()
+        bindings.removeAll()  // tables first created by the cancelled write are gone
+    }
+
+    /// The binding of a model class, or nil when the file has no table for it. Throws
+    /// `.schemaMismatch` when the stored class differs from the code's.
+    func binding(for info: ClassInfo) throws -> TableBinding? {
+        let id = ObjectIdentifier(info)
+        if let b = bindings[id] { return b }
+        let txn = try translatingErrors(path: path) { try transaction() }
+        guard let table = try translatingErrors(path: path, { try txn.table(info.name) }) else { return nil }
+        try checkSchema([info], against: txn.schema)
+        let binding = TableBinding(info: info, table: table)
+        bindings[id] = binding
+        return binding
+    }
+
+    /// The binding of a model class inside a write, adding the class to the file if needed.
+    func bindingForWrite(_ info: ClassInfo) throws -> TableBinding {
+        checkWrite()
+        if let b = try binding(for: info) { return b }
+        try translatingErrors(path: path) { try transaction().store(classes: [info.schema]) }
+        return try binding(for: info)!
+    }
+
+    /// The row of object `key`, or nil if it no longer exists.
+    @inline(__always)
+    func row(_ binding: TableBinding, _ key: ObjectKey) throws -> RowView? {
+        try transaction().row(binding.table, key)
+    }
+
+    /// A managed accessor for stored object `key`.
+    func object<T: ObjectBase>(_ type: T.Type, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil) -> T {
+        let object = (binding.info.type as ObjectBase.Type).init()
+        object.attach(self, binding, key, row: row)
+        return unsafeDowncast(object, to: T.self)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Iterator used by all Realm collections (RealmSwift name).
+public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
+    private let results: Results<Element>
+    private var index = 0
+    private let count: Int
+
+    init(_ results: Results<Element>) {
+        self.results = results
+        count = results.count
+    }
+
+    /// The next element, or nil at the end.
+    public mutating func next() -> Element? {
+        guard index < count else { return nil }
+        defer { index += 1 }
+        return results[index]
+    }
+}
+
+/// The read API shared by Realm collections (RealmSwift's `RealmCollectionBase`).
+public protocol RealmCollectionBase: RandomAccessCollection, CustomStringConvertible
+    where Element: RealmCollectionValue, Index == Int {}
+
+/// A lazily evaluated, live collection of objects (RealmSwift's `RealmCollection`).
+public protocol RealmCollection: RealmCollectionBase, Equatable where Iterator == RLMIterator<Element> {
+    /// The Realm the collection belongs to.
+    var realm: Realm? { get }
+    /// Whether the Realm was invalidated.
+    var isInvalidated: Bool { get }
+    /// Number of elements; counting an unfiltered class is O(1).
+    var count: Int { get }
+    func index(of object: Element) -> Int?
+    func index(matching predicateFormat: String, _ args: Any...) -> Int?
+    func objects(at indexes: IndexSet) -> [Element]
+    /// NSPredicate-format string query; traps on a malformed one (`throwingFilter` throws).
+    func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element>
+    func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor
+    func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String
+    func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType
+    func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType
+    func value(forKey key: String) -> Any?
+    func value(forKeyPath keyPath: String) -> Any?
+    func setValue(_ value: Any?, forKey key: String)
+}
+
+/// A sort key for `sorted(by:)`: a property name and a direction.
+public struct SortDescriptor: ExpressibleByStringLiteral, Equatable, CustomStringConvertible {
+    /// The property to sort by.
+    public let keyPath: String
+    /// Ascending (default) or descending.
+    public let ascending: Bool
+
+    /// Sorts by `keyPath`.
+    public init(keyPath: String, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+
+    /// Sorts by a Swift key path (`\Dog.name`).
+    public init<Element: ObjectBase>(keyPath: PartialKeyPath<Element>, ascending: Bool = true) {
+        let text = String(describing: keyPath)
+        self.init(keyPath: String(text.drop { $0 != "." }.dropFirst()), ascending: ascending)
+    }
+
+    /// `"name"` as an ascending sort.
+    public init(stringLiteral value: String) { self.init(keyPath: value) }
+
+    /// The same key in the other direction.
+    public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+
+    public var description: String { "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))" }
+}

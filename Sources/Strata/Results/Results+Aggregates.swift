@@ -1,0 +1,127 @@
+import Foundation
+import StrataStorage
+
+extension Results {
+    /// The smallest value of a numeric or date property, or nil when there are no objects
+    /// (nulls are ignored).
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        extreme(property, wantMax: false)
+    }
+
+    /// The largest value of a numeric or date property, or nil when there are no objects.
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        extreme(property, wantMax: true)
+    }
+
+    /// The sum of a numeric property (0 for no objects; nulls are ignored).
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        let p = aggregated(property, "sum")
+        var intSum: Int64 = 0
+        var doubleSum = 0.0
+        forEachValue(p) { v in
+            switch v {
+            case .int(let i): intSum &+= i
+            default: doubleSum += v.numeric ?? 0
+            }
+        }
+        return convert(p.type == .int ? .int(intSum) : (p.type == .float ? .float(Float(doubleSum)) : .double(doubleSum)))!
+    }
+
+    /// The mean of a numeric property, or nil when there are no (non-null) values.
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        let p = aggregated(property, "average")
+        var total = 0.0
+        var n = 0
+        forEachValue(p) { v in total += v.numeric ?? 0; n += 1 }
+        guard n > 0 else { return nil }
+        return convert(.double(total / Double(n))) ?? convert(.float(Float(total / Double(n)))) ?? convert(.int(Int64(total / Double(n))))
+    }
+
+    /// The values of one property for every object, in result order.
+    public func value(forKey key: String) -> Any? {
+        let p = property(key, for: "read")
+        guard let index = info.index(of: key) else { return [Any?]() }
+        let field = info.properties[index].field
+        var values: [Any?] = []
+        forEachValue(p, skippingNull: false) { values.append(field.swiftValue($0)) }
+        return values
+    }
+
+    /// Same as `value(forKey:)` (key paths through links come with relationships).
+    public func value(forKeyPath keyPath: String) -> Any? { value(forKey: keyPath) }
+
+    /// Sets one property on every object of the results (inside a write transaction).
+    public func setValue(_ value: Any?, forKey key: String) {
+        core.checkWrite()
+        for key_ in keys {
+            let object = core.object(Object.self, binding!, key_)
+            object[key] = value
+        }
+    }
+
+    private func extreme<T>(_ property: String, wantMax: Bool) -> T? {
+        let p = aggregated(property, wantMax ? "max" : "min")
+        guard p.type.isNumeric || p.type == .date else {
+            fatalError("Cannot compute \(wantMax ? "max" : "min") of '\(info.name).\(property)': it is of type \(p.type), not a number or date")
+        }
+        var best: StrataStorage.Value?
+        forEachValue(p) { v in
+            if let b = best {
+                let c = StrataStorage.Value.compare(v, b)
+                if wantMax ? c > 0 : c < 0 { best = v }
+            } else {
+                best = v
+            }
+        }
+        return best.flatMap { convert($0) }
+    }
+
+    private func aggregated(_ name: String, _ what: String) -> PropertySchema {
+        core.checkThread()
+        let p = property(name, for: "compute \(what)")
+        if what == "sum" || what == "average", !p.type.isNumeric {
+            fatalError("Cannot compute \(what) of '\(info.name).\(name)': it is of type \(p.type), not a number")
+        }
+        return p
+    }
+
+    private func forEachValue(_ p: PropertySchema, skippingNull: Bool = true, _ body: (StrataStorage.Value) -> Void) {
+        guard let binding else { return }
+        do {
+            try translatingErrors(path: core.path) {
+                let txn = try core.transaction()
+                if isWholeTable {
+                    try txn.forEachRow(binding.table) { _, row in
+                        let v = row.value(p)
+                        if !(skippingNull && v.isNull) { body(v) }
+                        return true
+                    }
+                    return
+                }
+                for key in keys {
+                    guard let row = try txn.row(binding.table, key) else { continue }
+                    let v = row.value(p)
+                    if !(skippingNull && v.isNull) { body(v) }
+                }
+            }
+        } catch { trap(error) }
+    }
+
+    /// Converts a stored value to the caller's requested Swift type.
+    private func convert<T>(_ value: StrataStorage.Value) -> T? {
+        guard let type = T.self as? any _Persistable.Type else { return nil }
+        let info = type._strataTypeInfo
+        let adapted: StrataStorage.Value
+        switch (info.type, value) {
+        case (.int, .double(let d)): adapted = .int(Int64(d))
+        case (.int, .float(let f)): adapted = .int(Int64(f))
+        case (.double, .int(let i)): adapted = .double(Double(i))
+        case (.double, .float(let f)): adapted = .double(Double(f))
+        case (.float, .int(let i)): adapted = .float(Float(i))
+        case (.float, .double(let d)): adapted = .float(Float(d))
+        case (.int, .int), (.double, .double), (.float, .float), (.date, .date): adapted = value
+        default: return nil
+        }
+        return type._strataFrom(_StrataValue(adapted)) as? T
+    }
+}

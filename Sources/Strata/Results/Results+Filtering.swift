@@ -1,0 +1,79 @@
+import Foundation
+import StrataQuery
+import StrataStorage
+
+extension Results {
+    /// The results that also match `predicateFormat` (NSPredicate syntax, `%@`/`%K`
+    /// arguments). Traps on a malformed or ill-typed query, as RealmSwift does;
+    /// `throwingFilter` throws instead.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        do { return try filtered(predicateFormat, args) } catch { trap(error) }
+    }
+
+    /// Strata: like `filter(_:_:)` but validates the query eagerly (syntax, property names,
+    /// operand types, argument count and types) and throws `Realm.Error` (`.invalidInput`)
+    /// with the problem and its position instead of trapping.
+    public func throwingFilter(_ predicateFormat: String, _ args: Any...) throws -> Results<Element> {
+        try filtered(predicateFormat, args)
+    }
+
+    func filtered(_ text: String, _ args: [Any]) throws -> Results<Element> {
+        core.checkThread()
+        let result = Result { () throws(QueryError) -> CompiledQuery in
+            try compileQuery(text, arguments: args, schema: querySchema)
+        }
+        let compiled: CompiledQuery
+        switch result {
+        case .success(let query): compiled = query
+        case .failure(let error): throw Realm.Error(.invalidInput, error.description)
+        }
+        return Results(core: core, info: info, query: query.map { $0.and(compiled) } ?? compiled)
+    }
+
+    /// Sorted by one property (ascending by default). Traps on an unknown property.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// Sorted by several properties, the first the most significant. Nil sorts first
+    /// ascending. Traps on an unknown property.
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
+        let keys = sortDescriptors.map { SortKey(property: property($0.keyPath, for: "sort"), ascending: $0.ascending) }
+        return appending(.sort(keys))
+    }
+
+    /// The first object for each distinct combination of the key paths' values.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
+        appending(.distinct(keyPaths.map { property($0, for: "distinct") }))
+    }
+
+    /// The index of the first object matching `predicateFormat`, or nil.
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        let matching: Set<ObjectKey>
+        do { matching = Set(try filtered(predicateFormat, args).keys) } catch { trap(error) }
+        return keys.firstIndex { matching.contains($0) }
+    }
+
+    /// The index of `object` in the results, or nil.
+    public func index(of object: Element) -> Int? {
+        guard let object = object as? ObjectBase, object.binding?.info === info, object.managingCore?.file === core.file else { return nil }
+        return keys.firstIndex(of: object.objectKey)
+    }
+
+    /// The objects at `indexes`.
+    public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }
+
+    private func appending(_ suffix: ResolvedSuffix) -> Results<Element> {
+        let base = query ?? CompiledQuery.all(querySchema)
+        let step = CompiledQuery(ResolvedQuery(predicate: .constant(true), suffixes: [suffix]), schema: querySchema)
+        return Results(core: core, info: info, query: base.and(step))
+    }
+
+    /// The stored property named `name`; traps with a clear message if there is none.
+    func property(_ name: String, for use: String) -> PropertySchema {
+        guard let p = querySchema.property(named: name) else {
+            fatalError("Cannot \(use) on key path '\(name)': property '\(info.name).\(name)' does not exist")
+        }
+        return p
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import StrataQuery
+import StrataStorage
+
+/// Live, lazily evaluated query results (RealmSwift's `Results`): the objects of a class that
+/// match a predicate, in table order or sorted. Evaluated on first use and again whenever
+/// the Realm's snapshot or write count has moved on.
+public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection {
+    let core: RealmCore
+    let info: ClassInfo
+    let query: CompiledQuery?
+    private let state = ResultsState()
+
+    init(core: RealmCore, info: ClassInfo, query: CompiledQuery? = nil) {
+        self.core = core
+        self.info = info
+        self.query = query
+    }
+
+    /// The Realm the results belong to.
+    public var realm: Realm? { Realm(core: core) }
+
+    /// Results are never invalidated while their Realm is open.
+    public var isInvalidated: Bool { false }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// Number of matching objects. O(1) for a whole class.
+    public var count: Int {
+        core.checkThread()
+        if isWholeTable {
+            guard let binding else { return 0 }
+            return (try? core.transaction().count(binding.table)) ?? 0
+        }
+        return keys.count
+    }
+
+    /// The object at `position` in the results.
+    public subscript(position: Int) -> Element {
+        core.checkThread()
+        let keys = self.keys
+        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
+        return element(keys[position])
+    }
+
+    public func makeIterator() -> RLMIterator<Element> { RLMIterator(self) }
+
+    /// The first object, or nil.
+    public var first: Element? { isEmpty ? nil : self[0] }
+    /// The last object, or nil.
+    public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
+
+    public var description: String {
+        "Results<\(info.name)> <\(count) objects>"
+    }
+
+    /// Same Realm, same class and same query text.
+    public static func == (lhs: Results<Element>, rhs: Results<Element>) -> Bool {
+        lhs.core === rhs.core && lhs.info === rhs.info && lhs.query?.description == rhs.query?.description
+    }
+
+    // MARK: Evaluation
+
+    /// The file's binding of the class, or nil if no object of it was ever stored.
+    var binding: TableBinding? { try? core.binding(for: info) }
+
+    /// Whether the results are every object of the class, in table order.
+    var isWholeTable: Bool { query == nil }
+
+    /// The schema queries resolve against: the stored one once the class has a table.
+    var querySchema: ClassSchema { binding?.table.schema ?? info.schema }
+
+    /// The matching object keys, in result order (cached per snapshot and write count).
+    var keys: [ObjectKey] {
+        let stamp = core.stamp
+        if let cached = state.keys, state.stamp == stamp { return cached }
+        let keys: [ObjectKey]
+        do {
+            keys = try translatingErrors(path: core.path) { try evaluate() }
+        } catch { trap(error) }
+        state.keys = keys
+        state.stamp = stamp
+        return keys
+    }
+
+    private func evaluate() throws -> [ObjectKey] {
+        guard let binding else { return [] }
+        let txn = try core.transaction()
+        let table = binding.table
+        guard let query else {
+            var keys: [ObjectKey] = []
+            keys.reserveCapacity(try txn.count(table))
+            try txn.forEachRow(table) { key, _ in keys.append(key); return true }
+            return keys
+        }
+        var keys = try QueryExecution.matches(query, in: table, txn)
+        for suffix in query.suffixes {
+            keys = try QueryExecution.apply(suffix, to: keys, in: table, txn)
+        }
+        return keys
+    }
+
+    @inline(__always)
+    func element(_ key: ObjectKey) -> Element {
+        unsafeBitCast(core.object(ObjectBase.self, binding!, key), to: Element.self)
+    }
+}
+
+/// The cache behind a `Results` value.
+final class ResultsState {
+    var keys: [ObjectKey]?
+    var stamp: UInt64 = .max
+}

@@ -1,0 +1,174 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+final class WriteTests: StrataTestCase {
+    func testTheIssueExampleWorksEndToEnd() throws {
+        let realm = try openRealm()
+        try realm.write {
+            realm.add(Dog(value: ["id": 1, "name": "Rex", "age": 9]))
+            realm.create(Dog.self, value: ["id": 1, "age": 10], update: .modified)
+        }
+        let old = realm.objects(Dog.self).filter("age > %@ AND name BEGINSWITH[c] 'r'", 8).sorted(byKeyPath: "name")
+        XCTAssertEqual(old.count, 1)
+        XCTAssertEqual(old.first?.name, "Rex")
+        XCTAssertEqual(old.max(ofProperty: "age") as Int?, 10)
+    }
+
+    func testAddedObjectBecomesManagedAndReadsThroughTheStore() throws {
+        let realm = try openRealm()
+        let dog = Dog()
+        dog.id = 7
+        dog.name = "Fido"
+        XCTAssertNil(dog.realm)
+        try realm.write { realm.add(dog) }
+        XCTAssertNotNil(dog.realm)
+        try realm.write { dog.age = 4 }
+        let fetched = try XCTUnwrap(realm.object(ofType: Dog.self, forPrimaryKey: 7))
+        XCTAssertEqual(fetched.age, 4)
+        XCTAssertEqual(fetched.name, "Fido")
+        try realm.write { fetched.name = "Fido II" }
+        XCTAssertEqual(dog.name, "Fido II", "two accessors of one object see the same stored value")
+    }
+
+    func testWriteReturnsTheBlockValueAndRollsBackWhenItThrows() throws {
+        let realm = try openRealm()
+        let n = try realm.write { () -> Int in
+            realm.add(Dog(value: ["id": 1]))
+            return 42
+        }
+        XCTAssertEqual(n, 42)
+        struct Boom: Error {}
+        XCTAssertThrowsError(try realm.write {
+            realm.add(Dog(value: ["id": 2]))
+            throw Boom()
+        })
+        XCTAssertFalse(realm.isInWriteTransaction)
+        XCTAssertEqual(realm.objects(Dog.self).count, 1)
+        XCTAssertNil(realm.object(ofType: Dog.self, forPrimaryKey: 2))
+    }
+
+    func testCancelWriteDiscardsChanges() throws {
+        let realm = try openRealm()
+        realm.beginWrite()
+        XCTAssertTrue(realm.isInWriteTransaction)
+        realm.add(Dog(value: ["id": 1]))
+        XCTAssertEqual(realm.objects(Dog.self).count, 1)
+        realm.cancelWrite()
+        XCTAssertEqual(realm.objects(Dog.self).count, 0)
+        realm.beginWrite()
+        realm.add(Dog(value: ["id": 3]))
+        try realm.commitWrite()
+        XCTAssertEqual(realm.objects(Dog.self).count, 1)
+    }
+
+    func testDuplicatePrimaryKeyThrowsFromThrowingAddAndKeepsEarlierCommits() throws {
+        let realm = try openRealm()
+        try realm.write { realm.add(Dog(value: ["id": 1, "name": "A"])) }
+        XCTAssertThrowsError(try realm.write { try realm.throwingAdd(Dog(value: ["id": 1, "name": "B"])) }) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
+            XCTAssertTrue("\(error)".contains("existing primary key value '1'"), "\(error)")
+        }
+        XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: 1)?.name, "A")
+        let tag = Tag(value: ["name": "x"])
+        try realm.write { realm.add(tag) }
+        XCTAssertThrowsError(try realm.write { try realm.throwingAdd(Tag(value: ["name": "x"])) })
+        XCTAssertEqual(realm.objects(Tag.self).count, 1)
+    }
+
+    func testUpdatePolicyModifiedKeepsUntouchedFieldsAndAllOverwrites() throws {
+        let realm = try openRealm()
+        try realm.write {
+            realm.create(Tag.self, value: ["name": "swift", "uses": 3])
+            realm.create(Tag.self, value: ["name": "swift"], update: .modified)
+        }
+        XCTAssertEqual(realm.object(ofType: Tag.self, forPrimaryKey: "swift")?.uses, 3)
+        try realm.write { realm.add(Tag(value: ["name": "swift"]), update: .all) }
+        XCTAssertEqual(realm.object(ofType: Tag.self, forPrimaryKey: "swift")?.uses, 0)
+        XCTAssertEqual(realm.objects(Tag.self).count, 1)
+    }
+
+    func testUpdatePolicyWithoutPrimaryKeyThrows() throws {
+        let realm = try openRealm()
+        XCTAssertThrowsError(try realm.write { try realm.throwingAdd(Note(), update: .modified) })
+    }
+
+    func testThrowingCreateNamesThePropertyWithTheWrongType() throws {
+        let realm = try openRealm()
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Dog.self, value: ["id": 1, "age": "old"]) }) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
+            XCTAssertTrue("\(error)".contains("Dog.age"), "\(error)")
+        }
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Dog.self, value: [1, "too short"]) })
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(AllTypes.self, value: ["int8": 300]) }) { error in
+            XCTAssertTrue("\(error)".contains("AllTypes.int8"), "\(error)")
+        }
+        XCTAssertEqual(realm.objects(Dog.self).count, 0)
+    }
+
+    func testDeleteInvalidatesObjectsAndDeleteAllEmptiesTheRealm() throws {
+        let realm = try openRealm()
+        try realm.write {
+            for i in 0..<10 { realm.add(Dog(value: ["id": i, "name": "d\(i)"])) }
+            realm.add(Note(value: ["text": "hi"]))
+        }
+        let dog = try XCTUnwrap(realm.object(ofType: Dog.self, forPrimaryKey: 3))
+        try realm.write { realm.delete(dog) }
+        XCTAssertTrue(dog.isInvalidated)
+        XCTAssertEqual(realm.objects(Dog.self).count, 9)
+        XCTAssertEqual(realm.objects(Dog.self).filter("name == 'd3'").count, 0, "index entry removed too")
+        try realm.write { realm.delete(realm.objects(Dog.self).filter("id < 5")) }
+        XCTAssertEqual(realm.objects(Dog.self).count, 5)
+        try realm.write { realm.deleteAll() }
+        XCTAssertTrue(realm.isEmpty)
+        try realm.write { realm.add(Dog(value: ["id": 1, "name": "again"])) }
+        XCTAssertEqual(realm.objects(Dog.self).filter("name == 'again'").count, 1)
+    }
+
+    func testSubscriptAndSetValueForKey() throws {
+        let realm = try openRealm()
+        let dog = Dog(value: ["id": 5, "name": "Kvc"])
+        XCTAssertEqual(dog["name"] as? String, "Kvc")
+        dog["age"] = 3
+        try realm.write { realm.add(dog) }
+        XCTAssertEqual(dog["age"] as? Int, 3)
+        try realm.write { dog.setValue("Renamed", forKey: "name") }
+        XCTAssertEqual(realm.objects(Dog.self).filter("name == 'Renamed'").count, 1)
+        XCTAssertNil(dog["photo"] ?? nil)
+    }
+
+    func testValuesOfEveryTypeRoundTrip() throws {
+        let realm = try openRealm()
+        let uuid = UUID()
+        let date = Date(timeIntervalSinceReferenceDate: 123456.789012345)
+        let all = AllTypes(value: [
+            "bool": true, "int": Int.min, "int8": Int8.max, "int16": Int16.min, "int32": Int32.max,
+            "int64": Int64.max, "float": Float(1.5), "double": -2.25, "string": "héllo ✓", "data": Data([0, 1, 255]),
+            "date": date, "uuid": uuid, "optInt": 5, "optString": "x", "optDate": date,
+        ])
+        try realm.write { realm.add(all) }
+        realm.refresh()
+        let o = try XCTUnwrap(realm.objects(AllTypes.self).first)
+        XCTAssertEqual(o.bool, true)
+        XCTAssertEqual(o.int, Int.min)
+        XCTAssertEqual(o.int8, Int8.max)
+        XCTAssertEqual(o.int16, Int16.min)
+        XCTAssertEqual(o.int32, Int32.max)
+        XCTAssertEqual(o.int64, Int64.max)
+        XCTAssertEqual(o.float, 1.5)
+        XCTAssertEqual(o.double, -2.25)
+        XCTAssertEqual(o.string, "héllo ✓")
+        XCTAssertEqual(o.data, Data([0, 1, 255]))
+        XCTAssertEqual(o.date, date, "full Date precision")
+        XCTAssertEqual(o.uuid, uuid)
+        XCTAssertNil(o.optBool)
+        XCTAssertEqual(o.optInt, 5)
+        XCTAssertNil(o.optInt8)
+        XCTAssertEqual(o.optString, "x")
+        XCTAssertEqual(o.optDate, date)
+        XCTAssertNil(o.optUUID)
+        try realm.write { o.optInt = nil; o.optUUID = uuid }
+        XCTAssertNil(o.optInt)
+        XCTAssertEqual(o.optUUID, uuid)
+    }
+}
