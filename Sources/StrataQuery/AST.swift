@@ -46,8 +46,11 @@ package indirect enum PredicateNode: Equatable, CustomStringConvertible {
 /// `ANY`/`SOME`, `ALL`, `NONE`: how a comparison over a to-many key path combines the
 /// per-element results.
 package enum Quantifier: String, Equatable, Sendable {
+    /// `ANY`/`SOME`: at least one element matches.
     case any = "ANY"
+    /// `ALL`: every element matches (true for an empty list).
     case all = "ALL"
+    /// `NONE`: no element matches (true for an empty list).
     case none = "NONE"
 }
 
@@ -96,7 +99,9 @@ package enum ComparisonOperator: String, Equatable, Sendable, CaseIterable {
 
 /// The `[c]`, `[d]`, `[cd]` modifiers of a string comparison.
 package struct StringOptions: OptionSet, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// Bit 0: `[c]`; bit 1: `[d]`.
     package let rawValue: UInt8
+    /// Options from their bits.
     package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// `[c]`: Unicode case folding.
     package static let caseInsensitive = StringOptions(rawValue: 1)
@@ -283,6 +288,7 @@ package func literalText(_ v: Value) -> String {
     case .data(let d): return "B64\"\(d.base64EncodedString())\""
     case .date(let d):
         let t = d.timeIntervalSince1970
+        guard t.isFinite, abs(t) < 9e15 else { return "T\(t):0" }
         let s = t.rounded(.down)
         return "T\(Int64(s)):\(Int64(((t - s) * 1e9).rounded()))"
     case .uuid(let u): return "uuid(\(u.uuidString))"

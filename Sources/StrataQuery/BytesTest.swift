@@ -55,11 +55,23 @@ enum BytesTest {
 /// String comparisons under `[c]`/`[d]`: the constant is folded once; ASCII rows are folded
 /// byte by byte on the fly, other rows are decoded and folded.
 enum FoldedTest {
+    /// `slot op[options] constant` for a string slot; LIKE patterns are built once.
     static func compile(_ slot: Int, _ op: ComparisonOperator, _ options: StringOptions, _ constant: String) -> RowPredicate {
         let folded = Array(StringMatching.fold(constant, options).utf8)
         let foldedIsASCII = folded.allSatisfy { $0 < 0x80 }
         let lower = options.contains(.caseInsensitive)
         if folded.isEmpty, op == .beginsWith || op == .endsWith || op == .contains { return { _ in false } }
+        if op == .like {
+            let like = StringMatching.LikePattern(folded).elements
+            return { row in
+                let b = row.slotBytes(slot)
+                if StringMatching.isASCII(b) {
+                    return StringMatching.like(pattern: like, scalars: b.map { UInt32(lower ? StringMatching.lowerASCII($0) : $0) })
+                }
+                let text = StringMatching.fold(String(decoding: b, as: UTF8.self), options)
+                return StringMatching.like(pattern: like, scalars: text.unicodeScalars.map(\.value))
+            }
+        }
         return { row in
             let b = row.slotBytes(slot)
             if StringMatching.isASCII(b) {

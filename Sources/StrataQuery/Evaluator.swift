@@ -168,18 +168,22 @@ package enum Evaluator {
 
 /// A set of byte strings that answers `contains` for a borrowed buffer without allocating.
 struct BytesSet: Sendable {
+    /// Byte strings grouped by the hash of their bytes.
     private var buckets: [Int: [[UInt8]]] = [:]
 
+    /// A set holding `items`.
     init(_ items: [[UInt8]]) {
         for item in items { item.withUnsafeBytes { buckets[Self.hash($0), default: []].append(item) } }
     }
 
+    /// The hash of raw bytes, the same for an array and a borrowed buffer with equal bytes.
     private static func hash(_ b: UnsafeRawBufferPointer) -> Int {
         var h = Hasher()
         h.combine(bytes: b)
         return h.finalize()
     }
 
+    /// Whether the set holds exactly these bytes.
     func contains(_ b: UnsafeRawBufferPointer) -> Bool {
         guard let bucket = buckets[Self.hash(b)] else { return false }
         return bucket.contains { $0.withUnsafeBytes { compareBytes($0, b) == 0 } }

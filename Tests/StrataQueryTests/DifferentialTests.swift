@@ -1,0 +1,123 @@
+import Foundation
+import StrataStorage
+import XCTest
+@testable import StrataQuery
+
+/// The compiled fast paths agree with the reference semantics (`ValueSemantics` over decoded
+/// values) on random rows and random predicates, including nulls, NaN, Unicode and [c]/[d].
+final class DifferentialTests: QueryTestCase {
+    static let strings = ["", "a", "A", "ab", "AB", "abc", "b", "ß", "SS", "ss", "é", "É", "e\u{301}", "e", "x*y",
+                          "a^b", "`~", "Straße", "STRASSE", "İ", "i", "🐶", "ǅ", "ﬁ", "fi", "Ωmega", "ωMEGA"]
+
+    func testCompiledPredicatesAgreeWithTheReference() {
+        var rng = SeededGenerator(seed: 0xD1FF)
+        let rows = (0..<60).map { _ in randomRow(&rng) }
+        let encoded = rows.map(RowEncoder.encode)
+        var compiledCount = 0
+        for i in 0..<1_500 {
+            let (text, arguments) = randomPredicate(&rng, depth: 0)
+            let q: CompiledQuery
+            do { q = try compileQuery(text, arguments: arguments, schema: Self.dog) } catch { continue }
+            compiledCount += 1
+            for (values, bytes) in zip(rows, encoded) {
+                let fast = bytes.withUnsafeBytes { q.matches(RowView($0)!) }
+                let slow = reference(q.query.predicate, values)
+                if fast != slow {
+                    XCTFail("case \(i): \(q) on \(values): compiled \(fast), reference \(slow)")
+                    return
+                }
+            }
+        }
+        XCTAssertGreaterThan(compiledCount, 600)
+    }
+
+    /// The reference evaluator: decoded values and `ValueSemantics` only.
+    private func reference(_ p: ResolvedPredicate, _ values: [Value]) -> Bool {
+        switch p {
+        case .constant(let b): return b
+        case .and(let ps): return ps.allSatisfy { reference($0, values) }
+        case .or(let ps): return ps.contains { reference($0, values) }
+        case .not(let q): return !reference(q, values)
+        case .comparison(let c):
+            let lhs = values[c.property.id]
+            switch c.operand {
+            case .value(let v): return ValueSemantics.compare(lhs, c.op, v, options: c.options)
+            case .property(let q): return ValueSemantics.compare(lhs, c.op, values[q.id], options: c.options)
+            case .values(let vs) where c.op == .between:
+                return ValueSemantics.compare(lhs, .greaterOrEqual, vs[0], options: [])
+                    && ValueSemantics.compare(lhs, .lessOrEqual, vs[1], options: [])
+            case .values(let vs): return vs.contains { ValueSemantics.compare(lhs, .equal, $0, options: c.options) }
+            }
+        }
+    }
+
+    private func randomRow(_ rng: inout SeededGenerator) -> [Value] {
+        func maybeNull(_ v: Value) -> Value { Int.random(in: 0..<4, using: &rng) == 0 ? .null : v }
+        let doubles: [Double] = [0, -0.0, 1, 2.5, -3, .nan, .infinity, 1e300, 7]
+        return [
+            .int(Int64.random(in: -3...3, using: &rng)),
+            .string(Self.strings.randomElement(using: &rng)!),
+            .int([Int64.min, -1, 0, 1, 2, 3, Int64.max].randomElement(using: &rng)!),
+            maybeNull(.double(doubles.randomElement(using: &rng)!)),
+            .float(Float(doubles.randomElement(using: &rng)!)),
+            .date(Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -2...2, using: &rng)))),
+            maybeNull(.data(Data(Self.strings.randomElement(using: &rng)!.utf8))),
+            maybeNull(.string(Self.strings.randomElement(using: &rng)!)),
+            .bool(Bool.random(using: &rng)),
+            maybeNull(.uuid(Bool.random(using: &rng) ? Self.tagA : UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))),
+            .null,
+            maybeNull(.int(Int64.random(in: -2...2, using: &rng))),
+        ]
+    }
+
+    private func randomConstant(_ rng: inout SeededGenerator, for property: String) -> Any {
+        if Int.random(in: 0..<5, using: &rng) > 0 {
+            let kind = ["id": 0, "age": 0, "score": 0, "weight": 1, "height": 2, "name": 3, "nickname": 3, "photo": 3,
+                        "isGood": 5, "born": 6, "tag": 7][property]!
+            if kind == 3, property == "photo" { return Data(Self.strings.randomElement(using: &rng)!.utf8) }
+            return randomConstant(&rng, kind: kind)
+        }
+        return randomConstant(&rng, kind: Int.random(in: 0..<9, using: &rng))
+    }
+
+    private func randomConstant(_ rng: inout SeededGenerator, kind: Int) -> Any {
+        switch kind {
+        case 0: return Int.random(in: -3...3, using: &rng)
+        case 1: return [0.0, 2.5, -0.0, .nan, .infinity, 1.0].randomElement(using: &rng)!
+        case 2: return Float(2.5)
+        case 3, 4: return Self.strings.randomElement(using: &rng)!
+        case 5: return Bool.random(using: &rng)
+        case 6: return Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -2...2, using: &rng)))
+        case 7: return Self.tagA
+        default: return NSNull()
+        }
+    }
+
+    private func randomPredicate(_ rng: inout SeededGenerator, depth: Int) -> (String, [Any]) {
+        if depth < 2, Int.random(in: 0..<3, using: &rng) == 0 {
+            let (a, x) = randomPredicate(&rng, depth: depth + 1)
+            let (b, y) = randomPredicate(&rng, depth: depth + 1)
+            let joiner = ["AND", "OR"].randomElement(using: &rng)!
+            let not = Bool.random(using: &rng) ? "NOT " : ""
+            return ("\(not)(\(a) \(joiner) \(b))", x + y)
+        }
+        let properties = ["id", "name", "age", "weight", "height", "born", "photo", "nickname", "isGood", "tag", "score"]
+        let property = properties.randomElement(using: &rng)!
+        let stringy = ["name", "nickname", "photo"].contains(property)
+        let op = (stringy ? ["==", "!=", "<", ">=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN"] : ["==", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "IN", "BETWEEN"])
+            .randomElement(using: &rng)!
+        let options = stringy ? ["", "", "[c]", "[d]", "[cd]"].randomElement(using: &rng)! : ""
+        switch op {
+        case "IN":
+            let list = (0..<Int.random(in: 0...4, using: &rng)).map { _ in randomConstant(&rng, for: property) }
+            return ("\(property) IN\(options) %@", [list])
+        case "BETWEEN":
+            return ("\(property) BETWEEN {%@, %@}", [randomConstant(&rng, for: property), randomConstant(&rng, for: property)])
+        default:
+            if Int.random(in: 0..<6, using: &rng) == 0 {
+                return ("\(property) \(op)\(options) \(properties.randomElement(using: &rng)!)", [])
+            }
+            return ("\(property) \(op)\(options) %@", [randomConstant(&rng, for: property)])
+        }
+    }
+}
