@@ -56,17 +56,29 @@ package enum Quantifier: String, Equatable, Sendable {
 
 /// A comparison operator.
 package enum ComparisonOperator: String, Equatable, Sendable, CaseIterable {
+    /// `==` or `=`.
     case equal = "=="
+    /// `!=` or `<>`; matches nil.
     case notEqual = "!="
+    /// `<`.
     case less = "<"
+    /// `<=` or `=<`.
     case lessOrEqual = "<="
+    /// `>`.
     case greater = ">"
+    /// `>=` or `=>`.
     case greaterOrEqual = ">="
+    /// `BETWEEN {low, high}`, inclusive.
     case between = "BETWEEN"
+    /// `IN {a, b}` or `IN %@` with an array.
     case `in` = "IN"
+    /// Prefix; an empty prefix matches nothing.
     case beginsWith = "BEGINSWITH"
+    /// Suffix; an empty suffix matches nothing.
     case endsWith = "ENDSWITH"
+    /// Substring; an empty one matches nothing.
     case contains = "CONTAINS"
+    /// Wildcards: `*` any run, `?` one character.
     case like = "LIKE"
 
     /// Whether the operator is one of the string operators (BEGINSWITH, ENDSWITH, CONTAINS, LIKE).

@@ -113,4 +113,19 @@ final class ComparisonTests: QueryTestCase {
         XCTAssertEqual(names("isGood == false", rows: old), ["Old"])
         XCTAssertEqual(names("weight != 3", rows: old), ["Old"])
     }
+
+    func testArgumentsOfEveryIntegerWidthAndFoundationType() {
+        XCTAssertEqual(names("age == %@", Int8(9)), ["Rex"])
+        XCTAssertEqual(names("age == %@", Int16(9)), ["Rex"])
+        XCTAssertEqual(names("age == %@", Int32(9)), ["Rex"])
+        XCTAssertEqual(names("age == %@", Int64(9)), ["Rex"])
+        XCTAssertEqual(names("age == %@", UInt(9)), ["Rex"])
+        XCTAssertEqual(names("age == %@", UInt8(9)), ["Rex"])
+        XCTAssertEqual(names("age < %@", UInt64.max).count, 6)
+        XCTAssertEqual(names("age == %@", NSNumber(value: 9)), ["Rex"])
+        XCTAssertEqual(names("name == %@", NSString(string: "Rex")), ["Rex"])
+        XCTAssertEqual(names("name == %@", Substring("Rex")), ["Rex"])
+        XCTAssertEqual(error("age IN %@", [Int?.none, 9])?.message, "'age' is not optional, so it cannot be compared with nil")
+        XCTAssertEqual(names("score IN %@", [Int?.none, 5]), ["Rex", "Bella", ""])
+    }
 }
