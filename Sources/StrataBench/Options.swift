@@ -10,11 +10,7 @@ enum EngineKind: String, CaseIterable {
         case .lmdb: return RawLMDBEngine.self
         case .sqlite: return SQLiteEngine.self
         case .strata:
-            #if STRATA_ENGINE
             return StrataEngine.self
-            #else
-            return nil
-            #endif
         }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 
-#if STRATA_ENGINE
 import Strata
 
 /// The workload's model, declared exactly as a RealmSwift user declares it.
@@ -19,11 +18,7 @@ final class StrataEngine: BenchEngine {
     init(directory: URL, durable: Bool) throws {
         fileURL = directory.appendingPathComponent("bench.realm")
         var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self])
-        #if STRATA_SYNC_ON_COMMIT
         config.syncOnCommit = durable
-        #else
-        if !durable { throw BenchError("this Strata has no Realm.Configuration.syncOnCommit") }
-        #endif
         realm = try Realm(configuration: config)
     }
 
@@ -108,29 +103,8 @@ final class StrataEngine: BenchEngine {
         }
     }
 
-    #if STRATA_WRITE_ASYNC
-    var asyncCommitSupport: AsyncCommitSupport { .available }
-
-    func asyncCommits(from first: Int, count: Int) throws {
-        var completed = 0
-        var failure: Error?
-        for j in 0..<count {
-            realm.writeAsync({ self.realm.add(self.makePerson(first + j)) }, onComplete: { error in
-                if let error { failure = error }
-                completed += 1
-            })
-        }
-        // Completions arrive on this thread's run loop, each after its write is durable.
-        let deadline = Date(timeIntervalSinceNow: 600)
-        while completed < count {
-            guard Date() < deadline else { throw BenchError("writeAsync: \(completed) of \(count) completed") }
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
-        }
-        if let failure { throw failure }
-    }
-    #else
+    /// `writeAsync` (group commit) is not in Strata yet: W8b prints n/a.
     var asyncCommitSupport: AsyncCommitSupport { .missing }
-    #endif
 
     func deleteAll() throws {
         try realm.write { realm.deleteAll() }
@@ -150,4 +124,3 @@ final class StrataEngine: BenchEngine {
         return person
     }
 }
-#endif
