@@ -72,6 +72,9 @@ final class ClassInfo: @unchecked Sendable {
         var properties: [PropertyInfo] = []
         for ((label, value), offset) in zip(labels, offsets) {
             guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
+            guard field.managedIndexIsFirst else {
+                throw Realm.Error(.fail, "Unexpected layout of @Persisted in '\(name).\(label)': its managed index is not its first field")
+            }
             let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
             guard propertyName.utf8.count <= Self.maximumNameLength else {
                 throw Realm.Error(.invalidInput, "Property name '\(name).\(propertyName)' is \(propertyName.utf8.count) bytes long; the limit is \(Self.maximumNameLength) bytes")

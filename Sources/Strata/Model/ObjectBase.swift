@@ -44,9 +44,9 @@ open class ObjectBase: NSObject {
         self.binding = binding
         objectKey = key
         if let row { cachedRow = row; rowStamp = core.stamp }
-        let info = binding.info
-        for index in info.properties.indices {
-            info.properties[index].field.markManaged(at: info.field(index, of: self), index: index)
+        let base = Unmanaged.passUnretained(self).toOpaque()
+        for (index, property) in binding.info.properties.enumerated() {
+            (base + property.offset).storeBytes(of: Int32(index), as: Int32.self)
         }
     }
 
@@ -69,6 +69,18 @@ open class ObjectBase: NSObject {
     @inline(__always)
     func managedValue(_ index: Int) -> StrataStorage.Value {
         currentRow().value(binding!.properties[index])
+    }
+
+    /// Reads a managed property as its Swift type (called from `@Persisted`'s accessor).
+    @usableFromInline
+    func _managedGet<V: _Persistable>(_ index: Int, as type: V.Type) -> V {
+        V._strataFrom(_StrataValue(managedValue(index)))
+    }
+
+    /// Writes a managed property (called from `@Persisted`'s accessor).
+    @usableFromInline
+    func _managedSet<V: _Persistable>(_ value: V, _ index: Int) {
+        setManagedValue(value._strataValue.value, index)
     }
 
     /// Writes a managed property; traps outside a write transaction or on a bad value.

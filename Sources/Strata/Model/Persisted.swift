@@ -9,14 +9,12 @@ import StrataStorage
 /// holds only the property's index and every read and write goes straight to the store.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    enum Storage {
-        case unmanaged(Value)
-        /// The property's declaration index in its class (`ClassInfo.properties`).
-        case managed(Int)
-    }
-
-    var storage: Storage
-    let options: PersistedOptions
+    /// The property's declaration index once the object is managed, -1 before. The first
+    /// field, so that making an object managed writes it in place (`ObjectBase.attach`).
+    @usableFromInline var managedIndex: Int32 = -1
+    /// The value while unmanaged (ignored once managed: reads go to the store).
+    @usableFromInline var value: Value
+    @usableFromInline let options: PersistedOptions
 
     @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
     public var wrappedValue: Value {
@@ -27,59 +25,69 @@ public struct Persisted<Value: _Persistable> {
 
     /// A property with the type's default value (0, "", false, empty Data, nil, the reference
     /// date, the zero UUID).
+    @inlinable
     public init() {
-        self.init(wrappedValue: Value._strataFrom(_StrataValue(Self.defaultValue)), options: [])
+        self.init(wrappedValue: _defaultValue(Value.self), options: [])
     }
 
     /// A property with an explicit default value.
+    @inlinable
     public init(wrappedValue value: Value) { self.init(wrappedValue: value, options: []) }
 
+    @inlinable
     init(wrappedValue value: Value, options: PersistedOptions) {
-        storage = .unmanaged(value)
+        self.value = value
         self.options = options
     }
 
-    private static var defaultValue: StrataStorage.Value {
-        let info = Value._strataTypeInfo
-        return info.isOptional ? .null : ValueCodec.defaultValue(info.type)
-    }
-
     /// Access through the enclosing object (restricts @Persisted to ObjectBase subclasses).
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance observed: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            switch observed[keyPath: storageKeyPath].storage {
-            case .unmanaged(let value): return value
-            case .managed(let index): return Value._strataFrom(_StrataValue(observed.managedValue(index)))
-            }
+            let index = observed[keyPath: storageKeyPath].managedIndex
+            if index < 0 { return observed[keyPath: storageKeyPath].value }
+            return observed._managedGet(Int(index), as: Value.self)
         }
         set {
-            switch observed[keyPath: storageKeyPath].storage {
-            case .unmanaged: observed[keyPath: storageKeyPath].storage = .unmanaged(newValue)
-            case .managed(let index): observed.setManagedValue(newValue._strataValue.value, index)
+            let index = observed[keyPath: storageKeyPath].managedIndex
+            if index < 0 {
+                observed[keyPath: storageKeyPath].value = newValue
+            } else {
+                observed._managedSet(newValue, Int(index))
             }
         }
     }
 }
 
 /// The flags given to `@Persisted(...)`.
+@usableFromInline
 struct PersistedOptions: OptionSet {
-    let rawValue: UInt8
-    static let indexed = PersistedOptions(rawValue: 1)
-    static let primaryKey = PersistedOptions(rawValue: 2)
+    @usableFromInline let rawValue: UInt8
+    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable static var indexed: PersistedOptions { PersistedOptions(rawValue: 1) }
+    @inlinable static var primaryKey: PersistedOptions { PersistedOptions(rawValue: 2) }
+}
+
+/// The value a property of type `V` has when its declaration gives none.
+@usableFromInline
+func _defaultValue<V: _Persistable>(_: V.Type) -> V {
+    let info = V._strataTypeInfo
+    return V._strataFrom(_StrataValue(info.isOptional ? .null : ValueCodec.defaultValue(info.type)))
 }
 
 extension Persisted where Value.PersistedType: _Indexable {
     /// An indexed property: equality and range queries on it use a B-tree index.
+    @inlinable
     public init(indexed: Bool) {
-        self.init()
-        if indexed { self = Self(wrappedValue: unmanagedValue, options: .indexed) }
+        self.init(wrappedValue: _defaultValue(Value.self), options: indexed ? .indexed : [])
     }
 
     /// An indexed property with a default value.
+    @inlinable
     public init(wrappedValue value: Value, indexed: Bool) {
         self.init(wrappedValue: value, options: indexed ? .indexed : [])
     }
@@ -87,53 +95,46 @@ extension Persisted where Value.PersistedType: _Indexable {
 
 extension Persisted where Value.PersistedType: _PrimaryKey {
     /// The primary key: unique, looked up in O(log n), immutable once the object is added.
+    @inlinable
     public init(primaryKey: Bool) {
-        self.init()
-        if primaryKey { self = Self(wrappedValue: unmanagedValue, options: .primaryKey) }
+        self.init(wrappedValue: _defaultValue(Value.self), options: primaryKey ? .primaryKey : [])
     }
 
     /// The primary key with a default value.
+    @inlinable
     public init(wrappedValue value: Value, primaryKey: Bool) {
         self.init(wrappedValue: value, options: primaryKey ? .primaryKey : [])
     }
 }
 
-extension Persisted {
-    var unmanagedValue: Value {
-        guard case .unmanaged(let v) = storage else { preconditionFailure("property is managed") }
-        return v
-    }
-}
-
 /// What the object layer needs from a `Persisted<T>` field without knowing `T`: its type, its
-/// flags, and reading or replacing its storage in place (by the field's address).
+/// flags, and reading or replacing its value in place (by the field's address). Making a field
+/// managed needs no `T`: it writes `managedIndex`, the first field.
 protocol PersistedField {
     static var typeInfo: _StrataTypeInfo { get }
+    /// Whether `managedIndex` is at offset 0, as `ObjectBase.attach` assumes.
+    static var managedIndexIsFirst: Bool { get }
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions
     static func value(at field: UnsafeMutableRawPointer) -> StrataStorage.Value
     static func setValue(_ value: StrataStorage.Value, at field: UnsafeMutableRawPointer)
-    static func markManaged(at field: UnsafeMutableRawPointer, index: Int)
     /// The stored value as this field's Swift type, boxed.
     static func box(_ value: StrataStorage.Value) -> Any
 }
 
 extension Persisted: PersistedField {
     static var typeInfo: _StrataTypeInfo { Value._strataTypeInfo }
+    static var managedIndexIsFirst: Bool { MemoryLayout<Self>.offset(of: \Self.managedIndex) == 0 }
 
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions {
         field.assumingMemoryBound(to: Self.self).pointee.options
     }
 
     static func value(at field: UnsafeMutableRawPointer) -> StrataStorage.Value {
-        field.assumingMemoryBound(to: Self.self).pointee.unmanagedValue._strataValue.value
+        field.assumingMemoryBound(to: Self.self).pointee.value._strataValue.value
     }
 
     static func setValue(_ value: StrataStorage.Value, at field: UnsafeMutableRawPointer) {
-        field.assumingMemoryBound(to: Self.self).pointee.storage = .unmanaged(Value._strataFrom(_StrataValue(value)))
-    }
-
-    static func markManaged(at field: UnsafeMutableRawPointer, index: Int) {
-        field.assumingMemoryBound(to: Self.self).pointee.storage = .managed(index)
+        field.assumingMemoryBound(to: Self.self).pointee.value = Value._strataFrom(_StrataValue(value))
     }
 
     static func box(_ value: StrataStorage.Value) -> Any { Value._strataFrom(_StrataValue(value)) }

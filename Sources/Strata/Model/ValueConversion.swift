@@ -61,12 +61,10 @@ enum ValueConversion {
         return converted
     }
 
+    /// Unwraps optionals nested inside `Any` (`Optional<Int>.none as Any`).
     private static func flatten(_ value: Any?) -> Any? {
         guard let value else { return nil }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            return mirror.children.first.flatMap { flatten($0.value) }
-        }
+        if let optional = value as? AnyOptional { return flatten(optional.wrappedAny) }
         return value
     }
 
@@ -109,4 +107,10 @@ enum ValueConversion {
         let expected = property.type == .int && property.intWidth < 64 ? "int\(property.intWidth)" : property.type.description
         return Realm.Error(.invalidInput, "Invalid value \(shown) for property '\(className).\(property.name)' of type \(expected)\(property.isOptional ? "?" : "")\(reason.map { ": \($0)" } ?? "")")
     }
+}
+
+/// Lets `Any` values that hold an `Optional` be unwrapped without reflection.
+private protocol AnyOptional { var wrappedAny: Any? { get } }
+extension Optional: AnyOptional {
+    fileprivate var wrappedAny: Any? { self.map { $0 as Any } }
 }

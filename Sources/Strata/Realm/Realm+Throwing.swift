@@ -54,7 +54,7 @@ public extension Realm {
                 try txn.update(binding.table, existing, changes, onlyIfDifferent: update == .modified)
                 return (binding, existing)
             }
-            let defaults = defaultValues(info)
+            let defaults = values.contains { $0 == nil } ? defaultValues(info) : []
             var row = [StrataStorage.Value](repeating: .null, count: binding.table.schema.slotCount)
             for index in info.properties.indices {
                 row[binding.properties[index].id] = values[index] ?? defaults[index]

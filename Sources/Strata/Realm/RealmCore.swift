@@ -14,7 +14,11 @@ final class RealmCore {
     private(set) var isInWriteTransaction = false
     /// Counts transactions begun; with the write count it stamps cached row views.
     private var serial: UInt64 = 0
-    private var bindings: [ObjectIdentifier: TableBinding] = [:]
+    private var bindings: [ObjectIdentifier: TableBinding] = [:] {
+        didSet { if bindings.count < oldValue.count { bindingsGeneration &+= 1 } }
+    }
+    /// Changes when bindings are dropped (a cancelled write), so holders re-fetch them.
+    private(set) var bindingsGeneration: UInt64 = 0
 
     /// The process name written into history entries.
     static let processName = ProcessInfo.processInfo.processName

@@ -63,7 +63,13 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     // MARK: Evaluation
 
     /// The file's binding of the class, or nil if no object of it was ever stored.
-    var binding: TableBinding? { try? core.binding(for: info) }
+    var binding: TableBinding? {
+        if let b = state.binding, state.bindingsGeneration == core.bindingsGeneration { return b }
+        let b = try? core.binding(for: info)
+        state.binding = b
+        state.bindingsGeneration = core.bindingsGeneration
+        return b
+    }
 
     /// Whether the results are every object of the class, in table order.
     var isWholeTable: Bool { query == nil }
@@ -111,4 +117,6 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
 final class ResultsState {
     var keys: [ObjectKey]?
     var stamp: UInt64 = .max
+    var binding: TableBinding?
+    var bindingsGeneration: UInt64 = 0
 }
