@@ -50,7 +50,7 @@ package struct ClassSchema: Sendable, Codable, Equatable {
 
     /// Whether object keys are the primary key itself (an integer primary key), so that a
     /// primary-key lookup is a direct table lookup with no separate index.
-    package var keysArePrimaryKeys: Bool { primaryKey?.type == .int }
+    package var keysArePrimaryKeys: Bool { primaryKey.map { $0.type == .int && !$0.isOptional } ?? false }
 
     /// One more than the highest property id: the number of slots a full row has.
     package var slotCount: Int { (properties.map(\.id).max() ?? -1) + 1 }
