@@ -33,7 +33,7 @@ let package = Package(
                           swiftSettings: swift5),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: swift5),
         .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: swift5),
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStress"], swiftSettings: swift5),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStorage", "LMDB", "StrataStress", "StrataCLI"], swiftSettings: swift5),
     ]
 )
 

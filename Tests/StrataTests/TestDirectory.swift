@@ -23,6 +23,9 @@ class StrataTestCase: XCTestCase {
         Realm.Configuration(fileURL: fileURL(name), objectTypes: types)
     }
 
+    /// Runs `body`; the Realms it opens are closed when it returns (nothing else holds them).
+    func closingRealms(_ body: () throws -> Void) rethrows { try body() }
+
     /// Opens a Realm on a file inside the test's directory.
     func openRealm(_ name: String = "test.strata", types: [ObjectBase.Type]? = nil) throws -> Realm {
         try Realm(configuration: configuration(name, types: types))

@@ -1,0 +1,20 @@
+import Foundation
+import LMDB
+import StrataStorage
+
+/// Direct manipulation of a database file, for tests of what Strata does with damaged or
+/// foreign files.
+enum StorageFixtures {
+    /// Rewrites the stored format version of the file at `path`.
+    static func setFormatVersion(_ version: UInt32, path: String) throws {
+        let env = try Environment(path: path, options: .init())
+        let txn = try Transaction(env, readOnly: false)
+        let meta = try txn.openDatabase("strata.meta")!
+        var value = version.littleEndian
+        var key = "format"
+        try key.withUTF8 { k in
+            try withUnsafeBytes(of: &value) { try txn.put(meta, key: UnsafeRawBufferPointer(k), value: $0) }
+        }
+        try txn.commit()
+    }
+}
