@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+@testable import StrataStorage
+
+final class RowFormatTests: XCTestCase {
+    private let schema = ClassSchema(name: "T", properties: [
+        PropertySchema(name: "i", type: .int, id: 0),
+        PropertySchema(name: "s", type: .string, isOptional: true, id: 1),
+        PropertySchema(name: "d", type: .double, id: 2),
+        PropertySchema(name: "b", type: .data, id: 3),
+    ])
+
+    private func withRow<R>(_ values: [Value], _ body: (RowView) -> R) -> R {
+        RowEncoder.encode(values).withUnsafeBytes { body(RowView($0)!) }
+    }
+
+    func testEachSlotDecodesOnItsOwn() {
+        withRow([.int(-5), .string("hé"), .double(2.5), .data(Data([1, 2]))]) { row in
+            XCTAssertEqual(row.int(0), -5)
+            XCTAssertEqual(row.value(schema.properties[1]), .string("hé"))
+            XCTAssertEqual(row.double(2), 2.5)
+            XCTAssertEqual(row.value(schema.properties[3]), .data(Data([1, 2])))
+        }
+    }
+
+    func testNullIsDistinctFromEmpty() {
+        withRow([.int(0), .null, .double(0), .data(Data())]) { row in
+            XCTAssertTrue(row.isNull(1))
+            XCTAssertEqual(row.value(schema.properties[1]), .null)
+            XCTAssertFalse(row.isNull(3))
+            XCTAssertEqual(row.value(schema.properties[3]), .data(Data()))
+        }
+        withRow([.int(0), .string(""), .double(0), .data(Data())]) { row in
+            XCTAssertEqual(row.value(schema.properties[1]), .string(""))
+        }
+    }
+
+    func testIntegersUseTheirShortestFormAndRoundTripAtTheEdges() {
+        for v: Int64 in [0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, -32768, Int64(Int32.max), Int64(Int32.min), .max, .min] {
+            withRow([.int(v)]) { XCTAssertEqual($0.int(0), v, "\(v)") }
+        }
+        XCTAssertLessThan(RowEncoder.encode([.int(5)]).count, RowEncoder.encode([.int(500_000)]).count)
+    }
+
+    func testSlotsMissingFromOldRowsReadAsDefaults() {
+        withRow([.int(3)]) { row in
+            XCTAssertFalse(row.hasSlot(2))
+            XCTAssertEqual(row.value(schema.properties[2]), .double(0))
+            XCTAssertEqual(row.value(schema.properties[1]), .null, "a missing optional reads as nil")
+        }
+    }
+
+    func testLargeValuesSwitchToWiderOffsets() {
+        let big = String(repeating: "a", count: 70_000)
+        withRow([.int(1), .string(big), .double(1), .data(Data([9]))]) { row in
+            XCTAssertEqual(row.value(schema.properties[1]), .string(big))
+            XCTAssertEqual(row.value(schema.properties[3]), .data(Data([9])))
+        }
+    }
+
+    func testReplacingASlotKeepsTheOthersByteForByte() {
+        let original = RowEncoder.encode([.int(7), .string("keep"), .double(1), .null])
+        let updated = original.withUnsafeBytes { RowEncoder.encode(slotCount: 4, replacing: [2: .double(9)], in: RowView($0)!) }
+        updated.withUnsafeBytes { raw in
+            let row = RowView(raw)!
+            XCTAssertEqual(row.int(0), 7)
+            XCTAssertEqual(row.value(schema.properties[1]), .string("keep"))
+            XCTAssertEqual(row.double(2), 9)
+            XCTAssertTrue(row.isNull(3))
+        }
+    }
+
+    func testDamagedRowsAreRejectedNotMisread() {
+        XCTAssertNil([UInt8]().withUnsafeBytes { RowView($0) })
+        XCTAssertNil([UInt8]([0, 5, 1]).withUnsafeBytes { RowView($0) }, "slot table longer than the row")
+        XCTAssertNil([UInt8]([0, 1, 200]).withUnsafeBytes { RowView($0) }, "payload end past the row")
+    }
+}
