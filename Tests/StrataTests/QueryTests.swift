@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+final class Person: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var name = ""
+    @Persisted var age = 0
+    @Persisted var score = 0.0
+    @Persisted var nickname: String?
+}
+
+final class QueryTests: StrataTestCase {
+    private var realm: Realm!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        realm = try openRealm(types: [Person.self])
+        try realm.write {
+            for i in 0..<100 {
+                realm.add(Person(value: ["id": i, "name": "name-\(i)", "age": i % 10, "score": Double(i) / 2,
+                                         "nickname": i % 3 == 0 ? nil : "n\(i % 4)"]))
+            }
+        }
+    }
+
+    override func tearDownWithError() throws {
+        realm = nil
+        try super.tearDownWithError()
+    }
+
+    private func ids(_ results: Results<Person>) -> [Int] { results.map(\.id) }
+
+    func testComparisonsAndBooleanOperators() {
+        let people = realm.objects(Person.self)
+        XCTAssertEqual(people.filter("age == 3").count, 10)
+        XCTAssertEqual(people.filter("age != 3").count, 90)
+        XCTAssertEqual(people.filter("age < 3 AND id >= 50").count, 15)
+        XCTAssertEqual(people.filter("age == 1 OR age == 2").count, 20)
+        XCTAssertEqual(people.filter("NOT (age > 0)").count, 10)
+        XCTAssertEqual(people.filter("age BETWEEN {2, 3}").count, 20)
+        XCTAssertEqual(people.filter("age IN {1, 2, 3}").count, 30)
+        XCTAssertEqual(people.filter("score > 49.0").count, 1)
+        XCTAssertEqual(people.filter("age > %@ AND age < %@", 7, 9).count, 10)
+    }
+
+    func testStringOperatorsWithCaseInsensitivity() {
+        let people = realm.objects(Person.self)
+        XCTAssertEqual(people.filter("name BEGINSWITH 'name-9'").count, 11)
+        XCTAssertEqual(people.filter("name BEGINSWITH[c] 'NAME-9'").count, 11)
+        XCTAssertEqual(people.filter("name ENDSWITH '7'").count, 10)
+        XCTAssertEqual(people.filter("name CONTAINS[c] 'E-5'").count, 11)
+        XCTAssertEqual(people.filter("name BEGINSWITH ''").count, 0, "an empty operand matches nothing")
+    }
+
+    func testNilComparisons() {
+        let people = realm.objects(Person.self)
+        XCTAssertEqual(people.filter("nickname == nil").count, 34)
+        XCTAssertEqual(people.filter("nickname != nil").count, 66)
+        XCTAssertEqual(people.filter("nickname != 'n1'").count, 100 - people.filter("nickname == 'n1'").count, "!= matches nil")
+    }
+
+    func testPrimaryKeyAndIndexLookupsMatchTheScan() {
+        let people = realm.objects(Person.self)
+        XCTAssertEqual(ids(people.filter("name == 'name-42'")), [42])
+        XCTAssertEqual(ids(people.filter("name IN {'name-1', 'name-2', 'nobody'}")), [1, 2])
+        XCTAssertEqual(ids(people.filter("id == 7 AND age == 7")), [7])
+        XCTAssertEqual(ids(people.filter("id == 7 AND age == 6")), [])
+        XCTAssertEqual(ids(people.filter("id IN %@", [5, 3, 99, 1000])), [3, 5, 99])
+        XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 42)?.name, "name-42")
+        XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 1000))
+    }
+
+    func testChainedFiltersAndSorting() {
+        let young = realm.objects(Person.self).filter("age < 2").filter("id < 30")
+        XCTAssertEqual(ids(young), [0, 1, 10, 11, 20, 21])
+        XCTAssertEqual(ids(young.sorted(byKeyPath: "id", ascending: false)), [21, 20, 11, 10, 1, 0])
+        let byAgeThenName = young.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")])
+        XCTAssertEqual(ids(byAgeThenName), [1, 11, 21, 0, 10, 20])
+        let nilsFirst = realm.objects(Person.self).filter("id < 4").sorted(byKeyPath: "nickname")
+        XCTAssertEqual(nilsFirst.first?.nickname, nil, "nil sorts before every value ascending")
+        XCTAssertEqual(ids(realm.objects(Person.self).filter("id < 20").distinct(by: ["age"])).count, 10)
+    }
+
+    func testAggregates() {
+        let people = realm.objects(Person.self)
+        XCTAssertEqual(people.min(ofProperty: "age") as Int?, 0)
+        XCTAssertEqual(people.max(ofProperty: "score") as Double?, 49.5)
+        XCTAssertEqual(people.sum(ofProperty: "age") as Int, 450)
+        XCTAssertEqual(people.average(ofProperty: "age") as Double?, 4.5)
+        let none = people.filter("age > 100")
+        XCTAssertNil(none.max(ofProperty: "age") as Int?)
+        XCTAssertEqual(none.sum(ofProperty: "age") as Int, 0)
+        XCTAssertNil(none.average(ofProperty: "score") as Double?)
+    }
+
+    func testResultsAreLiveAndLazy() throws {
+        let adults = realm.objects(Person.self).filter("age >= 9")
+        XCTAssertEqual(adults.count, 10)
+        try realm.write { realm.add(Person(value: ["id": 500, "age": 9])) }
+        XCTAssertEqual(adults.count, 11)
+        try realm.write { adults.first!.age = 1 }
+        XCTAssertEqual(adults.count, 10)
+        XCTAssertEqual(adults.last?.id, 500)
+        XCTAssertEqual(adults.index(of: adults[2]), 2)
+        XCTAssertEqual(adults.value(forKey: "id") as? [Int?], adults.map { Optional($0.id) })
+    }
+
+    func testThrowingFilterNamesTheProblemAndItsPosition() {
+        let people = realm.objects(Person.self)
+        XCTAssertThrowsError(try people.throwingFilter("age > ")) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
+            XCTAssertTrue("\(error)".contains("position"), "\(error)")
+        }
+        XCTAssertThrowsError(try people.throwingFilter("nmae == 'x'")) { error in
+            XCTAssertTrue("\(error)".contains("did you mean 'name'"), "\(error)")
+        }
+        XCTAssertThrowsError(try people.throwingFilter("age BEGINSWITH 'x'"))
+        XCTAssertThrowsError(try people.throwingFilter("age > %@"))
+        XCTAssertNoThrow(try people.throwingFilter("age > %@", 3))
+    }
+}
