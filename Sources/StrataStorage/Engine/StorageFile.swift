@@ -6,13 +6,13 @@ import LMDB
 /// the tables bound to the stored schema. Shared by every `Realm` instance of the file in
 /// the process (LMDB allows one environment per file per process), found through `open`.
 package final class StorageFile: @unchecked Sendable {
-    // Sendable invariant: `Environment` is thread-safe; `handles` and `tables` are only
-    // touched under `lock`.
+    // Sendable invariant: `Environment` and `DatabaseHandles` are thread-safe;
+    // `schemaCache` is only touched under `lock`.
     package let environment: Environment
     package let path: String
     package let isReadOnly: Bool
+    let handles: DatabaseHandles
     private let lock = NSLockLite()
-    private var handles: [String: Database] = [:]
     private var schemaCache: ([UInt8], StoredSchema)?
 
     /// The format version this code writes. Files with a higher one are refused.
@@ -58,9 +58,26 @@ package final class StorageFile: @unchecked Sendable {
         }
         self.path = path
         self.isReadOnly = options.readOnly
+        handles = DatabaseHandles(environment: environment)
         environment.clearStaleReaders()
         try FileChecks.checkAfterOpen(environment, path: path)
         try checkFormat()
+        try openDatabases()
+    }
+
+    /// Opens the file's own databases (creating them in a new writable file) and every
+    /// table of the stored schema, so that transactions can use them.
+    private func openDatabases() throws {
+        do {
+            try handles.open([(MetaKeys.database, []), (MetaKeys.history, [])], create: !isReadOnly)
+            let txn = try Transaction(environment, readOnly: true)
+            defer { txn.abort() }
+            if let meta = handles.snapshot()[MetaKeys.database] {
+                try handles.open(Table.databases(for: SchemaStore.load(txn, meta, cache: self)), create: false)
+            }
+        } catch let error as LMDBError {
+            throw StorageError.lmdb(error, "Opening the databases of '\(path)'")
+        }
     }
 
     /// Verifies that the file is an empty new environment or a Strata database this code reads.
@@ -100,25 +117,6 @@ package final class StorageFile: @unchecked Sendable {
         return try StorageTransaction(file: self, write: true)
     }
 
-    /// The handle of the named database, opening it in `txn` if this process has not yet.
-    /// Returns nil when it does not exist and `create` is false. Handles created by a write
-    /// transaction are remembered only once it commits (LMDB closes them on abort).
-    func database(_ name: String, in txn: Transaction, create: Bool = false,
-                  flags: Database.Flags = [], pending: inout [String: Database]) throws(LMDBError) -> Database? {
-        if let db = lock.withLock({ handles[name] }) { return db }
-        if let db = pending[name] { return db }
-        lock.lock()
-        defer { lock.unlock() }
-        guard let db = try txn.openDatabase(name, flags: create ? flags.union(.create) : flags) else { return nil }
-        if txn.isReadOnly { handles[name] = db } else { pending[name] = db }
-        return db
-    }
-
-    /// Remembers handles opened by a write transaction that committed.
-    func adopt(_ pending: [String: Database]) {
-        lock.withLock { handles.merge(pending) { a, _ in a } }
-    }
-
     /// The decoded schema if `bytes` are the ones decoded last.
     func cachedSchema(for bytes: [UInt8]) -> StoredSchema? {
         lock.withLock {
@@ -130,10 +128,5 @@ package final class StorageFile: @unchecked Sendable {
     /// Remembers the schema decoded from `bytes`.
     func cacheSchema(_ schema: StoredSchema, for bytes: [UInt8]) {
         lock.withLock { schemaCache = (bytes, schema) }
-    }
-
-    /// Forgets handles of databases a committed write dropped.
-    func forget(_ names: [String]) {
-        lock.withLock { for n in names { handles[n] = nil } }
     }
 }

@@ -21,7 +21,11 @@ package final class StorageTransaction {
     /// The text stored in the history entry of this commit, if any.
     package var commitDescription: String?
 
-    var pending: [String: Database] = [:]
+    /// Handles usable in this transaction: those visible when it began.
+    private var handles: [String: Database]
+    /// Handles this write transaction created (visible to others once it commits).
+    private var created: [String: Database] = [:]
+    private var isCreating = false
     private var tables: [String: Table] = [:]
     var meta: Database?
     var sequences: [String: UInt64] = [:]
@@ -31,19 +35,41 @@ package final class StorageTransaction {
     init(file: StorageFile, write: Bool) throws {
         self.file = file
         self.isWrite = write
-        do {
-            lmdb = try Transaction(file.environment, readOnly: !write)
-            meta = try file.database(MetaKeys.database, in: lmdb, create: write, pending: &pending)
-        } catch let error as LMDBError {
-            throw StorageError.lmdb(error, "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'")
+        (lmdb, handles, schema, version) = try Self.begin(file, write: write)
+        meta = handles[MetaKeys.database]
+    }
+
+    /// Begins an LMDB transaction that can use every table of the schema it sees. A
+    /// transaction can use only handles opened before it began: when another process added
+    /// classes, their tables are opened and the transaction begins again (nothing was read).
+    private static func begin(_ file: StorageFile, write: Bool) throws
+        -> (Transaction, [String: Database], StoredSchema, UInt64) {
+        let context = "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'"
+        for _ in 0..<4 {
+            let handles = file.handles.snapshot()
+            let txn: Transaction
+            do {
+                txn = try Transaction(file.environment, readOnly: !write)
+            } catch {
+                throw StorageError.lmdb(error, context)
+            }
+            let meta = handles[MetaKeys.database]
+            let schema = try meta.map { try SchemaStore.load(txn, $0, cache: file) } ?? StoredSchema()
+            let version: UInt64 = meta.flatMap { MetaKeys.readInteger(txn, $0, MetaKeys.version) } ?? 0
+            let missing = Table.databases(for: schema).filter { handles[$0.name] == nil }
+            if missing.isEmpty { return (txn, handles, schema, version) }
+            txn.abort()
+            do {
+                try file.handles.open(missing, create: false)
+            } catch let error as LMDBError {
+                throw StorageError.lmdb(error, context)
+            }
         }
-        if let meta {
-            version = MetaKeys.readInteger(lmdb, meta, MetaKeys.version) ?? 0
-            schema = try SchemaStore.load(lmdb, meta, cache: file)
-        } else {
-            version = 0
-            schema = StoredSchema()
-        }
+        throw StorageError(.fail, "\(context): the tables of new classes could not be opened")
+    }
+
+    deinit {
+        if isCreating { file.handles.endCreating(committed: nil) }
     }
 
     /// Wraps LMDB errors raised by `body` with `context`.
@@ -64,7 +90,7 @@ package final class StorageTransaction {
             var rows: Database?
             var indexes: [Int: Database] = [:]
             for spec in Table.databases(for: classSchema) {
-                guard let db = try file.database(spec.name, in: lmdb, create: isWrite, flags: spec.flags, pending: &pending) else {
+                guard let db = handles[spec.name] ?? created[spec.name] else {
                     throw StorageError(.invalidDatabase, "'\(file.path)' is damaged: the database '\(spec.name)' is missing")
                 }
                 if let p = spec.property { indexes[p] = db } else { rows = db }
@@ -78,17 +104,36 @@ package final class StorageTransaction {
     /// Adds classes to (or replaces classes in) the stored schema, creating their databases.
     package func store(classes: [ClassSchema]) throws {
         precondition(isWrite, "schema changes need a write transaction")
+        if !isCreating {
+            try file.handles.beginCreating()
+            isCreating = true
+        }
+        try lmdbCall("Creating the tables of \(classes.map(\.name))") {
+            for c in classes {
+                for spec in Table.databases(for: c) where handles[spec.name] == nil && created[spec.name] == nil {
+                    created[spec.name] = try lmdb.openDatabase(spec.name, flags: spec.flags.union(.create))
+                }
+            }
+        }
         for c in classes {
             schema.classes[c.name] = c
             tables[c.name] = nil
-            _ = try table(c.name)
         }
         schemaChanged = true
         writeCount &+= 1
     }
 
     /// Ends a read transaction (or abandons a write one).
-    package func abort() { lmdb.abort() }
+    package func abort() {
+        lmdb.abort()
+        endCreating(committed: false)
+    }
+
+    private func endCreating(committed: Bool) {
+        guard isCreating else { return }
+        isCreating = false
+        file.handles.endCreating(committed: committed ? created : nil)
+    }
 
     /// Commits the write: the history entry, the new version and the data, in one LMDB commit
     /// (durable when this returns unless the file was opened without sync). Returns the new
@@ -97,7 +142,7 @@ package final class StorageTransaction {
     package func commit(processName: String, pid: Int32) throws -> UInt64 {
         precondition(isWrite, "only a write transaction commits")
         if changes.isEmpty && !schemaChanged && commitDescription == nil {
-            lmdb.abort()
+            abort()
             return version
         }
         let newVersion = version + 1
@@ -108,16 +153,21 @@ package final class StorageTransaction {
             for (name, next) in sequences { try MetaKeys.writeInteger(lmdb, meta, MetaKeys.sequencePrefix + name, next) }
             let entry = HistoryEntry(version: newVersion, time: Date().timeIntervalSince1970, pid: pid,
                                      processName: processName, description: commitDescription, changes: changes)
-            let history = try file.database(MetaKeys.history, in: lmdb, create: true, pending: &pending)!
+            guard let history = handles[MetaKeys.history] else { throw StorageError(.fail, "no history database") }
             var key = newVersion.bigEndian
             let record = entry.encoded()
             try withUnsafeBytes(of: &key) { k in
                 try record.withUnsafeBytes { try lmdb.put(history, key: k, value: $0) }
             }
             try MetaKeys.writeInteger(lmdb, meta, MetaKeys.version, newVersion)
-            try lmdb.commit()
+            do {
+                try lmdb.commit()
+            } catch {
+                endCreating(committed: false)
+                throw error
+            }
         }
-        file.adopt(pending)
+        endCreating(committed: true)
         version = newVersion
         return newVersion
     }

@@ -21,6 +21,11 @@ package final class Table {
     package var name: String { schema.name }
 
     /// The databases a class needs, by name, with their flags.
+    static func databases(for schema: StoredSchema) -> [(name: String, flags: Database.Flags)] {
+        schema.sorted.flatMap { databases(for: $0).map { ($0.name, $0.flags) } }
+    }
+
+    /// The databases of one class, by name, with their flags and the property each indexes.
     static func databases(for schema: ClassSchema) -> [(name: String, flags: Database.Flags, property: Int?)] {
         var result: [(String, Database.Flags, Int?)] = [(MetaKeys.rows(schema.name), [], nil)]
         for p in schema.properties where p.hasIndex && !(p.isPrimaryKey && schema.keysArePrimaryKeys) {
