@@ -7,7 +7,7 @@ import StrataStorage
 /// (with a suggestion), operators that do not apply to a property's type, nil compared with a
 /// required property, and missing or ill-typed arguments.
 package func compileQuery(_ text: String, arguments: [Any] = [], schema: ClassSchema) throws(QueryError) -> CompiledQuery {
-    let ast = try Parser.parse(text)
+    let ast = try ParseCache.parse(text)
     let resolved = try Resolver(schema: schema, arguments: arguments).resolve(ast)
     return CompiledQuery(resolved, schema: schema)
 }

@@ -40,32 +40,9 @@ enum QueryExecution {
                 return seen.insert(properties.map { row.value($0) }).inserted
             }
         case .sort(let sortKeys):
-            var decorated: [(key: ObjectKey, values: [Value])] = []
-            decorated.reserveCapacity(keys.count)
-            for key in keys {
-                guard let row = try txn.row(table, key) else { continue }
-                decorated.append((key, sortKeys.map { row.value($0.property) }))
-            }
-            decorated.sortStable { a, b in
-                for (i, sortKey) in sortKeys.enumerated() {
-                    let c = Value.compare(a.values[i], b.values[i])
-                    if c != 0 { return sortKey.ascending ? c < 0 : c > 0 }
-                }
-                return false
-            }
-            return decorated.map(\.key)
+            var sorted = keys
+            try PartialSort.orderPrefix(&sorted, count: keys.count, by: sortKeys) { try txn.row(table, $0) }
+            return sorted
         }
-    }
-}
-
-extension Array {
-    /// A stable sort (merge sort), so that successive sorts keep earlier orders as tie-breakers.
-    mutating func sortStable(by areInIncreasingOrder: (Element, Element) -> Bool) {
-        let indexed = enumerated().map { ($0.offset, $0.element) }
-        self = indexed.sorted { a, b in
-            if areInIncreasingOrder(a.1, b.1) { return true }
-            if areInIncreasingOrder(b.1, a.1) { return false }
-            return a.0 < b.0
-        }.map(\.1)
     }
 }

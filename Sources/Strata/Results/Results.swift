@@ -33,13 +33,13 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             guard let binding else { return 0 }
             return (try? core.transaction().count(binding.table)) ?? 0
         }
-        return keys.count
+        return evaluated().count
     }
 
     /// The object at `position` in the results.
     public subscript(position: Int) -> Element {
         core.checkThread()
-        let keys = self.keys
+        let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
         return element(keys[position])
     }
@@ -78,7 +78,29 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     var querySchema: ClassSchema { binding?.table.schema ?? info.schema }
 
     /// The matching object keys, in result order (cached per snapshot and write count).
-    var keys: [ObjectKey] {
+    var keys: [ObjectKey] { ordered(upTo: .max) }
+
+    /// The matching keys, of which at least the first `prefix` are in result order. A final
+    /// SORT step is applied lazily: reading the first objects selects them with a bounded
+    /// heap (top-K) instead of sorting everything.
+    func ordered(upTo prefix: Int) -> [ObjectKey] {
+        var keys = evaluated()
+        guard let sortKeys = state.pendingSort, state.ordered < Swift.min(prefix, keys.count) else { return keys }
+        let wanted = state.ordered == 0 ? Swift.max(prefix, 128) : keys.count
+        do {
+            try translatingErrors(path: core.path) {
+                let txn = try core.transaction()
+                try PartialSort.orderPrefix(&keys, count: wanted, by: sortKeys) { try txn.row(binding!.table, $0) }
+            }
+        } catch { trap(error) }
+        state.keys = keys
+        state.ordered = Swift.min(wanted, keys.count)
+        return keys
+    }
+
+    /// The matching keys, evaluated once per snapshot and write count; all but a final SORT
+    /// step applied.
+    private func evaluated() -> [ObjectKey] {
         let stamp = core.stamp
         if let cached = state.keys, state.stamp == stamp { return cached }
         let keys: [ObjectKey]
@@ -91,6 +113,8 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     }
 
     private func evaluate() throws -> [ObjectKey] {
+        state.pendingSort = nil
+        state.ordered = 0
         guard let binding else { return [] }
         let txn = try core.transaction()
         let table = binding.table
@@ -101,8 +125,13 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             return keys
         }
         var keys = try QueryExecution.matches(query, in: table, txn)
-        for suffix in query.suffixes {
-            keys = try QueryExecution.apply(suffix, to: keys, in: table, txn)
+        var steps = query.suffixes
+        if case .sort(let sortKeys)? = steps.last {
+            state.pendingSort = sortKeys
+            steps.removeLast()
+        }
+        for step in steps {
+            keys = try QueryExecution.apply(step, to: keys, in: table, txn)
         }
         return keys
     }
@@ -115,7 +144,10 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
 
 /// The cache behind a `Results` value.
 final class ResultsState {
+    /// The matching keys; the first `ordered` are in result order when `pendingSort` is set.
     var keys: [ObjectKey]?
+    var ordered = 0
+    var pendingSort: [SortKey]?
     var stamp: UInt64 = .max
     var binding: TableBinding?
     var bindingsGeneration: UInt64 = 0
