@@ -8,19 +8,22 @@ import Glibc
 /// LMDB allows one environment per file per process: callers keep a registry (see
 /// `EnvironmentRegistry` in the storage layer). Never `fork()` after opening.
 package final class Environment: @unchecked Sendable {
-    // Sendable invariant: LMDB's `MDB_env` is safe to share between threads; the only mutable
-    // state here (`mapSize`) is changed under `resizeLock`.
+    // Sendable invariant: LMDB's `MDB_env` is safe to share between threads; the stored
+    // properties are immutable.
     package let handle: OpaquePointer
     package let path: String
-    private let resizeLock = NSLockLite()
-    package private(set) var mapSize: Int
+    /// The size of the memory map: the most the file can grow to.
+    package let mapSize: Int
 
     /// Options for `Environment.init`.
     package struct Options: Sendable {
         package var readOnly = false
         /// Skip the flush on commit (`MDB_NOSYNC`): fast, but the last commits can be lost on a crash.
         package var noSync = false
-        package var mapSize = 1 << 36
+        /// Address space reserved for the map (1 TiB). Without `MDB_WRITEMAP` the file grows
+        /// only as pages are used, so this costs address space, not disk or memory. Growing it
+        /// later would need every transaction of the process closed (LMDB remaps the file).
+        package var mapSize = 1 << 40
         package var maxDatabases: UInt32 = 4096
         package var maxReaders: UInt32 = 1024
         package init() {}
@@ -69,27 +72,6 @@ package final class Environment: @unchecked Sendable {
         return (info.me_last_pgno + 1) * pageSize
     }
 
-    /// Grows the map to at least `minimum` bytes (doubling). Only legal while this process has
-    /// no transaction open on the environment; LMDB checks the write side, callers the read side.
-    package func grow(toAtLeast minimum: Int) throws(LMDBError) {
-        resizeLock.lock()
-        defer { resizeLock.unlock() }
-        var size = mapSize
-        while size < minimum { size *= 2 }
-        try check(mdb_env_set_mapsize(handle, size))
-        mapSize = size
-    }
-
-    /// Adopts a map size grown by another process (after `MDB_MAP_RESIZED`).
-    package func adoptGrownMap() throws(LMDBError) {
-        resizeLock.lock()
-        defer { resizeLock.unlock() }
-        try check(mdb_env_set_mapsize(handle, 0))
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        mapSize = info.me_mapsize
-    }
-
     /// Clears reader slots left by dead processes (`mdb_reader_check`); returns how many.
     @discardableResult
     package func clearStaleReaders() -> Int {
@@ -107,23 +89,5 @@ package final class Environment: @unchecked Sendable {
         if fd < 0 { throw LMDBError(errno) }
         defer { close(fd) }
         try check(mdb_env_copyfd2(handle, fd, UInt32(MDB_CP_COMPACT)))
-    }
-}
-
-/// A minimal non-recursive mutex (pthread), usable without Foundation.
-package final class NSLockLite: @unchecked Sendable {
-    // Sendable invariant: the pthread mutex itself is the synchronisation.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    package init() { pthread_mutex_init(mutex, nil) }
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-    package func lock() { pthread_mutex_lock(mutex) }
-    package func unlock() { pthread_mutex_unlock(mutex) }
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 }

@@ -109,3 +109,50 @@ final class FileErrorTests: StrataTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fileURL().path + "-lock"))
     }
 }
+
+final class SharedFileTests: StrataTestCase {
+    func testAReadOnlyRealmSharesTheFileWithAReadWriteOneInTheSameProcess() throws {
+        let writer = try openRealm(types: [Dog.self])
+        try writer.write { writer.add(Dog(value: ["id": 1])) }
+        var config = configuration()
+        config.readOnly = true
+        let reader = try Realm(configuration: config)
+        XCTAssertEqual(reader.objects(Dog.self).count, 1)
+        XCTAssertThrowsError(try reader.write { reader.add(Dog(value: ["id": 2])) })
+        try writer.write { writer.add(Dog(value: ["id": 3])) }
+        reader.refresh()
+        XCTAssertEqual(reader.objects(Dog.self).count, 2)
+    }
+
+    func testAFileOpenedReadOnlyFirstCannotBeWrittenInTheSameProcess() throws {
+        try closingRealms { _ = try openRealm(types: [Dog.self]) }
+        var config = configuration()
+        config.readOnly = true
+        let reader = try Realm(configuration: config)
+        XCTAssertThrowsError(try openRealm(types: [Dog.self])) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .fileAccess)
+            XCTAssertTrue("\(error)".contains("already open read-only"), "\(error)")
+        }
+        _ = reader
+    }
+
+    func testASymbolicLinkOpensTheSameDatabase() throws {
+        let realm = try openRealm(types: [Dog.self])
+        try realm.write { realm.add(Dog(value: ["id": 1])) }
+        try FileManager.default.createSymbolicLink(at: fileURL("link.strata"), withDestinationURL: fileURL())
+        let linked = try openRealm("link.strata", types: [Dog.self])
+        try linked.write { linked.add(Dog(value: ["id": 2])) }
+        realm.refresh()
+        XCTAssertEqual(realm.objects(Dog.self).count, 2)
+    }
+
+    func testOverlongStringPrimaryKeysAreRefused() throws {
+        let realm = try openRealm(types: [Tag.self])
+        let long = String(repeating: "k", count: 600)
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Tag.self, value: ["name": long]) }) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
+        }
+        try realm.write { realm.create(Tag.self, value: ["name": String(repeating: "k", count: 500)]) }
+        XCTAssertEqual(realm.objects(Tag.self).count, 1)
+    }
+}

@@ -1,5 +1,4 @@
 import Foundation
-import LMDB
 import StrataStorage
 
 /// One persisted property of a Swift model class: where its `@Persisted` field is and how it
@@ -24,7 +23,7 @@ final class ClassInfo: @unchecked Sendable {
     let schema: ClassSchema
     private let indexByName: [String: Int]
 
-    private static let lock = NSLockLite()
+    private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [ObjectIdentifier: ClassInfo] = [:]
     nonisolated(unsafe) private static var order: [ClassInfo] = []
 

@@ -80,7 +80,7 @@ func _defaultValue<V: _Persistable>(_: V.Type) -> V {
 }
 
 extension Persisted where Value.PersistedType: _Indexable {
-    /// An indexed property: equality and range queries on it use a B-tree index.
+    /// An indexed property: `==` and `IN` queries on it use a B-tree index.
     @inlinable
     public init(indexed: Bool) {
         self.init(wrappedValue: _defaultValue(Value.self), options: indexed ? .indexed : [])

@@ -37,13 +37,25 @@ package final class StorageFile: @unchecked Sendable {
     /// missing directory, a directory in the way, permissions, not a Strata file, truncated,
     /// newer format.
     package static func open(path: String, options: Options) throws -> StorageFile {
-        let key = URL(fileURLWithPath: path).standardizedFileURL.path
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
         registryLock.lock()
         defer { registryLock.unlock() }
-        if let file = registry[key]?.file { return file }
-        let file = try StorageFile(path: key, options: options)
-        registry[key] = Weak(file: file)
+        if let key = identity(of: path), let file = registry[key]?.file {
+            if file.isReadOnly && !options.readOnly {
+                throw StorageError(.fileAccess, "'\(path)' is already open read-only in this process; open it read-write first (LMDB allows one environment per file per process)")
+            }
+            return file
+        }
+        let file = try StorageFile(path: path, options: options)
+        if let key = identity(of: path) { registry[key] = Weak(file: file) }
         return file
+    }
+
+    /// The file's device and inode, so that links to one file share one environment.
+    private static func identity(of path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return "\(st.st_dev):\(st.st_ino)"
     }
 
     private init(path: String, options: Options) throws {

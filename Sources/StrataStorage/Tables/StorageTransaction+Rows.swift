@@ -12,7 +12,13 @@ extension StorageTransaction {
         let bytes = try lmdbCall("Reading '\(table.name)'") {
             try withUnsafeBytes(of: &k) { try lmdb.get(table.rows, key: $0) }
         }
-        return bytes.flatMap(RowView.init)
+        guard let bytes else { return nil }
+        guard let row = RowView(bytes) else { throw damagedRow(table, key) }
+        return row
+    }
+
+    private func damagedRow(_ table: Table, _ key: ObjectKey) -> StorageError {
+        StorageError(.invalidDatabase, "'\(file.path)' is damaged: the row of '\(table.name)' object \(key) cannot be read")
     }
 
     /// The key of the object whose primary key is `value`, or nil.
@@ -124,7 +130,10 @@ extension StorageTransaction {
             let cursor = try lmdb.cursor(table.rows)
             var entry = try cursor.first()
             while let (k, v) = entry {
-                if let row = RowView(v), try !body(ObjectKeyCoding.decode(k), row) { return }
+                guard k.count == 8 else { throw damagedRow(table, 0) }
+                let key = ObjectKeyCoding.decode(k)
+                guard let row = RowView(v) else { throw damagedRow(table, key) }
+                if try !body(key, row) { return }
                 entry = try cursor.next()
             }
         }
@@ -145,6 +154,9 @@ extension StorageTransaction {
     }
 
     private func newKey(_ table: Table, _ values: [Value]) throws -> ObjectKey {
+        if let pk = table.schema.primaryKey, !IndexKey.isExact(values[pk.id]) {
+            throw StorageError(.invalidInput, "The primary key of a '\(table.name)' object is \(IndexKey.maxLength - 1) bytes or longer; primary keys must be shorter")
+        }
         if table.schema.keysArePrimaryKeys, let pk = table.schema.primaryKey, case .int(let i) = values[pk.id] {
             return ObjectKeyCoding.key(forIntegerPrimaryKey: i)
         }
