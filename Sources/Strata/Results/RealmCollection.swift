@@ -1,20 +1,29 @@
 import Foundation
 
 /// Iterator used by all Realm collections (RealmSwift name).
+///
+/// A whole class read outside a write walks the table with a cursor, handing each object its
+/// row as it goes (no lookup per object); otherwise it walks the result keys.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     private let results: Results<Element>
     private var index = 0
     private let count: Int
+    private var scan: RowScan?
 
     init(_ results: Results<Element>) {
         self.results = results
         count = results.count
+        scan = results.tableScan()
     }
 
     /// The next element, or nil at the end.
     public mutating func next() -> Element? {
         guard index < count else { return nil }
         defer { index += 1 }
+        if let scan {
+            if let element = results.element(from: scan) { return element }
+            self.scan = nil
+        }
         return results[index]
     }
 }

@@ -136,9 +136,34 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         return keys
     }
 
+    /// A cursor over the whole table, when the results are a whole class read outside a
+    /// write (a read snapshot keeps the cursor's rows valid).
+    func tableScan() -> RowScan? {
+        guard isWholeTable, !core.isInWriteTransaction, let binding,
+              let scan = try? core.transaction().scan(binding.table) else { return nil }
+        return RowScan(scan, stamp: core.stamp)
+    }
+
+    /// The next object of `scan`, or nil when the scan ended or the snapshot moved on.
+    @inline(__always)
+    func element(from scan: RowScan) -> Element? {
+        guard scan.stamp == core.stamp, let (key, row) = try? scan.cursor.next() else { return nil }
+        return unsafeBitCast(core.object(ObjectBase.self, binding!, key, row: row), to: Element.self)
+    }
+
     @inline(__always)
     func element(_ key: ObjectKey) -> Element {
         unsafeBitCast(core.object(ObjectBase.self, binding!, key), to: Element.self)
+    }
+}
+
+/// A table cursor and the snapshot stamp it belongs to.
+final class RowScan {
+    let cursor: RowCursor
+    let stamp: UInt64
+    init(_ cursor: RowCursor, stamp: UInt64) {
+        self.cursor = cursor
+        self.stamp = stamp
     }
 }
 

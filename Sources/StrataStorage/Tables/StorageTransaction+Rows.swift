@@ -17,7 +17,7 @@ extension StorageTransaction {
         return row
     }
 
-    private func damagedRow(_ table: Table, _ key: ObjectKey) -> StorageError {
+    func damagedRow(_ table: Table, _ key: ObjectKey) -> StorageError {
         StorageError(.invalidDatabase, "'\(file.path)' is damaged: the row of '\(table.name)' object \(key) cannot be read")
     }
 
@@ -126,17 +126,16 @@ extension StorageTransaction {
 
     /// Calls `body` with each object's key and row, in key order, until it returns false.
     package func forEachRow(_ table: Table, _ body: (ObjectKey, RowView) throws -> Bool) throws {
-        try lmdbCall("Scanning '\(table.name)'") {
-            let cursor = try lmdb.cursor(table.rows)
-            var entry = try cursor.first()
-            while let (k, v) = entry {
-                guard k.count == 8 else { throw damagedRow(table, 0) }
-                let key = ObjectKeyCoding.decode(k)
-                guard let row = RowView(v) else { throw damagedRow(table, key) }
-                if try !body(key, row) { return }
-                entry = try cursor.next()
-            }
+        let rows = try scan(table)
+        while let (key, row) = try rows.next() {
+            if try !body(key, row) { return }
         }
+    }
+
+    /// A cursor over every row of the class, in key order. Valid while this transaction is
+    /// open and (in a write) until its next write.
+    package func scan(_ table: Table) throws -> RowCursor {
+        try lmdbCall("Scanning '\(table.name)'") { RowCursor(try lmdb.cursor(table.rows), table: table, transaction: self) }
     }
 
     private func checkSizes(_ table: Table, _ values: [Value]) throws {
@@ -202,5 +201,30 @@ package func describe(_ value: Value) -> String {
     case .date(let d): "\(d)"
     case .uuid(let u): u.uuidString
     case .link(let k): "object \(k)"
+    }
+}
+
+/// Rows of one table in key order (see `StorageTransaction.scan`).
+package final class RowCursor {
+    private let cursor: Cursor
+    private let table: Table
+    private let transaction: StorageTransaction
+    private var started = false
+
+    init(_ cursor: Cursor, table: Table, transaction: StorageTransaction) {
+        self.cursor = cursor
+        self.table = table
+        self.transaction = transaction
+    }
+
+    /// The next object's key and row, or nil after the last.
+    package func next() throws -> (ObjectKey, RowView)? {
+        let entry = try transaction.lmdbCall("Scanning '\(table.name)'") { started ? try cursor.next() : try cursor.first() }
+        started = true
+        guard let (k, v) = entry else { return nil }
+        guard k.count == 8 else { throw transaction.damagedRow(table, 0) }
+        let key = ObjectKeyCoding.decode(k)
+        guard let row = RowView(v) else { throw transaction.damagedRow(table, key) }
+        return (key, row)
     }
 }
