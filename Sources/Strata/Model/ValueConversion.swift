@@ -41,6 +41,12 @@ enum ValueConversion {
 
     /// One value for `property`; throws `.invalidInput` naming the property when it does not fit.
     static func value(_ given: Any?, for property: PropertySchema, className: String) throws -> StrataStorage.Value {
+        // The common cases first, without unwrapping or bridging.
+        switch (given, property.type) {
+        case (let i as Int, .int) where property.intWidth == 64: return .int(Int64(i))
+        case (let s as String, .string): return .string(s)
+        default: break
+        }
         let unwrapped = flatten(given)
         guard let v = unwrapped, !(v is NSNull) else {
             if property.isOptional { return .null }

@@ -4,7 +4,7 @@ extension StorageTransaction {
     /// The keys of the objects whose `property` equals `value`, through its index (or the
     /// table itself for an integer primary key). Truncated index keys are re-checked on the row.
     package func lookup(_ table: Table, _ property: PropertySchema, equalTo value: Value) throws -> [ObjectKey] {
-        if property.isPrimaryKey, table.schema.keysArePrimaryKeys {
+        if property.isPrimaryKey, table.keysArePrimaryKeys {
             guard case .int(let i) = value else { return [] }
             let key = ObjectKeyCoding.key(forIntegerPrimaryKey: i)
             return try row(table, key) == nil ? [] : [key]

@@ -23,8 +23,8 @@ extension StorageTransaction {
 
     /// The key of the object whose primary key is `value`, or nil.
     package func objectKey(_ table: Table, primaryKey value: Value) throws -> ObjectKey? {
-        guard let pk = table.schema.primaryKey else { return nil }
-        if table.schema.keysArePrimaryKeys {
+        guard let pk = table.primaryKey else { return nil }
+        if table.keysArePrimaryKeys {
             guard case .int(let i) = value else { return nil }
             let key = ObjectKeyCoding.key(forIntegerPrimaryKey: i)
             return try row(table, key) == nil ? nil : key
@@ -153,13 +153,13 @@ extension StorageTransaction {
     }
 
     private func newKey(_ table: Table, _ values: [Value]) throws -> ObjectKey {
-        if let pk = table.schema.primaryKey, !IndexKey.isExact(values[pk.id]) {
+        if let pk = table.primaryKey, !IndexKey.isExact(values[pk.id]) {
             throw StorageError(.invalidInput, "The primary key of a '\(table.name)' object is \(IndexKey.maxLength - 1) bytes or longer; primary keys must be shorter")
         }
-        if table.schema.keysArePrimaryKeys, let pk = table.schema.primaryKey, case .int(let i) = values[pk.id] {
+        if table.keysArePrimaryKeys, let pk = table.primaryKey, case .int(let i) = values[pk.id] {
             return ObjectKeyCoding.key(forIntegerPrimaryKey: i)
         }
-        if let pk = table.schema.primaryKey, try !lookup(table, pk, equalTo: values[pk.id]).isEmpty {
+        if let pk = table.primaryKey, try !lookup(table, pk, equalTo: values[pk.id]).isEmpty {
             throw duplicatePrimaryKey(table, values)
         }
         let next: UInt64
@@ -183,7 +183,7 @@ extension StorageTransaction {
     }
 
     private func duplicatePrimaryKey(_ table: Table, _ values: [Value]) -> StorageError {
-        let pk = table.schema.primaryKey!
+        let pk = table.primaryKey!
         return StorageError(.invalidInput, "Attempting to create an object of type '\(table.name)' with an existing primary key value '\(describe(values[pk.id]))'")
     }
 }

@@ -10,11 +10,17 @@ package final class Table {
     /// Per indexed property id: index key → object key. Unique for a non-integer primary key,
     /// duplicate-sorted otherwise. An integer primary key needs none: it is the object key.
     let indexes: [Int: Database]
+    /// The primary-key property, if any (looked up once).
+    package let primaryKey: PropertySchema?
+    /// Whether object keys are the integer primary key itself.
+    package let keysArePrimaryKeys: Bool
 
     init(schema: ClassSchema, rows: Database, indexes: [Int: Database]) {
         self.schema = schema
         self.rows = rows
         self.indexes = indexes
+        primaryKey = schema.primaryKey
+        keysArePrimaryKeys = schema.keysArePrimaryKeys
     }
 
     /// The class name.
