@@ -14,6 +14,7 @@ enum Workers {
         case "read": try read(options)
         case "serve": try serve(options)
         case "transfer": try Bank.transferWorker(options)
+        case "misuse": try Misuse.run(options)
         default: fail("unknown worker role '\(role)'")
         }
     }
