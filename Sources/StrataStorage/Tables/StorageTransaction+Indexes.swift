@@ -31,31 +31,31 @@ extension StorageTransaction {
     }
 
     func addIndexEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey) throws {
-        guard let db = table.indexes[property.id] else { return }
-        let indexKey = IndexKey.encode(value)
-        var k = ObjectKeyCoding.encode(key)
-        try lmdbCall("Updating the index of '\(table.name).\(property.name)'") {
-            try indexKey.withUnsafeBytes { ik in
-                try withUnsafeBytes(of: &k) { kb in
-                    do {
-                        try lmdb.put(db, key: ik, value: kb, flags: property.isPrimaryKey ? .noOverwrite : [])
-                    } catch let e as LMDBError where e == .keyExists {
-                        throw StorageError(.invalidInput, "Attempting to create an object of type '\(table.name)' with an existing primary key value '\(describe(value))'")
-                    }
-                }
+        try withIndexEntry(table, property, value, key) { db, indexKey, objectKey in
+            do {
+                try lmdb.put(db, key: indexKey, value: objectKey, flags: property.isPrimaryKey ? .noOverwrite : [])
+            } catch let e as LMDBError where e == .keyExists {
+                throw StorageError(.invalidInput, "Attempting to create an object of type '\(table.name)' with an existing primary key value '\(describe(value))'")
             }
         }
     }
 
     func removeIndexEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey) throws {
+        try withIndexEntry(table, property, value, key) { db, indexKey, objectKey in
+            _ = try lmdb.delete(db, key: indexKey, value: property.isPrimaryKey ? nil : objectKey)
+        }
+    }
+
+    /// Calls `body` with the property's index database and the entry's key and value bytes
+    /// (nothing when the property has no index database).
+    private func withIndexEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey,
+                                _ body: (Database, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
         guard let db = table.indexes[property.id] else { return }
         let indexKey = IndexKey.encode(value)
         var k = ObjectKeyCoding.encode(key)
         try lmdbCall("Updating the index of '\(table.name).\(property.name)'") {
             try indexKey.withUnsafeBytes { ik in
-                try withUnsafeBytes(of: &k) { kb in
-                    _ = try lmdb.delete(db, key: ik, value: property.isPrimaryKey ? nil : kb)
-                }
+                try withUnsafeBytes(of: &k) { kb in try body(db, ik, kb) }
             }
         }
     }
