@@ -10,8 +10,8 @@ open class ObjectBase: NSObject {
     var managingCore: RealmCore?
     var binding: TableBinding?
     var objectKey: ObjectKey = 0
-    private var rowStamp: UInt64 = .max
-    private var cachedRow: RowView?
+    /// The row last read and the Realm stamp it was read at.
+    private var cachedRow: (stamp: UInt64, row: RowView)?
 
     public required override init() { super.init() }
 
@@ -43,7 +43,7 @@ open class ObjectBase: NSObject {
         managingCore = core
         self.binding = binding
         objectKey = key
-        if let row { cachedRow = row; rowStamp = core.stamp }
+        if let row { cachedRow = (core.stamp, row) }
         let base = Unmanaged.passUnretained(self).toOpaque()
         for (index, property) in binding.info.properties.enumerated() {
             (base + property.offset).storeBytes(of: Int32(index), as: Int32.self)
@@ -56,25 +56,31 @@ open class ObjectBase: NSObject {
         let core = managingCore!
         core.checkThread()
         let stamp = core.stamp
-        if stamp == rowStamp, let row = cachedRow { return row }
+        if let cached = cachedRow, cached.stamp == stamp { return cached.row }
         guard let row = (try? core.row(binding!, objectKey)) ?? nil else {
             preconditionFailure("Object has been deleted or invalidated: '\(binding!.info.name)' object no longer exists in the Realm")
         }
-        cachedRow = row
-        rowStamp = stamp
+        cachedRow = (stamp, row)
         return row
     }
 
     /// Reads a managed property by declaration index.
     @inline(__always)
     func managedValue(_ index: Int) -> StrataStorage.Value {
-        currentRow().value(binding!.properties[index])
+        currentRow().value(binding!.slots[index])
     }
 
-    /// Reads a managed property as its Swift type (called from `@Persisted`'s accessor).
-    @usableFromInline
+    /// Reads a managed property as its Swift type (called from `@Persisted`'s accessor, and
+    /// inlined there so that the conversion is specialised for the property's type).
+    @inlinable
     func _managedGet<V: _Persistable>(_ index: Int, as type: V.Type) -> V {
-        V._strataFrom(_StrataValue(managedValue(index)))
+        V._strataFrom(_managedValue(index))
+    }
+
+    /// Reads a managed property's stored value.
+    @usableFromInline
+    func _managedValue(_ index: Int) -> _StrataValue {
+        _StrataValue(managedValue(index))
     }
 
     /// Writes a managed property (called from `@Persisted`'s accessor).

@@ -121,14 +121,14 @@ enum RealmCache {
         let cache = dictionary[key] as? Box ?? Box()
         dictionary[key] = cache
         let id = (configuration.path ?? configuration.inMemoryIdentifier ?? "") + (configuration.readOnly ? "#ro" : "")
-        if let core = cache.cores[id]?.core { return core }
+        if let token = cache.cores[id]?.token, let core = token.core { return core }
         let core = try RealmCore(configuration: configuration)
-        cache.cores[id] = Weak(core: core)
+        cache.cores[id] = Weak(token: core.token)
         return core
     }
 
     /// Instances live while a `Realm`, object or result uses them; then their snapshot goes.
-    private struct Weak { weak var core: RealmCore? }
+    private struct Weak { weak var token: RealmCore.Token? }
 
     private final class Box: NSObject {
         var cores: [String: Weak] = [:]

@@ -6,6 +6,14 @@ import StrataStorage
 /// instance reads, and the class bindings. One per thread per configuration; every access
 /// checks that it comes from the owning thread.
 final class RealmCore {
+    /// What the per-thread cache refers to weakly. A weak reference gives its target a side
+    /// table that slows every retain and release, and every managed object retains its core:
+    /// so the cache watches this small token, which lives and dies with the core.
+    let token = Token()
+    final class Token {
+        unowned(unsafe) var core: RealmCore?
+    }
+
     let configuration: Realm.Configuration
     let file: StorageFile
     let path: String
@@ -37,6 +45,7 @@ final class RealmCore {
             try StorageFile.open(path: path, options: .init(readOnly: configuration.readOnly,
                                                             syncOnCommit: configuration.syncOnCommit))
         }
+        token.core = self
         try prepareSchema()
     }
 

@@ -8,11 +8,14 @@ final class TableBinding {
     let table: Table
     /// The stored property (with its stable id) of each declared property.
     let properties: [PropertySchema]
+    /// The row slot of each declared property, for reads.
+    let slots: [Slot]
 
     init(info: ClassInfo, table: Table) {
         self.info = info
         self.table = table
         properties = info.properties.map { table.schema.property(named: $0.name)! }
+        slots = properties.map(Slot.init)
     }
 
     /// The differences between the code's class and the stored one, one line each (empty

@@ -10,6 +10,20 @@ import Foundation
 // So any one property is found with two reads and no decoding of the others. A slot beyond
 // slotCount (a property added after the row was written) reads as the property's default.
 
+/// Where and how one property is stored in a row: a plain value, cheap to copy, for reads
+/// on hot paths (a `PropertySchema` carries its name).
+package struct Slot: Sendable {
+    package let id: Int
+    package let type: PropertyType
+    package let isOptional: Bool
+
+    package init(_ property: PropertySchema) {
+        id = property.id
+        type = property.type
+        isOptional = property.isOptional
+    }
+}
+
 /// A read-only view of one encoded row. Reading a slot decodes only that slot.
 package struct RowView {
     package let bytes: UnsafeRawBufferPointer
@@ -83,10 +97,15 @@ package struct RowView {
     /// Decodes one slot as a property of `type`; absent slots give the type's default
     /// (`null` for optionals).
     package func value(_ property: PropertySchema) -> Value {
-        let slot = property.id
-        if isNull(slot) { return .null }
-        if !hasSlot(slot) { return property.isOptional ? .null : ValueCodec.defaultValue(property.type) }
-        return ValueCodec.decode(slotBytes(slot), as: property.type)
+        value(Slot(property))
+    }
+
+    /// Decodes one slot described by `slot` (the hot-path form: no strings to copy).
+    @inline(__always)
+    package func value(_ slot: Slot) -> Value {
+        if isNull(slot.id) { return .null }
+        if !hasSlot(slot.id) { return slot.isOptional ? .null : ValueCodec.defaultValue(slot.type) }
+        return ValueCodec.decode(slotBytes(slot.id), as: slot.type)
     }
 }
 
