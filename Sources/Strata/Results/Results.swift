@@ -33,7 +33,26 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             guard let binding else { return 0 }
             return (try? core.transaction().count(binding.table)) ?? 0
         }
+        if let cached = state.keys, state.stamp == core.stamp { return cached.count }
+        if let query, query.indexHint == nil, query.suffixes.isEmpty, let binding {
+            return countByScan(query, binding.table)
+        }
         return evaluated().count
+    }
+
+    /// Counts the rows matching a query that needs a scan, without collecting their keys.
+    private func countByScan(_ query: CompiledQuery, _ table: Table) -> Int {
+        if query.constantResult == false { return 0 }
+        var n = 0
+        do {
+            try translatingErrors(path: core.path) {
+                try core.transaction().forEachRow(table) { _, row in
+                    if query.matches(row) { n += 1 }
+                    return true
+                }
+            }
+        } catch { trap(error) }
+        return n
     }
 
     /// The object at `position` in the results.

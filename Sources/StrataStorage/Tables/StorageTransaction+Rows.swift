@@ -219,7 +219,12 @@ package final class RowCursor {
 
     /// The next object's key and row, or nil after the last.
     package func next() throws -> (ObjectKey, RowView)? {
-        let entry = try transaction.lmdbCall("Scanning '\(table.name)'") { started ? try cursor.next() : try cursor.first() }
+        let entry: Cursor.Entry?
+        do {
+            entry = started ? try cursor.next() : try cursor.first()
+        } catch {
+            throw StorageError.lmdb(error, "Scanning '\(table.name)'")
+        }
         started = true
         guard let (k, v) = entry else { return nil }
         guard k.count == 8 else { throw transaction.damagedRow(table, 0) }
