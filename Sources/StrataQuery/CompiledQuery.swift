@@ -25,6 +25,8 @@ package struct CompiledQuery: Sendable, CustomStringConvertible {
     package let propertyIDs: Set<Int>
     /// An index lookup that yields a superset of the matches, when one applies.
     package let indexHint: IndexHint?
+    /// How execution finds the candidate rows (an index access or a scan).
+    package let plan: QueryPlan
     private let predicate: RowPredicate
 
     /// Compiles an already resolved query (the type-safe query API builds these directly).
@@ -33,6 +35,7 @@ package struct CompiledQuery: Sendable, CustomStringConvertible {
         self.query = query
         propertyIDs = query.predicate.propertyIDs
         indexHint = IndexHint.find(in: query.predicate)
+        plan = QueryPlanner.plan(query.predicate)
         predicate = Evaluator.compile(query.predicate)
     }
 

@@ -34,7 +34,8 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
         return best
     }
 
-    private static func hint(_ c: ResolvedComparison) -> IndexHint? {
+    /// The hint of one comparison (`indexed == c` or `indexed IN {…}`), or nil.
+    package static func hint(_ c: ResolvedComparison) -> IndexHint? {
         guard c.property.hasIndex, c.options.isEmpty else { return nil }
         let raw: [Value]
         switch (c.op, c.operand) {

@@ -185,6 +185,23 @@ package struct Resolver {
         }
     }
 
+    /// Checks and builds `p op[options] operand` exactly as the text form does for a
+    /// comparison written with a constant, a list or another property: the same operator and
+    /// type checks, the same conversion of constants to the property's type. The type-safe
+    /// query API builds its predicates through this, never through query text.
+    package func comparison(_ p: PropertySchema, _ op: ComparisonOperator, options: StringOptions,
+                            _ operand: ResolvedOperand) throws(QueryError) -> ResolvedPredicate {
+        let node = ComparisonNode(quantifier: nil, lhs: .keyPath(KeyPathNode(components: [.property(p.name, position: 0)], position: 0)),
+                                  op: op, options: options, rhs: .literal(.null, position: 0), position: 0)
+        let rhs: Operand
+        switch operand {
+        case .value(let v): rhs = .constant(v, position: 0, source: literalText(v))
+        case .values(let vs): rhs = .list(vs.map { ($0, source: literalText($0)) }, position: 0)
+        case .property(let q): rhs = .property(q, position: 0)
+        }
+        return try compare(p, node, rhs)
+    }
+
     /// Folds a comparison between two constants, after the same checks a property would get.
     private func constantComparison(_ c: ComparisonNode, _ lhs: Operand, _ rhs: Operand) throws(QueryError) -> Bool {
         guard case .constant(let a, _, _) = lhs else { throw QueryError("a list cannot be on the left of \(c.op.rawValue)", at: lhs.position) }

@@ -80,7 +80,9 @@ open class ObjectBase: NSObject {
     /// Reads a managed property's stored value.
     @usableFromInline
     func _managedValue(_ index: Int) -> _StrataValue {
-        _StrataValue(managedValue(index))
+        // Unmanaged with a managed index: a key-path recorder (Query/KeyPathRecorder.swift).
+        if _slowPath(managingCore == nil) { return KeyPathRecorder.recordRead(index) }
+        return _StrataValue(managedValue(index))
     }
 
     /// Writes a managed property (called from `@Persisted`'s accessor).

@@ -1,16 +1,24 @@
 import StrataQuery
 import StrataStorage
 
-/// Runs a compiled query against a table: the plan step (an index lookup when the query has
-/// an equality or IN on an indexed property or the primary key, else a scan that decodes only
-/// what the predicate reads) and the SORT / DISTINCT / LIMIT steps.
+/// Runs a compiled query against a table: the plan step (`CompiledQuery.plan`: an index
+/// lookup, prefix or range scan, or a scan that decodes only what the predicate reads) and
+/// the SORT / DISTINCT / LIMIT steps.
 enum QueryExecution {
     /// The keys of the objects matching `query`'s predicate, in table (key) order.
     static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
-        if query.constantResult == false { return [] }
-        if let hint = query.indexHint {
-            var candidates: [ObjectKey] = []
-            for value in hint.values { candidates += try txn.lookup(table, hint.property, equalTo: value) }
+        switch query.plan {
+        case .nothing:
+            return []
+        case .scan:
+            var keys: [ObjectKey] = []
+            try txn.forEachRow(table) { key, row in
+                if query.matches(row) { keys.append(key) }
+                return true
+            }
+            return keys
+        case .index(let access):
+            var candidates = try self.candidates(access, in: table, txn)
             candidates.sort()
             var keys: [ObjectKey] = []
             var previous: ObjectKey?
@@ -20,12 +28,33 @@ enum QueryExecution {
             }
             return keys
         }
-        var keys: [ObjectKey] = []
-        try txn.forEachRow(table) { key, row in
-            if query.matches(row) { keys.append(key) }
-            return true
+    }
+
+    /// The object keys an index access yields (a superset of the matches, in any order).
+    static func candidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+        switch access {
+        case .equal(let property, let values):
+            var keys: [ObjectKey] = []
+            for value in values { keys += try txn.lookup(table, property, equalTo: value) }
+            return keys
+        case .prefix(let property, let prefix):
+            return try txn.lookup(table, property, prefix: prefix)
+        case .range(let property, let range):
+            return try txn.lookup(table, property, in: range)
         }
-        return keys
+    }
+
+    /// What `matches` and the steps after it do, as text (`Results.explain()`).
+    static func explain(_ query: CompiledQuery?, className: String) -> String {
+        guard let query else { return "scan \(className)" }
+        var text = query.plan.description(className: className)
+        switch query.plan {
+        case .nothing: break
+        case .scan(let properties) where properties.isEmpty: break
+        default: text += " then filter \(query.query.predicate)"
+        }
+        for step in query.suffixes { text += " then \(step)" }
+        return text
     }
 
     /// Applies one suffix step to keys in result order.

@@ -34,7 +34,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             return (try? core.transaction().count(binding.table)) ?? 0
         }
         if let cached = state.keys, state.stamp == core.stamp { return cached.count }
-        if let query, query.indexHint == nil, query.suffixes.isEmpty, let binding {
+        if let query, case .scan = query.plan, query.suffixes.isEmpty, let binding {
             return countByScan(query, binding.table)
         }
         return evaluated().count

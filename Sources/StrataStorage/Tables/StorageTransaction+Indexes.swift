@@ -1,3 +1,4 @@
+import Foundation
 import LMDB
 
 extension StorageTransaction {
@@ -58,5 +59,152 @@ extension StorageTransaction {
                 try withUnsafeBytes(of: &k) { kb in try body(db, ik, kb) }
             }
         }
+    }
+}
+
+/// A range of values of one property for an index scan: each bound optional (unbounded) and
+/// inclusive or exclusive. Bounds are of the property's stored type and never null or NaN.
+package struct IndexRange: Equatable, Sendable, CustomStringConvertible {
+    /// The smallest value, or nil for no lower bound.
+    package var lower: Value?
+    /// Whether a value equal to `lower` is inside.
+    package var lowerInclusive: Bool
+    /// The largest value, or nil for no upper bound.
+    package var upper: Value?
+    /// Whether a value equal to `upper` is inside.
+    package var upperInclusive: Bool
+
+    /// A range from its bounds.
+    package init(lower: Value?, lowerInclusive: Bool = true, upper: Value?, upperInclusive: Bool = true) {
+        self.lower = lower
+        self.lowerInclusive = lowerInclusive
+        self.upper = upper
+        self.upperInclusive = upperInclusive
+    }
+
+    /// Interval notation: `[3, 10)`, `(-inf, 'm']`; dates as ISO 8601.
+    package var description: String {
+        (lower.map { (lowerInclusive ? "[" : "(") + rangeText($0) } ?? "(-inf") + ", "
+            + (upper.map { rangeText($0) + (upperInclusive ? "]" : ")") } ?? "+inf)")
+    }
+}
+
+/// A bound as text: dates in ISO 8601 (UTC), strings quoted, numbers as written.
+private func rangeText(_ v: Value) -> String {
+    switch v {
+    case .date(let d):
+        let f = ISO8601DateFormatter()
+        if d.timeIntervalSinceReferenceDate.rounded(.down) != d.timeIntervalSinceReferenceDate {
+            f.formatOptions.insert(.withFractionalSeconds)
+        }
+        return f.string(from: d)
+    case .string(let s): return "'\(s)'"
+    default: return describe(v)
+    }
+}
+
+extension StorageTransaction {
+    /// The keys of the objects whose `property` lies in `range`, through its index (or the
+    /// table itself for an integer primary key), in index order.
+    ///
+    /// Index keys are order-preserving (`IndexKey`), so this seeks to the lower bound and
+    /// walks forward until the upper bound. The result is a superset of the matches: keys of
+    /// strings over 510 bytes are truncated, so such bounds are treated as inclusive, and
+    /// values that the index orders but the predicate does not (NaN) may appear. Callers
+    /// re-check every candidate. Nulls (tag 0) are never returned.
+    package func lookup(_ table: Table, _ property: PropertySchema, in range: IndexRange) throws -> [ObjectKey] {
+        if property.isPrimaryKey, table.keysArePrimaryKeys {
+            return try primaryKeyRange(table, range)
+        }
+        let db = try indexDatabase(table, property)
+        let start = range.lower.map(IndexKey.encode) ?? [1]
+        let skipStart = range.lower.map { !range.lowerInclusive && IndexKey.isExact($0) } ?? false
+        let end = range.upper.map(IndexKey.encode)
+        let stopAtEnd = range.upper.map { !range.upperInclusive && IndexKey.isExact($0) } ?? false
+        var keys: [ObjectKey] = []
+        try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
+            try start.withUnsafeBytes { s in
+                try (end ?? []).withUnsafeBytes { e in
+                    let cursor = try lmdb.cursor(db)
+                    var entry = try cursor.seek(atLeast: s)
+                    while let (key, value) = entry {
+                        if end != nil {
+                            let c = compareBytes(key, e)
+                            if c > 0 || (c == 0 && stopAtEnd) { break }
+                        }
+                        if skipStart, compareBytes(key, s) == 0 {
+                            entry = try cursor.nextKey()
+                            continue
+                        }
+                        keys.append(ObjectKeyCoding.decode(value))
+                        entry = try cursor.next()
+                    }
+                }
+            }
+        }
+        return keys
+    }
+
+    /// The keys of the objects whose string `property` starts with the UTF-8 bytes of
+    /// `prefix`, through its index, in index order. A prefix of 510 bytes or more is cut to
+    /// the index key's length, so the result may hold longer non-matches: callers re-check.
+    package func lookup(_ table: Table, _ property: PropertySchema, prefix: String) throws -> [ObjectKey] {
+        let db = try indexDatabase(table, property)
+        let start = IndexKey.encode(.string(prefix))
+        var keys: [ObjectKey] = []
+        try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
+            try start.withUnsafeBytes { s in
+                let cursor = try lmdb.cursor(db)
+                var entry = try cursor.seek(atLeast: s)
+                while let e = entry, e.key.count >= s.count, compareBytes(UnsafeRawBufferPointer(rebasing: e.key[..<s.count]), s) == 0 {
+                    keys.append(ObjectKeyCoding.decode(e.value))
+                    entry = try cursor.next()
+                }
+            }
+        }
+        return keys
+    }
+
+    /// The property's index database; traps if it has none (a planning error).
+    private func indexDatabase(_ table: Table, _ property: PropertySchema) throws -> Database {
+        guard let db = table.indexes[property.id] else {
+            preconditionFailure("index scan on '\(table.name).\(property.name)', which has no index")
+        }
+        return db
+    }
+
+    /// A range over an integer primary key that is the object key itself: a walk over the
+    /// table's rows (object keys are the key with the sign bit flipped, big endian).
+    private func primaryKeyRange(_ table: Table, _ range: IndexRange) throws -> [ObjectKey] {
+        func key(_ v: Value?) -> ObjectKey? {
+            guard case .int(let i)? = v else { return nil }
+            return ObjectKeyCoding.key(forIntegerPrimaryKey: i)
+        }
+        var low = key(range.lower) ?? 0
+        var high = key(range.upper) ?? .max
+        if range.lower != nil, !range.lowerInclusive {
+            if low == .max { return [] }
+            low += 1
+        }
+        if range.upper != nil, !range.upperInclusive {
+            if high == 0 { return [] }
+            high -= 1
+        }
+        guard low <= high else { return [] }
+        var start = ObjectKeyCoding.encode(low)
+        var keys: [ObjectKey] = []
+        try lmdbCall("Reading '\(table.name)'") {
+            try withUnsafeBytes(of: &start) { s in
+                let cursor = try lmdb.cursor(table.rows)
+                var entry = try cursor.seek(atLeast: s)
+                while let e = entry {
+                    let k = ObjectKeyCoding.decode(e.key)
+                    if k > high { break }
+                    keys.append(k)
+                    entry = try cursor.next()
+                }
+            }
+        }
+        return keys
     }
 }

@@ -1,0 +1,20 @@
+import Foundation
+import StrataQuery
+
+extension Results {
+    /// Strata: how these results are computed, as one line of text. For example:
+    ///
+    /// - `scan Dog` (every object);
+    /// - `scan Dog reading age, name then filter (age > 3 AND name CONTAINS 'x')`;
+    /// - `primary key lookup on Dog.id for 1 value {7} then filter id == 7`;
+    /// - `index prefix on Dog.name 'B' then filter name BEGINSWITH 'B'`;
+    /// - `index range on Dog.born [2020-01-01T00:00:00Z, +inf) then filter born >= … then SORT(name ASC)`.
+    ///
+    /// The first part is the plan step: the index (or primary key) it reads and how, or a
+    /// scan with the properties the predicate decodes. "then filter" shows the predicate
+    /// re-checked on every candidate; then come the SORT, DISTINCT and LIMIT steps in order.
+    public func explain() -> String {
+        core.checkThread()
+        return QueryExecution.explain(query, className: info.name)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import StrataQuery
+import StrataStorage
+
+extension RealmCollection {
+    /// The objects matching a type-safe condition:
+    /// `people.where { $0.age > 8 && $0.name.starts(with: "A") }`.
+    ///
+    /// The condition becomes the same resolved predicate as the equivalent string query, so
+    /// it uses the same plan (see `Results.explain()`). Traps on a condition the string form
+    /// would reject (such as `>` with nil), as RealmSwift does.
+    public func `where`(_ isIncluded: ((Query<Element>) -> Query<Bool>)) -> Results<Element> {
+        guard let results = self as? Results<Element> else {
+            fatalError("where(_:) is supported on Results only")
+        }
+        return results.filtered(isIncluded)
+    }
+
+    /// The index of the first object matching a type-safe condition, or nil.
+    public func index(matching isIncluded: ((Query<Element>) -> Query<Bool>)) -> Int? {
+        guard let results = self as? Results<Element> else {
+            fatalError("index(matching:) with a type-safe condition is supported on Results only")
+        }
+        let matching = Set(results.filtered(isIncluded).keys)
+        return results.keys.firstIndex { matching.contains($0) }
+    }
+}
+
+extension Results {
+    /// These results narrowed by a type-safe condition (ANDed with the current predicate).
+    func filtered(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        core.checkThread()
+        let schema = querySchema
+        let condition = isIncluded(Query<Element>(.object, QueryContext(schema: schema)))
+        let compiled = CompiledQuery(ResolvedQuery(predicate: condition.predicate, suffixes: []), schema: schema)
+        return Results(core: core, info: info, query: query.map { $0.and(compiled) } ?? compiled)
+    }
+}

@@ -1,0 +1,194 @@
+import StrataStorage
+
+/// How a query finds the objects it then checks: the plan step of query execution.
+///
+/// Chosen once, when the query is compiled, from the top-level conjuncts of the resolved
+/// predicate (`QueryPlanner`). Whatever the plan, the whole predicate is evaluated on every
+/// candidate row, so an index only narrows the rows visited.
+package enum QueryPlan: Equatable, Sendable {
+    /// The predicate is always false: nothing is read.
+    case nothing
+    /// Every row is visited in key order; the predicate reads these properties (none for
+    /// `TRUEPREDICATE`).
+    case scan(reading: [PropertySchema])
+    /// The candidates come from an index (or from the table, when an integer primary key is
+    /// the object key), then each is re-checked.
+    case index(IndexAccess)
+
+    /// One line: "scan Dog reading age, name", "index range on Dog.age [3, 8)", ...
+    package func description(className: String) -> String {
+        switch self {
+        case .nothing: return "nothing (the predicate is always false)"
+        case .scan(let properties) where properties.isEmpty: return "scan \(className)"
+        case .scan(let properties): return "scan \(className) reading " + properties.map(\.name).joined(separator: ", ")
+        case .index(let access): return access.description(className: className)
+        }
+    }
+}
+
+/// One way of reading candidates from an index.
+package enum IndexAccess: Equatable, Sendable {
+    /// Objects whose property equals one of the values (`==` or `IN`); no values means none.
+    case equal(PropertySchema, [Value])
+    /// Objects whose string property starts with the prefix (`BEGINSWITH` without options).
+    case prefix(PropertySchema, String)
+    /// Objects whose property lies in the range (`< <= > >= BETWEEN`, merged per property).
+    case range(PropertySchema, IndexRange)
+
+    /// The property whose index is read.
+    package var property: PropertySchema {
+        switch self {
+        case .equal(let p, _), .prefix(let p, _), .range(let p, _): p
+        }
+    }
+
+    /// "index lookup on Dog.name for 2 values", "primary key range on Dog.id [1, 5]", ...
+    package func description(className: String) -> String {
+        let p = property
+        let kind = p.isPrimaryKey ? "primary key" : "index"
+        let target = "\(className).\(p.name)"
+        switch self {
+        case .equal(_, let values):
+            let shown = values.prefix(5).map(literalText).joined(separator: ", ") + (values.count > 5 ? ", …" : "")
+            return "\(kind) lookup on \(target) for \(values.count) value\(values.count == 1 ? "" : "s") {\(shown)}"
+        case .prefix(_, let s):
+            return "\(kind) prefix on \(target) \(literalText(.string(s)))"
+        case .range(_, let r):
+            return "\(kind) range on \(target) \(r)"
+        }
+    }
+}
+
+/// Picks the plan of a resolved predicate.
+///
+/// Only top-level conjuncts (`a AND b AND …`, or a single comparison) can narrow the rows,
+/// and only comparisons of an indexed property (or the primary key) with constants, without
+/// `[c]`/`[d]`. Candidates, best first:
+///
+/// 1. primary key `==` / `IN` (fewer values first);
+/// 2. indexed `==`;
+/// 3. indexed `IN` (fewer values first);
+/// 4. `BEGINSWITH` on an indexed string;
+/// 5. a range closed at both ends (all of a property's `< <= > >= BETWEEN` conjuncts are
+///    merged into one range);
+/// 6. a range open at one end.
+///
+/// Ties go to the conjunct written first. Ranges apply to int, float, double, date and
+/// string properties; a bound that no stored value can equal (`age > 2.5`) is rounded to
+/// the property's type (`age >= 3`), and a NaN bound or an integer bound beyond `Int64`
+/// leaves the conjunct to the scan.
+package enum QueryPlanner {
+    /// The plan for `predicate`.
+    package static func plan(_ predicate: ResolvedPredicate) -> QueryPlan {
+        if predicate == .constant(false) { return .nothing }
+        let conjuncts: [ResolvedPredicate]
+        if case .and(let ps) = predicate { conjuncts = ps } else { conjuncts = [predicate] }
+        if conjuncts.contains(.constant(false)) { return .nothing }
+
+        var best: (rank: Int, count: Int, access: IndexAccess)?
+        func consider(_ rank: Int, _ count: Int, _ access: IndexAccess) {
+            if let b = best, (b.rank, b.count) <= (rank, count) { return }
+            best = (rank, count, access)
+        }
+        var ranges: [(property: PropertySchema, range: IndexRange)] = []
+
+        for case .comparison(let c) in conjuncts where c.property.hasIndex && c.options.isEmpty {
+            let p = c.property
+            switch (c.op, c.operand) {
+            case (.equal, _), (.in, _):
+                guard let hint = IndexHint.hint(c) else { continue }
+                let rank = p.isPrimaryKey ? 0 : (c.op == .equal ? 1 : 2)
+                consider(rank, hint.values.count, .equal(p, hint.values))
+            case (.beginsWith, .value(.string(let s))) where p.type == .string:
+                consider(3, 0, .prefix(p, s))
+            case (.between, .values(let vs)) where vs.count == 2:
+                guard let low = bound(vs[0], p.type, lower: true), let high = bound(vs[1], p.type, lower: false) else { continue }
+                merge(&ranges, p, IndexRange(lower: low, upper: high))
+            case (.greater, .value(let v)), (.greaterOrEqual, .value(let v)):
+                guard let low = bound(v, p.type, lower: true) else { continue }
+                merge(&ranges, p, IndexRange(lower: low, lowerInclusive: c.op == .greaterOrEqual || !sameType(v, low), upper: nil))
+            case (.less, .value(let v)), (.lessOrEqual, .value(let v)):
+                guard let high = bound(v, p.type, lower: false) else { continue }
+                merge(&ranges, p, IndexRange(lower: nil, upper: high, upperInclusive: c.op == .lessOrEqual || !sameType(v, high)))
+            default:
+                continue
+            }
+        }
+        for (p, r) in ranges {
+            consider(r.lower != nil && r.upper != nil ? 4 : 5, 0, .range(p, r))
+        }
+        if let best { return .index(best.access) }
+        let ids = predicate.propertyIDs
+        return .scan(reading: conjuncts.isEmpty ? [] : propertiesReading(ids, in: predicate))
+    }
+
+    /// The properties with these ids, in id order, taken from the predicate itself.
+    private static func propertiesReading(_ ids: Set<Int>, in predicate: ResolvedPredicate) -> [PropertySchema] {
+        var found: [Int: PropertySchema] = [:]
+        func walk(_ p: ResolvedPredicate) {
+            switch p {
+            case .constant: break
+            case .and(let ps), .or(let ps): ps.forEach(walk)
+            case .not(let q): walk(q)
+            case .comparison(let c):
+                found[c.property.id] = c.property
+                if case .property(let q) = c.operand { found[q.id] = q }
+            }
+        }
+        walk(predicate)
+        return found.keys.sorted().compactMap { ids.contains($0) ? found[$0] : nil }
+    }
+
+    /// A range bound as the property's stored type, or nil when it cannot bound an index
+    /// scan (NaN, an integer bound beyond `Int64`, a type the index does not order).
+    private static func bound(_ v: Value, _ type: PropertyType, lower: Bool) -> Value? {
+        switch (type, v) {
+        case (.int, .int), (.string, .string): return v
+        case (.int, .double(let d)):
+            let r = lower ? d.rounded(.up) : d.rounded(.down)
+            guard !r.isNaN, r >= -9.2e18, r <= 9.2e18 else { return nil }
+            return .int(Int64(r))
+        case (.float, .float(let f)): return f.isNaN ? nil : v
+        case (.double, .double(let d)): return d.isNaN ? nil : v
+        case (.date, .date(let d)): return d.timeIntervalSinceReferenceDate.isNaN ? nil : v
+        default: return nil
+        }
+    }
+
+    /// Whether a bound kept the constant's kind (false when `2.5` became `3`: the rounded
+    /// bound itself is then inside the range).
+    private static func sameType(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.double, .int): false
+        default: true
+        }
+    }
+
+    /// Intersects `range` with the range already collected for `p`, or adds it.
+    private static func merge(_ ranges: inout [(property: PropertySchema, range: IndexRange)], _ p: PropertySchema, _ range: IndexRange) {
+        guard let i = ranges.firstIndex(where: { $0.property.id == p.id }) else {
+            ranges.append((p, range))
+            return
+        }
+        var r = ranges[i].range
+        if let low = range.lower {
+            if let current = r.lower {
+                let c = compareBytes(IndexKey.encode(low), IndexKey.encode(current))
+                if c > 0 || (c == 0 && !range.lowerInclusive) { r.lower = low; r.lowerInclusive = range.lowerInclusive }
+            } else {
+                r.lower = low
+                r.lowerInclusive = range.lowerInclusive
+            }
+        }
+        if let high = range.upper {
+            if let current = r.upper {
+                let c = compareBytes(IndexKey.encode(high), IndexKey.encode(current))
+                if c < 0 || (c == 0 && !range.upperInclusive) { r.upper = high; r.upperInclusive = range.upperInclusive }
+            } else {
+                r.upper = high
+                r.upperInclusive = range.upperInclusive
+            }
+        }
+        ranges[i].range = r
+    }
+}
