@@ -19,6 +19,8 @@ package enum MetaKeys {
 
     /// The rows database of a class.
     static func rows(_ className: String) -> String { "rows.\(className)" }
+    /// The backlinks database of a link property (by its stable id): target key → origin keys.
+    static func backlinks(_ className: String, _ propertyID: Int) -> String { "backlinks.\(className).\(propertyID)" }
     /// The index database of a property (by its stable id).
     static func index(_ className: String, _ propertyID: Int) -> String { "index.\(className).\(propertyID)" }
 

@@ -89,13 +89,18 @@ package final class StorageTransaction {
         let table = try lmdbCall("Opening the tables of '\(name)'") { () throws -> Table in
             var rows: Database?
             var indexes: [Int: Database] = [:]
+            var backlinks: [Int: Database] = [:]
             for spec in Table.databases(for: classSchema) {
                 guard let db = handles[spec.name] ?? created[spec.name] else {
                     throw StorageError(.invalidDatabase, "'\(file.path)' is damaged: the database '\(spec.name)' is missing")
                 }
-                if let p = spec.property { indexes[p] = db } else { rows = db }
+                switch spec.role {
+                case .rows: rows = db
+                case .index(let p): indexes[p] = db
+                case .backlinks(let p): backlinks[p] = db
+                }
             }
-            return Table(schema: classSchema, rows: rows!, indexes: indexes)
+            return Table(schema: classSchema, rows: rows!, indexes: indexes, backlinks: backlinks)
         }
         tables[name] = table
         return table

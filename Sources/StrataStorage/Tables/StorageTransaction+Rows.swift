@@ -36,6 +36,7 @@ extension StorageTransaction {
     /// Throws `.invalidInput` for a duplicate primary key or an oversized value.
     package func insert(_ table: Table, values: [Value]) throws -> ObjectKey {
         try checkSizes(table, values)
+        for link in table.links { try checkLinkTarget(table, link, values[link.id]) }
         let key = try newKey(table, values)
         let row = RowEncoder.encode(values)
         let append = key > (try lastKey(table))
@@ -52,6 +53,9 @@ extension StorageTransaction {
         if append { lastKeys[table.name] = key }
         for property in table.schema.properties where table.indexes[property.id] != nil {
             try addIndexEntry(table, property, values[property.id], key)
+        }
+        for link in table.links {
+            if case .link(let target) = values[link.id] { try addBacklink(table, link, target: target, origin: key) }
         }
         record(table) { $0.recordInsert(key) }
         return key
@@ -74,6 +78,12 @@ extension StorageTransaction {
         }
         if newValues.isEmpty { return }
         try checkSizes(table, Array(newValues.values))
+        var relinked: [(PropertySchema, old: Value, new: Value)] = []
+        for link in table.links {
+            guard let new = newValues[link.id] else { continue }
+            try checkLinkTarget(table, link, new)
+            relinked.append((link, old.value(link), new))
+        }
         let slotCount = max(table.schema.slotCount, newValues.keys.max()! + 1)
         var oldIndexed: [(PropertySchema, Value)] = []
         for (property, _) in changes where table.indexes[property.id] != nil && newValues[property.id] != nil {
@@ -88,13 +98,22 @@ extension StorageTransaction {
             try removeIndexEntry(table, property, oldValue, key)
             try addIndexEntry(table, property, newValues[property.id]!, key)
         }
+        for (link, oldValue, newValue) in relinked where oldValue != newValue {
+            if case .link(let target) = oldValue { try removeBacklink(table, link, target: target, origin: key) }
+            if case .link(let target) = newValue { try addBacklink(table, link, target: target, origin: key) }
+        }
         record(table) { c in for id in newValues.keys { c.recordModify(key, property: id) } }
     }
 
     /// Deletes object `key` and its index entries. Returns false if it did not exist.
     @discardableResult
     package func delete(_ table: Table, _ key: ObjectKey) throws -> Bool {
+        guard try row(table, key) != nil else { return false }
+        try unlinkIncoming(table, key)
         guard let old = try row(table, key) else { return false }
+        for link in table.links {
+            if case .link(let target) = old.value(link) { try removeBacklink(table, link, target: target, origin: key) }
+        }
         var indexed: [(PropertySchema, Value)] = []
         for property in table.schema.properties where table.indexes[property.id] != nil {
             indexed.append((property, old.value(property)))
@@ -111,9 +130,11 @@ extension StorageTransaction {
     /// Deletes every object of the class in one step (`mdb_drop` of its databases), recorded
     /// in history as one "cleared" change rather than a key per object.
     package func deleteAll(_ table: Table) throws {
+        try unlinkAllIncoming(table)
         try lmdbCall("Clearing '\(table.name)'") {
             try lmdb.empty(table.rows)
             for db in table.indexes.values { try lmdb.empty(db) }
+            for db in table.backlinks.values { try lmdb.empty(db) }
         }
         lastKeys[table.name] = 0
         record(table) { $0.recordClear() }

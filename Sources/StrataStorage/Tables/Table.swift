@@ -10,15 +10,22 @@ package final class Table {
     /// Per indexed property id: index key → object key. Unique for a non-integer primary key,
     /// duplicate-sorted otherwise. An integer primary key needs none: it is the object key.
     let indexes: [Int: Database]
+    /// Per link property id: target object key → the keys of the objects of this class that
+    /// link to it (duplicate-sorted, 8 bytes each): the stored backlinks.
+    let backlinks: [Int: Database]
+    /// The link properties of this class.
+    package let links: [PropertySchema]
     /// The primary-key property, if any (looked up once).
     package let primaryKey: PropertySchema?
     /// Whether object keys are the integer primary key itself.
     package let keysArePrimaryKeys: Bool
 
-    init(schema: ClassSchema, rows: Database, indexes: [Int: Database]) {
+    init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database]) {
         self.schema = schema
         self.rows = rows
         self.indexes = indexes
+        self.backlinks = backlinks
+        links = schema.properties.filter { $0.type == .link }
         primaryKey = schema.primaryKey
         keysArePrimaryKeys = schema.keysArePrimaryKeys
     }
@@ -26,17 +33,27 @@ package final class Table {
     /// The class name.
     package var name: String { schema.name }
 
+    /// What one of a class's databases holds.
+    enum Role {
+        case rows
+        case index(property: Int)
+        case backlinks(property: Int)
+    }
+
     /// The databases a class needs, by name, with their flags.
     static func databases(for schema: StoredSchema) -> [(name: String, flags: Database.Flags)] {
         schema.sorted.flatMap { databases(for: $0).map { ($0.name, $0.flags) } }
     }
 
-    /// The databases of one class, by name, with their flags and the property each indexes.
-    static func databases(for schema: ClassSchema) -> [(name: String, flags: Database.Flags, property: Int?)] {
-        var result: [(String, Database.Flags, Int?)] = [(MetaKeys.rows(schema.name), [], nil)]
+    /// The databases of one class, by name, with their flags and what each holds.
+    static func databases(for schema: ClassSchema) -> [(name: String, flags: Database.Flags, role: Role)] {
+        var result: [(String, Database.Flags, Role)] = [(MetaKeys.rows(schema.name), [], .rows)]
         for p in schema.properties where p.hasIndex && !(p.isPrimaryKey && schema.keysArePrimaryKeys) {
             let flags: Database.Flags = p.isPrimaryKey ? [] : [.duplicateSort, .duplicateFixed]
-            result.append((MetaKeys.index(schema.name, p.id), flags, p.id))
+            result.append((MetaKeys.index(schema.name, p.id), flags, .index(property: p.id)))
+        }
+        for p in schema.properties where p.type == .link {
+            result.append((MetaKeys.backlinks(schema.name, p.id), [.duplicateSort, .duplicateFixed], .backlinks(property: p.id)))
         }
         return result
     }
@@ -50,4 +67,9 @@ package struct StoredSchema: Sendable, Equatable {
 
     /// The classes sorted by name, as stored.
     package var sorted: [ClassSchema] { classes.values.sorted { $0.name < $1.name } }
+
+    /// Every link property (with its class) whose target is the class named `target`.
+    package func links(to target: String) -> [(origin: ClassSchema, property: PropertySchema)] {
+        sorted.flatMap { c in c.properties.filter { $0.type == .link && $0.linkTarget == target }.map { (c, $0) } }
+    }
 }
