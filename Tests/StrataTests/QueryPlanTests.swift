@@ -1,0 +1,300 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+final class IndexedEvent: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var name = ""
+    @Persisted(indexed: true) var count = 0
+    @Persisted(indexed: true) var when = Date(timeIntervalSinceReferenceDate: 0)
+    @Persisted(indexed: true) var optCount: Int?
+    @Persisted(indexed: true) var tag: String?
+    @Persisted var score = 0.0
+}
+
+/// The same properties as `IndexedEvent`, with no index and no primary key.
+final class PlainEvent: Object {
+    @Persisted var id = 0
+    @Persisted var name = ""
+    @Persisted var count = 0
+    @Persisted var when = Date(timeIntervalSinceReferenceDate: 0)
+    @Persisted var optCount: Int?
+    @Persisted var tag: String?
+    @Persisted var score = 0.0
+}
+
+final class CodedEvent: Object {
+    @Persisted(primaryKey: true) var code = ""
+    @Persisted var id = 0
+}
+
+final class OptionalKeyEvent: Object {
+    @Persisted(primaryKey: true) var id: Int?
+    @Persisted var n = 0
+}
+
+/// Which plan `explain()` shows, and that indexed and unindexed classes holding the same
+/// data give the same results for every plan.
+final class QueryPlanTests: StrataTestCase {
+    private var realm: Realm!
+    private let jan2020 = ISO8601DateFormatter().date(from: "2020-01-01T00:00:00Z")!
+    private let long = String(repeating: "x", count: 600)
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        realm = try openRealm(types: [IndexedEvent.self, PlainEvent.self, CodedEvent.self, OptionalKeyEvent.self])
+    }
+
+    override func tearDownWithError() throws {
+        realm = nil
+        try super.tearDownWithError()
+    }
+
+    /// Stores the same objects in both classes.
+    private func store(_ rows: [[String: Any]]) throws {
+        try realm.write {
+            for row in rows {
+                realm.add(IndexedEvent(value: row))
+                realm.add(PlainEvent(value: row))
+            }
+        }
+    }
+
+    /// The sorted ids matching `query` in a class.
+    private func ids<T: Object>(_ type: T.Type, _ query: String, _ args: [Any]) throws -> [Int] {
+        try realm.objects(type).filtered(query, args).map { $0["id"] as! Int }.sorted()
+    }
+
+    /// Asserts both classes agree and returns the indexed class's plan.
+    @discardableResult
+    private func assertAgree(_ query: String, _ args: Any..., file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let indexed = try ids(IndexedEvent.self, query, args)
+        let plain = try ids(PlainEvent.self, query, args)
+        XCTAssertEqual(indexed, plain, query, file: file, line: line)
+        return try realm.objects(IndexedEvent.self).filtered(query, args).explain()
+    }
+
+    private func explain(_ query: String, _ args: Any...) throws -> String {
+        try realm.objects(IndexedEvent.self).filtered(query, args).explain()
+    }
+
+    func testExplainNamesTheIndexChosenForEachKindOfCondition() throws {
+        let d = jan2020
+        let cases: [(String, [Any], String)] = [
+            ("id == 5", [], "primary key lookup on IndexedEvent.id for 1 value {5} then filter id == 5"),
+            ("count == 3 AND name == 'a'", [], "index lookup on IndexedEvent.count for 1 value {3}"),
+            ("name IN {'a', 'b'} AND count IN {1}", [], "index lookup on IndexedEvent.count for 1 value {1}"),
+            ("name == 'a' AND id IN {1, 2, 3}", [], "primary key lookup on IndexedEvent.id for 3 values {1, 2, 3}"),
+            ("count > 3 AND name BEGINSWITH 'ab'", [], "index prefix on IndexedEvent.name 'ab' then filter (count > 3 AND name BEGINSWITH 'ab')"),
+            ("count > 3 AND count <= 10", [], "index range on IndexedEvent.count (3, 10] then filter"),
+            ("when >= %@", [d], "index range on IndexedEvent.when [2020-01-01T00:00:00Z, +inf) then filter when >= "),
+            ("when > %@ AND count BETWEEN {1, 5}", [d], "index range on IndexedEvent.count [1, 5]"),
+            ("id > 10 AND id < 20", [], "primary key range on IndexedEvent.id (10, 20)"),
+            ("count > 2.5", [], "index range on IndexedEvent.count [3, +inf)"),
+            ("count < -2.5", [], "index range on IndexedEvent.count (-inf, -3]"),
+            ("5 > count", [], "index range on IndexedEvent.count (-inf, 5)"),
+            ("tag < 'm' AND optCount >= 0", [], "index range on IndexedEvent.tag (-inf, 'm')"),
+            ("name BEGINSWITH[c] 'a'", [], "scan IndexedEvent reading name then filter name BEGINSWITH[c] 'a'"),
+            ("score > 1 OR count == 3", [], "scan IndexedEvent reading count, score then filter"),
+            ("NOT count == 3", [], "scan IndexedEvent reading count"),
+            ("count > nan", [], "scan IndexedEvent reading count"),
+            ("tag == nil", [], "scan IndexedEvent reading tag"),
+            ("FALSEPREDICATE", [], "nothing (the predicate is always false)"),
+            ("TRUEPREDICATE", [], "scan IndexedEvent"),
+            ("count > 3 SORT(name ASC) LIMIT(2)", [], "index range on IndexedEvent.count (3, +inf) then filter count > 3 then SORT(name ASC) then LIMIT(2)"),
+        ]
+        for (query, args, expected) in cases {
+            let plan = try realm.objects(IndexedEvent.self).filtered(query, args).explain()
+            XCTAssertTrue(plan.hasPrefix(expected), "\(query): \(plan)")
+        }
+        XCTAssertEqual(realm.objects(IndexedEvent.self).explain(), "scan IndexedEvent")
+        XCTAssertEqual(realm.objects(IndexedEvent.self).sorted(byKeyPath: "count").explain(), "scan IndexedEvent then SORT(count ASC)")
+        XCTAssertEqual(try ids(IndexedEvent.self, "count > 2.5", []), [])
+    }
+
+    func testTypeSafeQueriesExplainTheSamePlans() throws {
+        let events = realm.objects(IndexedEvent.self)
+        XCTAssertEqual(events.where { $0.when >= jan2020 }.explain(), try explain("when >= %@", jan2020))
+        XCTAssertTrue(events.where { $0.name.starts(with: "ab") && $0.score > 1 }.explain().hasPrefix("index prefix on IndexedEvent.name 'ab'"))
+        XCTAssertTrue(events.where { $0.count.contains(1...5) }.explain().hasPrefix("index range on IndexedEvent.count [1, 5]"))
+        XCTAssertTrue(events.where { $0.count.contains(1..<5) }.explain().hasPrefix("index range on IndexedEvent.count [1, 5)"))
+        XCTAssertTrue(events.where { $0.id.in([4, 2]) }.explain().hasPrefix("primary key lookup on IndexedEvent.id for 2 values"))
+        XCTAssertTrue(events.where { $0.name.starts(with: "ab", options: .caseInsensitive) }.explain().hasPrefix("scan IndexedEvent reading name"))
+    }
+
+    func testRandomDataGivesTheSameResultsWithAndWithoutIndexes() throws {
+        let seed = UInt64(Date().timeIntervalSince1970 * 1000) & 0xFFFF_FFFF
+        print("QueryPlanTests random seed: \(seed)")
+        var rng = SplitMix(seed: seed)
+        let words = ["", "a", "ab", "abc", "b", "B", "é", "e\u{301}", "日本", "日本語", "🐶", long + "a", long + "b", long]
+        func word() -> String { words[Int(rng.next() % UInt64(words.count))] + (rng.next() % 2 == 0 ? "" : String(rng.next() % 5)) }
+        var rows: [[String: Any]] = []
+        for i in 0..<300 {
+            rows.append(["id": i * 3 - 400, "name": word(), "count": Int(rng.next() % 41) - 20,
+                         "when": Date(timeIntervalSinceReferenceDate: Double(rng.next() % 1000) * 3600 - 1e5),
+                         "optCount": rng.next() % 4 == 0 ? NSNull() as Any : Int(rng.next() % 21) - 10,
+                         "tag": rng.next() % 3 == 0 ? NSNull() as Any : word(), "score": Double(rng.next() % 100) / 7])
+        }
+        try store(rows)
+        // Churn the indexes: change and delete some objects in both classes.
+        try realm.write {
+            for (i, row) in rows.enumerated() where i % 7 == 0 {
+                let id = row["id"] as! Int
+                realm.objects(IndexedEvent.self).filter("id == %@", id).first!.count = i % 11
+                realm.objects(PlainEvent.self).filter("id == %@", id).first!.count = i % 11
+                realm.objects(IndexedEvent.self).filter("id == %@", id).first!.name = word()
+                realm.objects(PlainEvent.self).filter("id == %@", id).first!.name = realm.objects(IndexedEvent.self).filter("id == %@", id).first!.name
+            }
+            realm.delete(realm.objects(IndexedEvent.self).filter("count == 4"))
+            realm.delete(realm.objects(PlainEvent.self).filter("count == 4"))
+        }
+        let ops = ["==", "!=", "<", "<=", ">", ">="]
+        func int(_ r: Int) -> Int { Int(rng.next() % UInt64(2 * r + 1)) - r }
+        func condition() -> (String, [Any]) {
+            switch rng.next() % 10 {
+            case 0: return ("id \(ops[Int(rng.next() % 6)]) %@", [int(500)])
+            case 1: return ("count \(ops[Int(rng.next() % 6)]) %@", [int(22)])
+            case 2: return ("count BETWEEN {%@, %@}", [int(22), int(22)])
+            case 3: return ("name BEGINSWITH %@", [word()])
+            case 4: return ("when \(ops[Int(rng.next() % 6)]) %@", [Date(timeIntervalSinceReferenceDate: Double(int(1000)) * 3600)])
+            case 5:
+                if rng.next() % 5 == 0 { return (rng.next() % 2 == 0 ? "optCount == nil" : "optCount != nil", []) }
+                return ("optCount \(ops[Int(rng.next() % 6)]) %@", [int(12)])
+            case 6: return ("tag \(["<", ">=", "BEGINSWITH", "=="][Int(rng.next() % 4)]) %@", [word()])
+            case 7: return ("count IN %@", [[int(20), int(20), int(20)]])
+            case 8: return ("count > %@", [Double(int(40)) / 4])
+            default: return ("score < %@", [Double(int(100)) / 7])
+            }
+        }
+        var usedIndex = 0, nonEmpty = 0
+        for _ in 0..<300 {
+            var parts: [String] = [], args: [Any] = []
+            for _ in 0...(rng.next() % 3) {
+                let (text, a) = condition()
+                if rng.next() % 8 == 0 {
+                    parts.append("NOT " + text)
+                } else {
+                    parts.append(text)
+                }
+                args += a
+            }
+            let query = parts.joined(separator: rng.next() % 6 == 0 ? " OR " : " AND ")
+            let indexed = try ids(IndexedEvent.self, query, args)
+            let plain = try ids(PlainEvent.self, query, args)
+            XCTAssertEqual(indexed, plain, "seed \(seed): \(query) with \(args)")
+            if indexed != plain { return }
+            if !(try realm.objects(IndexedEvent.self).filtered(query, args).explain().hasPrefix("scan")) { usedIndex += 1 }
+            if !indexed.isEmpty { nonEmpty += 1 }
+        }
+        XCTAssertGreaterThan(usedIndex, 100, "seed \(seed)")
+        XCTAssertGreaterThan(nonEmpty, 50, "seed \(seed)")
+    }
+
+    func testNegativeNumbersAndIntegerBoundsAtTheExtremes() throws {
+        var rows: [[String: Any]] = [["id": Int.min, "count": Int.min], ["id": Int.max, "count": Int.max]]
+        for i in -6...6 {
+            let optCount: Any = i % 3 == 0 ? NSNull() : i
+            rows.append(["id": i * 1000, "count": i, "optCount": optCount])
+        }
+        try store(rows)
+        XCTAssertEqual(try ids(IndexedEvent.self, "count BETWEEN {-5, -1}", []).count, 5)
+        try assertAgree("count < 0")
+        try assertAgree("count >= -3 AND count < 2")
+        try assertAgree("count > %@", Int.max)
+        try assertAgree("count >= %@", Int.max)
+        try assertAgree("count < %@", Int.min)
+        try assertAgree("count <= %@", Int.min)
+        try assertAgree("count > -1e19")
+        try assertAgree("count < 1e19")
+        XCTAssertTrue(try assertAgree("id > %@", Int.max).hasPrefix("primary key range"))
+        try assertAgree("id >= %@", Int.max)
+        try assertAgree("id < %@", Int.min)
+        try assertAgree("id <= %@", Int.min)
+        try assertAgree("id BETWEEN {-3000, 3000}")
+        try assertAgree("id > -2000 AND id < 2000 AND id != 0")
+        XCTAssertEqual(try ids(IndexedEvent.self, "id >= %@", [Int.max]), [Int.max])
+        XCTAssertEqual(try ids(IndexedEvent.self, "id BETWEEN {5, 4}", []), [])
+    }
+
+    func testNullsAreOutsideEveryRange() throws {
+        try store((0..<20).map { (i: Int) -> [String: Any] in
+            let optCount: Any = i % 3 == 0 ? NSNull() : i - 10
+            let tag: Any = i % 2 == 0 ? NSNull() : "t\(i)"
+            return ["id": i, "optCount": optCount, "tag": tag]
+        })
+        XCTAssertTrue(try assertAgree("optCount < 3").hasPrefix("index range on IndexedEvent.optCount (-inf, 3)"))
+        try assertAgree("optCount >= -100")
+        try assertAgree("optCount != nil AND optCount > 0")
+        try assertAgree("optCount == nil")
+        try assertAgree("tag < 't5'")
+        try assertAgree("tag BEGINSWITH 't1'")
+        try assertAgree("NOT tag BEGINSWITH 't1'")
+        XCTAssertEqual(try ids(IndexedEvent.self, "optCount >= -100", []).count, 13)
+    }
+
+    func testPrefixesEmptyLongAndUnicode() throws {
+        let names = ["", "a", "ab", "abc", "b", "é", "e\u{301}", "e", "日本", "日本語", "日", "🐶🐱", "🐶",
+                     long, long + "a", long + "b", String(repeating: "x", count: 509) + "é", "ÿ", "\u{10FFFF}"]
+        try store(names.enumerated().map { ["id": $0.offset, "name": $0.element] })
+        XCTAssertTrue(try assertAgree("name BEGINSWITH ''").hasPrefix("index prefix on IndexedEvent.name ''"))
+        XCTAssertEqual(try ids(IndexedEvent.self, "name BEGINSWITH ''", []), [])
+        try assertAgree("name BEGINSWITH 'a'")
+        try assertAgree("name BEGINSWITH 'e'")
+        try assertAgree("name BEGINSWITH 'é'")
+        try assertAgree("name BEGINSWITH '日本'")
+        try assertAgree("name BEGINSWITH '🐶'")
+        try assertAgree("name BEGINSWITH 'ÿ'")
+        try assertAgree("name BEGINSWITH %@", String(repeating: "x", count: 550))
+        try assertAgree("name BEGINSWITH %@", long + "a")
+        try assertAgree("name BEGINSWITH %@", String(repeating: "x", count: 509) + "é")
+        try assertAgree("name BEGINSWITH %@", String(repeating: "x", count: 510))
+        try assertAgree("name == %@", long + "b")
+        try assertAgree("name > %@", long + "a")
+        try assertAgree("name >= %@", long)
+        try assertAgree("name < %@", long + "b")
+        try assertAgree("name BETWEEN {%@, %@}", long, long + "a")
+        try assertAgree("name > '日'")
+        try assertAgree("name <= 'e'")
+        XCTAssertEqual(try ids(IndexedEvent.self, "name BEGINSWITH %@", [long + "a"]), [14])
+        XCTAssertEqual(try ids(IndexedEvent.self, "name BEGINSWITH '日本'", []), [8, 9])
+    }
+
+    func testDateRangesAroundTheReferenceDate() throws {
+        try store((-10...10).map { ["id": $0, "when": Date(timeIntervalSinceReferenceDate: Double($0) * 0.5)] })
+        XCTAssertTrue(try assertAgree("when < %@", Date(timeIntervalSinceReferenceDate: 0)).hasPrefix("index range on IndexedEvent.when (-inf, 2001-01-01T00:00:00Z)"))
+        try assertAgree("when >= %@", Date(timeIntervalSinceReferenceDate: -0.0))
+        try assertAgree("when > %@", Date(timeIntervalSinceReferenceDate: -2.5))
+        try assertAgree("when BETWEEN {%@, %@}", Date(timeIntervalSinceReferenceDate: -1.25), Date(timeIntervalSinceReferenceDate: 1.5))
+        XCTAssertEqual(try ids(IndexedEvent.self, "when > %@", [Date(timeIntervalSinceReferenceDate: 4)]), [9, 10])
+    }
+
+    func testStringAndOptionalPrimaryKeysUseTheirIndexes() throws {
+        try realm.write {
+            for i in 0..<30 {
+                realm.add(CodedEvent(value: ["code": "c\(i)", "id": i]))
+                realm.add(OptionalKeyEvent(value: i == 0 ? ["n": i] : ["id": i - 15, "n": i]))
+            }
+        }
+        let coded = realm.objects(CodedEvent.self).filter("code BEGINSWITH 'c1'")
+        XCTAssertTrue(coded.explain().hasPrefix("primary key prefix on CodedEvent.code 'c1'"))
+        XCTAssertEqual(coded.map(\.id).sorted(), [1] + Array(10...19))
+        let ranged = realm.objects(CodedEvent.self).filter("code > 'c2'")
+        XCTAssertEqual(ranged.map(\.id).sorted(), [3, 4, 5, 6, 7, 8, 9, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29])
+        let optional = realm.objects(OptionalKeyEvent.self).filter("id > -3 AND id <= 4")
+        XCTAssertTrue(optional.explain().hasPrefix("primary key range on OptionalKeyEvent.id (-3, 4]"))
+        XCTAssertEqual(optional.map(\.n).sorted(), [13, 14, 15, 16, 17, 18, 19])
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a failing run can be repeated from its seed.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
