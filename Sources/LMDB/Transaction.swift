@@ -23,6 +23,18 @@ package final class Transaction {
         handle = txn
     }
 
+    /// Begins a transaction nested in the write transaction `parent`: its writes join the
+    /// parent's when it commits and vanish when it aborts. The parent must not be used until
+    /// then.
+    package init(nestedIn parent: Transaction) throws(LMDBError) {
+        precondition(!parent.isReadOnly, "only write transactions can be nested in")
+        environment = parent.environment
+        isReadOnly = false
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(environment.handle, parent.live, 0, &txn))
+        handle = txn
+    }
+
     deinit { if let handle { mdb_txn_abort(handle) } }
 
     private var live: OpaquePointer {

@@ -10,6 +10,8 @@ struct PropertyInfo {
     let field: PersistedField.Type
     /// The property as the code declares it (its id is the declaration index).
     let schema: PropertySchema
+    /// For a link, the target class.
+    let linkTarget: ObjectBase.Type?
 }
 
 /// What Strata knows about a model class, discovered once (by reflection on one instance)
@@ -48,6 +50,22 @@ final class ClassInfo: @unchecked Sendable {
         do { return try of(type) } catch { trap(error) }
     }
 
+    /// `infos` and every class they link to, directly or not (a schema must hold both ends).
+    static func withLinkTargets(_ infos: [ClassInfo]) throws -> [ClassInfo] {
+        var result = infos
+        var seen = Set(infos.map { ObjectIdentifier($0) })
+        var index = 0
+        while index < result.count {
+            for property in result[index].properties {
+                guard let target = property.linkTarget else { continue }
+                let info = try of(target)
+                if seen.insert(ObjectIdentifier(info)).inserted { result.append(info) }
+            }
+            index += 1
+        }
+        return result
+    }
+
     /// Every model class discovered so far in this process, in discovery order.
     static var discovered: [ClassInfo] { lock.withLock { order } }
 
@@ -80,10 +98,15 @@ final class ClassInfo: @unchecked Sendable {
             }
             let options = field.options(at: base + offset)
             let info = field.typeInfo
+            if info.type == .link && !info.isOptional {
+                throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' links to an object and must be optional ('\(propertyName): \(info.linkTarget.map { String(describing: $0) } ?? "Object")?')")
+            }
+            let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
             let schema = PropertySchema(name: propertyName, type: info.type, isOptional: info.isOptional,
                                         isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
-                                        id: properties.count, intWidth: info.intWidth)
-            properties.append(PropertyInfo(name: propertyName, offset: offset, field: field, schema: schema))
+                                        id: properties.count, intWidth: info.intWidth, linkTarget: target)
+            properties.append(PropertyInfo(name: propertyName, offset: offset, field: field, schema: schema,
+                                           linkTarget: info.linkTarget))
         }
         let primaryKeys = properties.filter(\.schema.isPrimaryKey)
         if primaryKeys.count > 1 {

@@ -12,9 +12,9 @@ open class Object: ObjectBase {
         self.init()
         do {
             let info = try ClassInfo.of(Swift.type(of: self))
-            let values = try ValueConversion.values(from: value, for: info, existing: nil)
-            for (index, v) in values.enumerated() where v != nil {
-                info.properties[index].field.setValue(v!, at: info.field(index, of: self))
+            let values = try ValueConversion.values(from: value, for: info)
+            for (index, v) in values.enumerated() {
+                if let v { info.properties[index].field.setValue(v, at: info.field(index, of: self)) }
             }
         } catch { trap(error) }
     }
@@ -31,7 +31,11 @@ open class Object: ObjectBase {
     open override var description: String {
         let info = ClassInfo.forType(Swift.type(of: self))
         if binding != nil && isInvalidated { return "[invalid object]" }
-        let body = info.properties.indices.map { "\t\(info.properties[$0].name) = \(describe(storedValue($0)));" }
+        let body = info.properties.indices.map { index in
+            let v = storedValue(index)
+            let shown = v.object.map { "\(Swift.type(of: $0).className()) object" } ?? describe(v.value)
+            return "\t\(info.properties[index].name) = \(shown);"
+        }
         return "\(info.name) {\n\(body.joined(separator: "\n"))\n}"
     }
 
@@ -45,7 +49,7 @@ open class Object: ObjectBase {
         set {
             let (info, index) = property(key)
             do {
-                let value = try ValueConversion.value(newValue, for: info.properties[index].schema, className: info.name)
+                let value = try ValueConversion.value(newValue, for: info.properties[index], className: info.name)
                 if binding != nil {
                     setManagedValue(value, index)
                 } else {
@@ -76,21 +80,27 @@ open class Object: ObjectBase {
     }
 
     /// The stored form of property `index`, managed or not.
-    func storedValue(_ index: Int) -> StrataStorage.Value {
-        if binding != nil { return managedValue(index) }
+    func storedValue(_ index: Int) -> _StrataValue {
+        if binding != nil { return _managedValue(index) }
         let info = ClassInfo.forType(Swift.type(of: self))
         return info.properties[index].field.value(at: info.field(index, of: self))
     }
 }
 
-extension Object: _RealmCollectionValueInsideOptional {
+/// Objects are stored as (optional) to-one links: the target's object key in the row.
+extension Object: _RealmCollectionValueInsideOptional, _PersistableInsideOptional {
     public typealias PersistedType = Object
+    public static var _strataTypeInfo: _StrataTypeInfo {
+        _StrataTypeInfo(type: .link, isOptional: false, intWidth: 64, linkTarget: self)
+    }
+    public static func _strataFrom(_ value: _StrataValue) -> Self { value.object as! Self }
+    public var _strataValue: _StrataValue { _StrataValue(.link(objectKey), object: self) }
 }
 
 extension PersistedField {
     /// The Swift value (boxed) of a stored value, nil for null.
-    static func swiftValue(_ value: StrataStorage.Value) -> Any? {
-        if case .null = value { return nil }
+    static func swiftValue(_ value: _StrataValue) -> Any? {
+        if case .null = value.value { return nil }
         return box(value)
     }
 }

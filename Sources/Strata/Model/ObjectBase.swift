@@ -82,21 +82,25 @@ open class ObjectBase: NSObject {
     func _managedValue(_ index: Int) -> _StrataValue {
         // Unmanaged with a managed index: a key-path recorder (Query/KeyPathRecorder.swift).
         if _slowPath(managingCore == nil) { return KeyPathRecorder.recordRead(index) }
-        return _StrataValue(managedValue(index))
+        let value = managedValue(index)
+        if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding!, index, key)) }
+        return _StrataValue(value)
     }
 
     /// Writes a managed property (called from `@Persisted`'s accessor).
     @usableFromInline
     func _managedSet<V: _Persistable>(_ value: V, _ index: Int) {
-        setManagedValue(value._strataValue.value, index)
+        setManagedValue(value._strataValue, index)
     }
 
-    /// Writes a managed property; traps outside a write transaction or on a bad value.
-    func setManagedValue(_ value: StrataStorage.Value, _ index: Int) {
+    /// Writes a managed property; traps outside a write transaction or on a bad value. An
+    /// unmanaged object assigned to a link is added to the Realm first (with its graph).
+    func setManagedValue(_ value: _StrataValue, _ index: Int) {
         let core = managingCore!
         core.checkWrite()
         do {
-            try translatingErrors { try core.transaction().update(binding!.table, objectKey, [(binding!.properties[index], value)]) }
+            let stored = try value.object.map { StrataStorage.Value.link(try core.linkKey(for: $0)) } ?? value.value
+            try translatingErrors { try core.transaction().update(binding!.table, objectKey, [(binding!.properties[index], stored)]) }
         } catch { trap(error) }
     }
 

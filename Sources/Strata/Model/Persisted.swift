@@ -115,10 +115,10 @@ protocol PersistedField {
     /// Whether `managedIndex` is at offset 0, as `ObjectBase.attach` assumes.
     static var managedIndexIsFirst: Bool { get }
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions
-    static func value(at field: UnsafeMutableRawPointer) -> StrataStorage.Value
-    static func setValue(_ value: StrataStorage.Value, at field: UnsafeMutableRawPointer)
+    static func value(at field: UnsafeMutableRawPointer) -> _StrataValue
+    static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer)
     /// The stored value as this field's Swift type, boxed.
-    static func box(_ value: StrataStorage.Value) -> Any
+    static func box(_ value: _StrataValue) -> Any
 }
 
 extension Persisted: PersistedField {
@@ -129,13 +129,13 @@ extension Persisted: PersistedField {
         field.assumingMemoryBound(to: Self.self).pointee.options
     }
 
-    static func value(at field: UnsafeMutableRawPointer) -> StrataStorage.Value {
-        field.assumingMemoryBound(to: Self.self).pointee.value._strataValue.value
+    static func value(at field: UnsafeMutableRawPointer) -> _StrataValue {
+        field.assumingMemoryBound(to: Self.self).pointee.value._strataValue
     }
 
-    static func setValue(_ value: StrataStorage.Value, at field: UnsafeMutableRawPointer) {
-        field.assumingMemoryBound(to: Self.self).pointee.value = Value._strataFrom(_StrataValue(value))
+    static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer) {
+        field.assumingMemoryBound(to: Self.self).pointee.value = Value._strataFrom(value)
     }
 
-    static func box(_ value: StrataStorage.Value) -> Any { Value._strataFrom(_StrataValue(value)) }
+    static func box(_ value: _StrataValue) -> Any { Value._strataFrom(value) }
 }

@@ -8,14 +8,21 @@ import StrataStorage
 /// A stored value in transit between a Swift property and storage (opaque to users).
 public struct _StrataValue {
     let value: StrataStorage.Value
-    init(_ value: StrataStorage.Value) { self.value = value }
+    /// The object a link value stands for (managed or not), when there is one.
+    let object: ObjectBase?
+    init(_ value: StrataStorage.Value, object: ObjectBase? = nil) {
+        self.value = value
+        self.object = object
+    }
 }
 
-/// How a Swift type is stored (opaque to users): the storage type, optionality, integer width.
+/// How a Swift type is stored (opaque to users): the storage type, optionality, integer width,
+/// and for a link the target class.
 public struct _StrataTypeInfo {
     let type: StrataStorage.PropertyType
     let isOptional: Bool
     let intWidth: Int
+    var linkTarget: ObjectBase.Type? = nil
 }
 
 public protocol _HasPersistedType {
@@ -145,8 +152,9 @@ extension Optional: _HasPersistedType where Wrapped: _HasPersistedType {
 }
 extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     public static var _strataTypeInfo: _StrataTypeInfo {
-        let inner = Wrapped._strataTypeInfo
-        return _StrataTypeInfo(type: inner.type, isOptional: true, intWidth: inner.intWidth)
+        var info = Wrapped._strataTypeInfo
+        info = _StrataTypeInfo(type: info.type, isOptional: true, intWidth: info.intWidth, linkTarget: info.linkTarget)
+        return info
     }
     public static func _strataFrom(_ v: _StrataValue) -> Wrapped? {
         if case .null = v.value { return nil }

@@ -6,37 +6,63 @@ import StrataStorage
 /// property and naming the property when it does not fit.
 enum ValueConversion {
     /// Values by declaration index from a dictionary, an array in declaration order, or an
-    /// object. nil entries mean "not given" (keep the default or the existing value).
-    static func values(from value: Any, for info: ClassInfo, existing: Bool?) throws -> [StrataStorage.Value?] {
-        var result = [StrataStorage.Value?](repeating: nil, count: info.properties.count)
+    /// object. nil entries mean "not given" (keep the default or the existing value). A link
+    /// given as a dictionary or an array becomes an unmanaged object of the target class.
+    static func values(from value: Any, for info: ClassInfo) throws -> [_StrataValue?] {
+        var result = [_StrataValue?](repeating: nil, count: info.properties.count)
         switch value {
         case let dictionary as [String: Any?]:
             for (index, property) in info.properties.enumerated() {
                 guard let given = dictionary[property.name] else { continue }
-                result[index] = try self.value(given, for: property.schema, className: info.name)
+                result[index] = try self.value(given, for: property, className: info.name)
             }
         case let dictionary as NSDictionary:
             for (index, property) in info.properties.enumerated() {
                 guard let given = dictionary[property.name] else { continue }
-                result[index] = try self.value(given, for: property.schema, className: info.name)
+                result[index] = try self.value(given, for: property, className: info.name)
             }
         case let array as [Any?]:
             guard array.count == info.properties.count else {
                 throw Realm.Error(.invalidInput, "Invalid array input: \(array.count) values for the \(info.properties.count) properties of '\(info.name)' (\(info.properties.map(\.name).joined(separator: ", ")))")
             }
             for (index, property) in info.properties.enumerated() {
-                result[index] = try self.value(array[index], for: property.schema, className: info.name)
+                result[index] = try self.value(array[index], for: property, className: info.name)
             }
         case let object as Object:
             for (index, property) in info.properties.enumerated() {
                 guard let sourceInfo = try? ClassInfo.of(type(of: object)), let i = sourceInfo.index(of: property.name) else { continue }
                 result[index] = try self.value(sourceInfo.properties[i].field.swiftValue(object.storedValue(i)),
-                                               for: property.schema, className: info.name)
+                                               for: property, className: info.name)
             }
         default:
             throw Realm.Error(.invalidInput, "Invalid value for '\(info.name)': expected a dictionary, an array or an object, got \(type(of: value))")
         }
         return result
+    }
+
+    /// One value for a declared property; a link takes an object of the target class, or a
+    /// dictionary or array to build an unmanaged one from.
+    static func value(_ given: Any?, for property: PropertyInfo, className: String) throws -> _StrataValue {
+        guard let target = property.linkTarget else {
+            return _StrataValue(try value(given, for: property.schema, className: className))
+        }
+        switch flatten(given) {
+        case nil, is NSNull:
+            return _StrataValue(.null)
+        case let object as Object:
+            let name = (type(of: object) as ObjectBase.Type)._realmObjectName() ?? type(of: object).className()
+            guard name == property.schema.linkTarget else {
+                throw mismatch(given, property.schema, className, reason: "expected a '\(property.schema.linkTarget ?? "")' object")
+            }
+            return object._strataValue
+        case let nested?:
+            let object = target.init()
+            let info = try ClassInfo.of(target)
+            for (index, v) in try values(from: nested, for: info).enumerated() {
+                if let v { info.properties[index].field.setValue(v, at: info.field(index, of: object)) }
+            }
+            return _StrataValue(.link(0), object: object)
+        }
     }
 
     /// One value for `property`; throws `.invalidInput` naming the property when it does not fit.

@@ -52,7 +52,7 @@ final class RealmCore {
     /// Checks the classes the configuration names (or every model class used so far) against
     /// the file's stored schema, and adds the missing ones in one commit.
     private func prepareSchema() throws {
-        let infos = try configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered
+        let infos = try ClassInfo.withLinkTargets(configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered)
         let stored = try translatingErrors(path: path) { try transaction().schema }
         try checkSchema(infos, against: stored)
         let missing = infos.filter { stored.classes[$0.name] == nil }
@@ -167,7 +167,10 @@ final class RealmCore {
     func bindingForWrite(_ info: ClassInfo) throws -> TableBinding {
         checkWrite()
         if let b = try binding(for: info) { return b }
-        try translatingErrors(path: path) { try transaction().store(classes: [info.schema]) }
+        try translatingErrors(path: path) {
+            let txn = try transaction()
+            try txn.store(classes: try ClassInfo.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map(\.schema))
+        }
         return try binding(for: info)!
     }
 

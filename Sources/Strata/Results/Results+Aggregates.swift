@@ -42,8 +42,9 @@ extension Results {
         let p = property(key, for: "read")
         guard let index = info.index(of: key) else { return [Any?]() }
         let field = info.properties[index].field
+        if p.type == .link { return keys.map { field.swiftValue(core.object(ObjectBase.self, binding!, $0)._managedValue(index)) } }
         var values: [Any?] = []
-        forEachValue(p, skippingNull: false) { values.append(field.swiftValue($0)) }
+        forEachValue(p, skippingNull: false) { values.append(field.swiftValue(_StrataValue($0))) }
         return values
     }
 

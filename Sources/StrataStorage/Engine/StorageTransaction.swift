@@ -8,7 +8,8 @@ import LMDB
 /// cached views went stale). Errors are `StorageError`s.
 package final class StorageTransaction {
     package let file: StorageFile
-    package let lmdb: Transaction
+    /// The LMDB transaction operations go through (a nested one inside `atomically`).
+    package private(set) var lmdb: Transaction
     package let isWrite: Bool
     /// The schema stored in the file, as of this transaction.
     package private(set) var schema: StoredSchema
@@ -126,6 +127,41 @@ package final class StorageTransaction {
         }
         schemaChanged = true
         writeCount &+= 1
+    }
+
+    /// Removes classes from the stored schema (a migration's `deleteData` of a class the new
+    /// schema no longer has); the caller empties their databases.
+    package func removeFromSchema(_ names: [String]) {
+        precondition(isWrite, "schema changes need a write transaction")
+        for name in names {
+            schema.classes[name] = nil
+            tables[name] = nil
+        }
+        schemaChanged = true
+        writeCount &+= 1
+    }
+
+    /// Runs `body` so that it changes everything or nothing: inside a nested LMDB transaction
+    /// that joins this one if `body` returns and vanishes, with this transaction's own
+    /// bookkeeping, if it throws.
+    package func atomically<T>(_ body: () throws -> T) throws -> T {
+        precondition(isWrite, "only a write transaction nests")
+        let parent = lmdb
+        let saved = (changes, sequences, lastKeys, tables, created, schema, schemaChanged)
+        lmdb = try lmdbCall("Beginning a nested transaction on '\(file.path)'") { try Transaction(nestedIn: parent) }
+        defer {
+            lmdb = parent
+            writeCount &+= 1  // rows read inside may have moved or vanished
+        }
+        do {
+            let result = try body()
+            try lmdbCall("Committing a nested transaction on '\(file.path)'") { try lmdb.commit() }
+            return result
+        } catch {
+            lmdb.abort()
+            (changes, sequences, lastKeys, tables, created, schema, schemaChanged) = saved
+            throw error
+        }
     }
 
     /// Ends a read transaction (or abandons a write one).

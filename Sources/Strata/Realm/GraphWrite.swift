@@ -1,0 +1,117 @@
+import Foundation
+import StrataStorage
+
+/// Adds or creates one object and every unmanaged object it links to, whole or not at all.
+///
+/// Each object's row is written before the links to its unmanaged targets, so cycles and
+/// self-links resolve: an object already written in this graph is linked to by its key. The
+/// unmanaged instances become accessors only once the whole graph is written; a graph of more
+/// than one object is written in a nested transaction, so a failure part-way leaves nothing.
+final class GraphWrite {
+    private let core: RealmCore
+    /// Unmanaged instances written so far, with where they were written.
+    private var written: [ObjectIdentifier: (object: ObjectBase, binding: TableBinding, key: ObjectKey)] = [:]
+    /// Whether the writes already run in a nested transaction.
+    private var isNested = false
+
+    private init(_ core: RealmCore) { self.core = core }
+
+    /// Runs `body` with a new graph write and makes its objects managed if it succeeds.
+    static func run<T>(_ core: RealmCore, _ body: (GraphWrite) throws -> T) throws -> T {
+        let graph = GraphWrite(core)
+        let result = try body(graph)
+        for (object, binding, key) in graph.written.values { object.attach(core, binding, key) }
+        return result
+    }
+
+    /// Adds the unmanaged `object` (and its graph); returns its key.
+    @discardableResult
+    func add(_ object: ObjectBase, update: Realm.UpdatePolicy) throws -> ObjectKey {
+        if let done = written[ObjectIdentifier(object)] { return done.key }
+        let info = try ClassInfo.of(type(of: object))
+        let values = info.properties.indices.map { Optional(info.properties[$0].field.value(at: info.field($0, of: object))) }
+        return try upsert(info, values: values, update: update, writing: object).key
+    }
+
+    /// Inserts, or updates by primary key, one object. `values` are by declaration index; nil
+    /// means "not given": the default for a new object, unchanged for an existing one.
+    func upsert(_ info: ClassInfo, values: [_StrataValue?], update: Realm.UpdatePolicy,
+                writing object: ObjectBase? = nil) throws -> (binding: TableBinding, key: ObjectKey) {
+        let binding = try core.bindingForWrite(info)
+        let txn = try core.transaction()
+        let pk = info.schema.primaryKey
+        if update != .error && pk == nil {
+            throw Realm.Error(.invalidInput, "'\(info.name)' does not have a primary key and can not be updated")
+        }
+        var pending: [(index: Int, target: ObjectBase)] = []
+        var stored: [StrataStorage.Value?] = []
+        for (index, v) in values.enumerated() {
+            if let target = v?.object {
+                if let key = try existingKey(of: target) {
+                    stored.append(.link(key))
+                } else {
+                    pending.append((index, target))
+                    stored.append(nil)
+                }
+            } else {
+                stored.append(v?.value)
+            }
+        }
+        if pending.isEmpty || isNested {
+            return try write(info, binding, stored, pending, update, object)
+        }
+        // More than one object: all of them or none.
+        isNested = true
+        defer { isNested = false }
+        return try translatingErrors(path: core.path) {
+            try txn.atomically { try write(info, binding, stored, pending, update, object) }
+        }
+    }
+
+    /// Writes one object's row, then adds its unmanaged link targets and links to them.
+    private func write(_ info: ClassInfo, _ binding: TableBinding, _ stored: [StrataStorage.Value?],
+                       _ pending: [(index: Int, target: ObjectBase)], _ update: Realm.UpdatePolicy,
+                       _ object: ObjectBase?) throws -> (binding: TableBinding, key: ObjectKey) {
+        let txn = try core.transaction()
+        let pk = info.schema.primaryKey
+        let key: ObjectKey = try translatingErrors(path: core.path) {
+            let defaults = stored.contains { $0 == nil } ? defaultValues(info) : []
+            if update != .error, let pk, let existing = try txn.objectKey(binding.table, primaryKey: stored[pk.id] ?? defaults[pk.id]) {
+                var changes: [(PropertySchema, StrataStorage.Value)] = []
+                for (index, v) in stored.enumerated() where index != pk.id {
+                    if let v { changes.append((binding.properties[index], v)) }
+                }
+                try txn.update(binding.table, existing, changes, onlyIfDifferent: update == .modified)
+                return existing
+            }
+            var row = [StrataStorage.Value](repeating: .null, count: binding.table.schema.slotCount)
+            for index in info.properties.indices {
+                row[binding.properties[index].id] = stored[index] ?? (info.properties[index].linkTarget == nil ? defaults[index] : .null)
+            }
+            return try txn.insert(binding.table, values: row)
+        }
+        if let object { written[ObjectIdentifier(object)] = (object, binding, key) }
+        for (index, target) in pending {
+            let hasPrimaryKey = try ClassInfo.of(type(of: target)).schema.primaryKey != nil
+            let targetKey = try add(target, update: hasPrimaryKey ? update : .error)
+            try translatingErrors(path: core.path) {
+                try txn.update(binding.table, key, [(binding.properties[index], .link(targetKey))], onlyIfDifferent: true)
+            }
+        }
+        return (binding, key)
+    }
+
+    /// The key of a link target that is already stored: managed by this Realm's file, or
+    /// written earlier in this graph. Throws for another file's or a deleted object.
+    private func existingKey(of target: ObjectBase) throws -> ObjectKey? {
+        if let done = written[ObjectIdentifier(target)] { return done.key }
+        guard target.managingCore != nil else { return nil }
+        return try core.linkKey(for: target)
+    }
+
+    /// The values a new instance of the class has (its property initialisers).
+    private func defaultValues(_ info: ClassInfo) -> [StrataStorage.Value] {
+        let fresh = info.type.init()
+        return info.properties.indices.map { info.properties[$0].field.value(at: info.field($0, of: fresh)).value }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+final class Owner: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var bestFriend: Owner?
+}
+
+final class Hound: Object {
+    @Persisted var name = ""
+    @Persisted var owner: Owner?
+}
+
+final class LinkTests: StrataTestCase {
+    func testSetReplaceAndClearAToOneLink() throws {
+        let realm = try openRealm(types: [Hound.self])
+        let jane = Owner(value: ["id": 1, "name": "Jane"])
+        let joe = Owner(value: ["id": 2, "name": "Joe"])
+        let rex = Hound(value: ["name": "Rex"])
+        try realm.write {
+            realm.add([jane, joe])
+            realm.add(rex)
+            rex.owner = jane
+        }
+        XCTAssertEqual(rex.owner?.name, "Jane")
+        XCTAssertTrue(rex.owner?.isSameObject(as: jane) ?? false)
+        try realm.write { rex.owner = joe }
+        XCTAssertEqual(realm.objects(Hound.self).first?.owner?.name, "Joe")
+        try realm.write { rex.owner = nil }
+        XCTAssertNil(rex.owner)
+    }
+
+    func testAssigningAnUnmanagedObjectInsideAWriteAddsIt() throws {
+        let realm = try openRealm(types: [Hound.self])
+        let rex = Hound(value: ["name": "Rex"])
+        try realm.write { realm.add(rex) }
+        try realm.write { rex.owner = Owner(value: ["id": 5, "name": "New"]) }
+        XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 5)?.name, "New")
+        XCTAssertEqual(rex.owner?.id, 5)
+    }
+
+    func testAddingAnUnmanagedGraphAddsEveryObjectWithCyclesAndSelfLinks() throws {
+        let realm = try openRealm(types: [Hound.self])
+        let a = Owner(value: ["id": 1, "name": "A"])
+        let b = Owner(value: ["id": 2, "name": "B"])
+        a.bestFriend = b
+        b.bestFriend = a
+        let me = Owner(value: ["id": 3, "name": "Me"])
+        me.bestFriend = me
+        let rex = Hound(value: ["name": "Rex", "owner": a])
+        try realm.write {
+            realm.add(rex)
+            realm.add(me)
+        }
+        XCTAssertEqual(realm.objects(Owner.self).count, 3)
+        let storedA = try XCTUnwrap(realm.object(ofType: Owner.self, forPrimaryKey: 1))
+        XCTAssertEqual(storedA.bestFriend?.name, "B")
+        XCTAssertEqual(storedA.bestFriend?.bestFriend?.name, "A")
+        XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 3)?.bestFriend?.id, 3)
+        XCTAssertEqual(rex.owner?.bestFriend?.name, "B", "key-path traversal reads lazily from the store")
+    }
+
+    func testNestedValuesBuildTheGraphAndUpdateInPlaceByPrimaryKey() throws {
+        let realm = try openRealm(types: [Hound.self])
+        try realm.write {
+            realm.create(Hound.self, value: ["name": "Rex", "owner": ["id": 1, "name": "Jane", "bestFriend": [2, "Joe", nil]]])
+        }
+        XCTAssertEqual(realm.objects(Owner.self).count, 2)
+        XCTAssertEqual(realm.objects(Hound.self).first?.owner?.bestFriend?.name, "Joe")
+        try realm.write {
+            realm.create(Owner.self, value: ["id": 1, "bestFriend": ["id": 2, "name": "Joseph"]], update: .modified)
+        }
+        XCTAssertEqual(realm.objects(Owner.self).count, 2, "nested objects with primary keys update in place")
+        XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 2)?.name, "Joseph")
+        XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 1)?.name, "Jane", "untouched fields are kept")
+        XCTAssertThrowsError(try realm.write {
+            try realm.throwingCreate(Hound.self, value: ["name": "Fido", "owner": ["id": 1, "name": "Dup"]])
+        }, "a nested duplicate primary key with .error is an error")
+        let unmanaged = Hound(value: ["name": "Max", "owner": ["id": 9, "name": "Nested"]])
+        XCTAssertEqual(unmanaged.owner?.name, "Nested", "init(value:) builds unmanaged nested objects")
+        XCTAssertNil(unmanaged.owner?.realm)
+    }
+
+    func testDeletingATargetNullifiesLinksAndKeepsTheRest() throws {
+        let realm = try openRealm(types: [Hound.self])
+        try realm.write {
+            realm.create(Hound.self, value: ["name": "Rex", "owner": ["id": 1, "name": "Jane"]])
+            realm.create(Hound.self, value: ["name": "Fido", "owner": realm.object(ofType: Owner.self, forPrimaryKey: 1)!])
+        }
+        let jane = try XCTUnwrap(realm.object(ofType: Owner.self, forPrimaryKey: 1))
+        try realm.write { realm.delete(jane) }
+        XCTAssertEqual(realm.objects(Hound.self).count, 2)
+        XCTAssertTrue(realm.objects(Hound.self).allSatisfy { $0.owner == nil })
+        try realm.write { realm.create(Owner.self, value: ["id": 1, "name": "Again"]) }
+        XCTAssertTrue(realm.objects(Hound.self).allSatisfy { $0.owner == nil }, "a new object with the same key is not linked")
+        try realm.write {
+            realm.objects(Hound.self).first!.owner = realm.object(ofType: Owner.self, forPrimaryKey: 1)
+            realm.delete(realm.objects(Owner.self))
+        }
+        XCTAssertNil(realm.objects(Hound.self).first?.owner, "deleting a whole class nullifies links to it")
+    }
+
+    func testLinkingToADeletedObjectOrAnotherRealmIsRefused() throws {
+        let realm = try openRealm(types: [Hound.self])
+        let other = try openRealm("other.strata", types: [Hound.self])
+        let stranger = Owner(value: ["id": 7])
+        try other.write { other.add(stranger) }
+        try realm.write { realm.add(Hound(value: ["name": "Rex"])) }
+        let rex = try XCTUnwrap(realm.objects(Hound.self).first)
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Hound.self, value: ["name": "X", "owner": stranger]) })
+        _ = rex
+    }
+
+    func testSchemaRecordsLinkTargetsAndAddsTargetClasses() throws {
+        let realm = try openRealm(types: [Hound.self])
+        let owner = try XCTUnwrap(realm.schema["Hound"]?["owner"])
+        XCTAssertEqual(owner.type, .object)
+        XCTAssertEqual(owner.objectClassName, "Owner")
+        XCTAssertTrue(owner.isOptional)
+        XCTAssertNotNil(realm.schema["Owner"], "the target class is stored with the class that links to it")
+    }
+}
+
+final class GraphAtomicityTests: StrataTestCase {
+    func testAFailedGraphAddLeavesNothingAndTheObjectsUnmanaged() throws {
+        let realm = try openRealm(types: [Hound.self])
+        try realm.write { realm.add(Owner(value: ["id": 2, "name": "Taken"])) }
+        let rex = Hound(value: ["name": "Rex", "owner": ["id": 1, "name": "A", "bestFriend": ["id": 2, "name": "Dup"]]])
+        try realm.write {
+            XCTAssertThrowsError(try realm.throwingAdd(rex))
+            XCTAssertEqual(realm.objects(Hound.self).count, 0, "the hound's row is gone with the failed graph")
+            XCTAssertEqual(realm.objects(Owner.self).count, 1)
+            realm.add(Hound(value: ["name": "Fido"]))
+        }
+        XCTAssertNil(rex.realm, "objects of a failed graph stay unmanaged")
+        XCTAssertNil(rex.owner?.realm)
+        XCTAssertEqual(rex.owner?.name, "A", "and keep their values")
+        XCTAssertEqual(realm.objects(Hound.self).count, 1, "the rest of the write commits")
+        XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 2)?.name, "Taken")
+    }
+}
