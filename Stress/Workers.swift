@@ -15,6 +15,8 @@ enum Workers {
         case "serve": try serve(options)
         case "transfer": try Bank.transferWorker(options)
         case "misuse": try Misuse.run(options)
+        case "migrate": try MigrationWorker.migrate(options)
+        case "old-schema": try MigrationWorker.oldSchema(options)
         default: fail("unknown worker role '\(role)'")
         }
     }

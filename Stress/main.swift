@@ -13,6 +13,8 @@ let usage = """
            strata-stress worker read --file F
            strata-stress worker serve --file F [--nosync]
            strata-stress worker transfer --file F --count N --accounts A [--seed S] [--nosync]
+           strata-stress worker migrate --file F [--hang]
+           strata-stress worker old-schema --file F
            strata-stress bank [--file F] [--processes P] [--transfers N] [--accounts A] [--nosync]
 
     """

@@ -20,6 +20,9 @@ package final class Environment: @unchecked Sendable {
         package var readOnly = false
         /// Skip the flush on commit (`MDB_NOSYNC`): fast, but the last commits can be lost on a crash.
         package var noSync = false
+        /// Open without the lock file (`MDB_NOLOCK`): only for read-only opens where the lock
+        /// file cannot be created (a read-only directory).
+        package var noLock = false
         /// Address space reserved for the map (1 TiB). Without `MDB_WRITEMAP` the file grows
         /// only as pages are used, so this costs address space, not disk or memory. Growing it
         /// later would need every transaction of the process closed (LMDB remaps the file).
@@ -41,6 +44,7 @@ package final class Environment: @unchecked Sendable {
             var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+            if options.noLock { flags |= UInt32(MDB_NOLOCK) }
             try check(mdb_env_open(env, path, flags, 0o644))
         } catch {
             mdb_env_close(env)

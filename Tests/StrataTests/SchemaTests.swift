@@ -60,8 +60,12 @@ final class SchemaTests: StrataTestCase {
 
     func testTheSchemaIsStoredInTheFile() throws {
         try closingRealms { _ = try openRealm(types: [Dog.self, Tag.self]) }
+        try closingRealms {
+            let both = try openRealm(types: [Tag.self, Dog.self])
+            XCTAssertEqual(Set(both.schema.objectSchema.map(\.className)), ["Dog", "Tag"])
+        }
         let realm = try openRealm(types: [Tag.self])
-        XCTAssertEqual(Set(realm.schema.objectSchema.map(\.className)), ["Dog", "Tag"])
+        XCTAssertEqual(Set(realm.schema.objectSchema.map(\.className)), ["Tag"], "a class subset sees only its classes")
         XCTAssertEqual(realm.schema["Tag"]?.primaryKeyProperty?.type, .string)
     }
 

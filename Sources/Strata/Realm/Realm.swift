@@ -14,7 +14,12 @@ public struct Realm {
     /// The schema of the classes this Realm manages.
     public var schema: Schema {
         core.checkThread()
-        return Schema(stored: (try? core.transaction().schema) ?? StoredSchema())
+        var stored = (try? core.transaction().schema) ?? StoredSchema()
+        if configuration.objectTypes != nil {
+            let names = Set(core.checkedClasses.map(\.name))
+            stored.classes = stored.classes.filter { names.contains($0.key) }
+        }
+        return Schema(stored: stored)
     }
 
     /// The configuration this Realm was opened with.
@@ -82,18 +87,33 @@ public struct Realm {
         config.path.map { FileManager.default.fileExists(atPath: $0) } ?? false
     }
 
-    /// Deletes the database file and its lock files. Returns whether anything existed.
+    /// Deletes the database file, LMDB's `FILE-lock` and the reserved `FILE.lock`. Returns
+    /// whether anything existed. Throws `.alreadyOpen` while a Realm of the file is open in
+    /// this process, or while another process has it open (LMDB's lock file says so).
     @discardableResult
     public static func deleteFiles(for config: Configuration) throws -> Bool {
         guard let path = config.path else { return false }
-        var existed = false
-        for p in [path, path + "-lock", path + ".lock"] where FileManager.default.fileExists(atPath: p) {
-            do { try FileManager.default.removeItem(atPath: p) } catch {
-                throw Error(.fileOperationFailed, "Cannot delete '\(p)': \(error.localizedDescription)", path: p)
-            }
-            existed = true
+        return try translatingErrors(path: path) { try StorageFile.deleteFiles(path: path) }
+    }
+
+    /// Writes a compacted copy of the file to `fileURL`, which must not exist (`.fileExists`).
+    /// The copy is one consistent version (the newest committed), even while other processes
+    /// write; it is made with LMDB's compacting copy, so it holds no free pages.
+    public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
+        core.checkThread()
+        let destination = fileURL.standardizedFileURL.path
+        if encryptionKey != nil {
+            throw Error(.fail, "Encryption is not supported yet: cannot write an encrypted copy to '\(destination)'", path: destination)
         }
-        return existed
+        try translatingErrors(path: destination) { try core.file.writeCompactedCopy(to: destination) }
+    }
+
+    /// Writes a compacted copy to the file of `configuration` (see `writeCopy(toFile:)`).
+    public func writeCopy(configuration: Realm.Configuration) throws {
+        guard let url = configuration.fileURL else {
+            throw Error(.fail, "writeCopy(configuration:) needs a configuration with a fileURL")
+        }
+        try writeCopy(toFile: url, encryptionKey: configuration.encryptionKey)
     }
 }
 
@@ -120,7 +140,7 @@ enum RealmCache {
         let dictionary = Thread.current.threadDictionary
         let cache = dictionary[key] as? Box ?? Box()
         dictionary[key] = cache
-        let id = (configuration.path ?? configuration.inMemoryIdentifier ?? "") + (configuration.readOnly ? "#ro" : "")
+        let id = (configuration.path ?? configuration.inMemoryIdentifier.map { "memory:" + $0 } ?? "") + (configuration.readOnly ? "#ro" : "")
         if let token = cache.cores[id]?.token, let core = token.core { return core }
         let core = try RealmCore(configuration: configuration)
         cache.cores[id] = Weak(token: core.token)

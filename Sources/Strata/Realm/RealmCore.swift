@@ -31,40 +31,30 @@ final class RealmCore {
     /// The process name written into history entries.
     static let processName = ProcessInfo.processInfo.processName
 
+    /// The classes checked at open (the configuration's, with their link targets).
+    var checkedClasses: [ClassInfo] = []
+    /// The stored schema last found compatible with this instance's classes; a snapshot with
+    /// another one is checked again (`schemaChangeProblem`). Compared by value, which is
+    /// cheap when unchanged: the file hands out one decoded schema per distinct byte string.
+    var validatedSchema: StoredSchema?
+    /// An in-memory Realm's file, deleted when its last instance goes.
+    private let memoryFile: InMemoryFile?
+
     init(configuration: Realm.Configuration) throws {
-        guard let path = configuration.path else {
-            throw Realm.Error(.fail, "In-memory Realms (inMemoryIdentifier) are not supported yet: give the configuration a fileURL")
+        let memory = try configuration.inMemoryIdentifier.map(InMemoryFile.forIdentifier)
+        guard let path = memory?.path ?? configuration.path else {
+            throw Realm.Error(.fail, "The configuration names no file: set fileURL or inMemoryIdentifier")
         }
         if configuration.encryptionKey != nil {
             throw Realm.Error(.fail, "Encryption is not supported yet: open '\(path)' without an encryptionKey", path: path)
         }
         self.configuration = configuration
         self.path = path
+        memoryFile = memory
         thread = pthread_self()
-        file = try translatingErrors(path: path) {
-            try StorageFile.open(path: path, options: .init(readOnly: configuration.readOnly,
-                                                            syncOnCommit: configuration.syncOnCommit))
-        }
+        file = try Self.openFile(configuration, path: path)
         token.core = self
-        try prepareSchema()
-    }
-
-    /// Checks the classes the configuration names (or every model class used so far) against
-    /// the file's stored schema, and adds the missing ones in one commit.
-    private func prepareSchema() throws {
-        let infos = try ClassInfo.withLinkTargets(configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered)
-        let stored = try translatingErrors(path: path) { try transaction().schema }
-        try checkSchema(infos, against: stored)
-        let missing = infos.filter { stored.classes[$0.name] == nil }
-        if missing.isEmpty || configuration.readOnly { return }
-        try translatingErrors(path: path) {
-            let txn = try file.beginWrite()
-            let fresh = txn.schema
-            try checkSchema(infos, against: fresh)
-            try txn.store(classes: missing.filter { fresh.classes[$0.name] == nil }.map(\.schema))
-            try txn.commit(processName: Self.processName, pid: getpid())
-        }
-        endTransaction()
+        try prepareSchema(ClassInfo.withLinkTargets(configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered))
     }
 
     private func checkSchema(_ infos: [ClassInfo], against stored: StoredSchema) throws {
@@ -75,6 +65,9 @@ final class RealmCore {
             throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n- " + lines.joined(separator: "\n- "), path: path)
         }
     }
+
+    /// The bindings made so far (checked against each new snapshot's schema).
+    var boundTables: [TableBinding] { Array(bindings.values) }
 
     /// Traps unless called on the thread that opened this instance.
     @inline(__always)
@@ -96,6 +89,9 @@ final class RealmCore {
         let txn = try file.beginRead()
         current = txn
         serial &+= 1
+        if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
+            preconditionFailure(problem)
+        }
         return txn
     }
 
@@ -117,7 +113,13 @@ final class RealmCore {
         checkThread()
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
         endTransaction()
-        current = try translatingErrors(path: path) { try file.beginWrite() }
+        let txn = try translatingErrors(path: path) { try file.beginWrite() }
+        if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
+            txn.abort()
+            serial &+= 1
+            throw Realm.Error(.schemaMismatch, problem, path: path)
+        }
+        current = txn
         isInWriteTransaction = true
     }
 
@@ -169,7 +171,7 @@ final class RealmCore {
         if let b = try binding(for: info) { return b }
         try translatingErrors(path: path) {
             let txn = try transaction()
-            try txn.store(classes: try ClassInfo.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map(\.schema))
+            try txn.store(classes: try ClassInfo.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map { txn.freshIDs($0.schema) })
         }
         return try binding(for: info)!
     }

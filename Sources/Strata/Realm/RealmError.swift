@@ -85,6 +85,9 @@ extension Realm {
             case .invalidInput: .invalidInput
             case .outOfSpace: .outOfDiskSpace
             case .fail: .fail
+            case .alreadyOpen: .alreadyOpen
+            case .fileExists: .fileExists
+            case .fileOperationFailed: .fileOperationFailed
             }
             self.init(code, error.message, path: path)
         }

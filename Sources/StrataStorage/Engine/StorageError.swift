@@ -7,6 +7,7 @@ package struct StorageError: Error, CustomStringConvertible {
     package enum Kind: Sendable {
         case fileAccess, permissionDenied, fileNotFound, invalidDatabase, unsupportedFormat
         case schemaMismatch, invalidInput, outOfSpace, fail
+        case alreadyOpen, fileExists, fileOperationFailed
     }
 
     package let kind: Kind

@@ -51,6 +51,13 @@ package final class StorageFile: @unchecked Sendable {
         return file
     }
 
+    /// The instance this process has open for `path`, if any (nil also when the file does not
+    /// exist).
+    package static func openInstance(path: String) -> StorageFile? {
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        return registryLock.withLock { identity(of: path).flatMap { registry[$0]?.file } }
+    }
+
     /// The file's device and inode, so that links to one file share one environment.
     private static func identity(of path: String) -> String? {
         var st = stat()
@@ -65,6 +72,10 @@ package final class StorageFile: @unchecked Sendable {
         envOptions.noSync = !options.syncOnCommit
         do {
             environment = try Environment(path: path, options: envOptions)
+        } catch let error where options.readOnly && (error.code == EACCES || error.code == EROFS) {
+            // A read-only directory where LMDB cannot create FILE-lock: read without it.
+            envOptions.noLock = true
+            do { environment = try Environment(path: path, options: envOptions) } catch { throw FileChecks.openError(error, path: path) }
         } catch {
             throw FileChecks.openError(error, path: path)
         }

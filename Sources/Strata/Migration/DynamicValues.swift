@@ -1,0 +1,115 @@
+import Foundation
+import StrataStorage
+
+/// Conversions between stored values and the loosely typed values of the dynamic API
+/// (`DynamicObject` subscripts, `Migration.create`), by the stored property schema.
+enum DynamicValues {
+    /// The Swift value of a stored value: `Int` (or `Int8/16/32` for narrower integers),
+    /// `Bool`, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`; nil for null.
+    static func swiftValue(_ value: StrataStorage.Value, _ property: PropertySchema) -> Any? {
+        switch value {
+        case .null: return nil
+        case .bool(let b): return b
+        case .int(let i):
+            switch property.intWidth {
+            case 8: return Int8(truncatingIfNeeded: i)
+            case 16: return Int16(truncatingIfNeeded: i)
+            case 32: return Int32(truncatingIfNeeded: i)
+            default: return Int(i)
+            }
+        case .float(let f): return f
+        case .double(let d): return d
+        case .string(let s): return s
+        case .data(let d): return d
+        case .date(let d): return d
+        case .uuid(let u): return u
+        case .link: return nil
+        }
+    }
+
+    /// The stored value for `given`; throws `.invalidInput` naming the property when the
+    /// value does not fit its type (or is nil for a required property).
+    static func storedValue(_ given: Any?, _ property: PropertySchema, className: String) throws -> StrataStorage.Value {
+        let v = flatten(given)
+        guard let v, !(v is NSNull) else {
+            if property.isOptional || property.type == .link { return .null }
+            throw mismatch(given, property, className, "the property is not optional")
+        }
+        let converted: StrataStorage.Value? = switch property.type {
+        case .bool: (v as? Bool).map { .bool($0) }
+        case .int: integer(v, width: property.intWidth).map { .int($0) }
+        case .float: floating(v).map { .float(Float($0)) }
+        case .double: floating(v).map { .double($0) }
+        case .string: (v as? String).map { .string($0) }
+        case .data: (v as? Data).map { .data($0) }
+        case .date: (v as? Date).map { .date($0) }
+        case .uuid: (v as? UUID).map { .uuid($0) } ?? (v as? String).flatMap(UUID.init(uuidString:)).map { .uuid($0) }
+        case .link: nil
+        }
+        guard let converted else { throw mismatch(given, property, className, nil) }
+        return converted
+    }
+
+    /// The value a property has when nothing was set: null when optional, else the type's
+    /// zero value.
+    static func defaultValue(_ property: PropertySchema) -> StrataStorage.Value {
+        property.isOptional ? .null : ValueCodec.defaultValue(property.type)
+    }
+
+    /// Whether an integer fits `width` bits.
+    static func fits(_ value: Int64, width: Int) -> Bool {
+        guard width < 64 else { return true }
+        let limit = Int64(1) << Int64(width - 1)
+        return value >= -limit && value < limit
+    }
+
+    /// "int", "int8?", "string"...
+    static func typeName(_ p: PropertySchema) -> String {
+        (p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description) + (p.isOptional ? "?" : "")
+    }
+
+    private static func flatten(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let child = mirror.children.first else { return nil }
+            return flatten(child.value)
+        }
+        return value
+    }
+
+    private static func integer(_ v: Any, width: Int) -> Int64? {
+        let i: Int64?
+        switch v {
+        case let x as Int: i = Int64(x)
+        case let x as Int8: i = Int64(x)
+        case let x as Int16: i = Int64(x)
+        case let x as Int32: i = Int64(x)
+        case let x as Int64: i = x
+        case let x as UInt8: i = Int64(x)
+        case let x as UInt16: i = Int64(x)
+        case let x as UInt32: i = Int64(x)
+        case let x as UInt: i = Int64(exactly: x)
+        case let x as Double: i = Int64(exactly: x)
+        case let x as NSNumber where !(x is Bool): i = Int64(exactly: x.doubleValue) ?? x.int64Value
+        default: i = nil
+        }
+        guard let i, fits(i, width: width) else { return nil }
+        return i
+    }
+
+    private static func floating(_ v: Any) -> Double? {
+        switch v {
+        case let x as Double: x
+        case let x as Float: Double(x)
+        case let x as Int: Double(x)
+        case let x as NSNumber where !(x is Bool): x.doubleValue
+        default: nil
+        }
+    }
+
+    private static func mismatch(_ given: Any?, _ property: PropertySchema, _ className: String, _ reason: String?) -> Realm.Error {
+        let shown = given.map { "'\($0)' (\(type(of: $0)))" } ?? "nil"
+        return Realm.Error(.invalidInput, "Invalid value \(shown) for property '\(className).\(property.name)' of type \(typeName(property))\(reason.map { ": \($0)" } ?? "")")
+    }
+}

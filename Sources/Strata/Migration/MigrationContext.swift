@@ -1,0 +1,344 @@
+import Foundation
+import StrataStorage
+
+/// One migration, run inside the write transaction that upgrades the file
+/// (`MigrationContext.run`). It works in three steps:
+///
+/// 1. **New schema.** Each configured class gets its new stored schema (`plan`): a property
+///    that keeps its name, type and index kind keeps its stable id (its slot), so its values
+///    stay where they are; an added property, a property whose type changed, and a property
+///    whose index kind changed (none, secondary, unique primary key, primary key as object
+///    key) get a new id above every id the class ever used. One pass over the rows then writes
+///    the new slots (defaults; values copied for an index-kind change; nil turned into the
+///    default for a property made required) and checks narrowed integers.
+/// 2. **The block.** `oldObject` reads the old schema's slots, `newObject` the new schema's.
+///    Writes go straight to the rows, without index work or primary-key checks, so that a
+///    block may set primary keys and pass through temporary duplicates.
+/// 3. **Finish.** Every class whose schema changed or which the block touched is rebuilt
+///    (`StorageTransaction.rebuild`): re-keyed when its keys are its integer primary key,
+///    slots of removed properties cleared, indexes rebuilt (a duplicate primary key fails
+///    the migration), index databases of removed indexes emptied. The schema version is
+///    stored and everything commits at once.
+///
+/// Bad input inside the block is recorded (the first error wins, later calls do nothing)
+/// and thrown when the block returns: the transaction is abandoned, the file is unchanged.
+final class MigrationContext {
+    let txn: StorageTransaction
+    let path: String
+    /// The stored schema before the migration.
+    let oldSchema: StoredSchema
+    /// The tables as they were before the migration (same row databases as the new ones).
+    private var oldTables: [String: Table] = [:]
+    /// Configured classes by name.
+    private let configured: Set<String>
+    /// Classes the block wrote to, created in or deleted from.
+    private var touched: Set<String> = []
+    /// Classes whose stored schema changed.
+    private var changed: Set<String> = []
+    /// Classes `deleteData` removed from the schema.
+    private var removed: Set<String> = []
+    /// The first error of the block.
+    private(set) var error: Realm.Error?
+
+    private init(txn: StorageTransaction, path: String, configured: [ClassInfo]) {
+        self.txn = txn
+        self.path = path
+        oldSchema = txn.schema
+        self.configured = Set(configured.map(\.name))
+    }
+
+    /// Migrates the file from `oldVersion` to `newVersion` in `txn` and commits. Throws
+    /// (leaving `txn` to be aborted by the caller) when anything fails.
+    static func run(_ txn: StorageTransaction, path: String, infos: [ClassInfo], oldVersion: UInt64, newVersion: UInt64,
+                    block: MigrationBlock?, processName: String, pid: Int32) throws {
+        let context = MigrationContext(txn: txn, path: path, configured: infos)
+        do {
+            try translatingErrors(path: path) {
+                for name in context.oldSchema.classes.keys { context.oldTables[name] = try txn.table(name) }
+                try context.applyNewSchema(infos)
+            }
+            if let block {
+                block(Migration(context), oldVersion)
+                if let error = context.error { throw error }
+            }
+            try translatingErrors(path: path) {
+                try context.finish()
+                try txn.setSchemaVersion(newVersion)
+                txn.commitDescription = "Migration from schema version \(oldVersion) to \(newVersion)"
+                try txn.commit(processName: processName, pid: pid)
+            }
+        } catch let error as Realm.Error {
+            throw Realm.Error(error.code, "Migration of '\(path)' from schema version \(oldVersion) to \(newVersion) failed; the file is unchanged: \(error.localizedDescription)", path: path)
+        }
+    }
+
+    // MARK: Step 1: the new schema
+
+    private enum IndexKind: Equatable { case none, secondary, unique, objectKey }
+
+    private static func indexKind(_ p: PropertySchema, in c: ClassSchema) -> IndexKind {
+        if p.isPrimaryKey { return c.keysArePrimaryKeys ? .objectKey : .unique }
+        return p.isIndexed ? .secondary : .none
+    }
+
+    /// Work for one row of a class whose schema changed.
+    private struct SlotWork {
+        var defaults: [Int: StrataStorage.Value] = [:]
+        var copies: [(from: PropertySchema, to: PropertySchema)] = []
+        var requiredNow: [PropertySchema] = []
+        var narrowed: [PropertySchema] = []
+        var isEmpty: Bool { defaults.isEmpty && copies.isEmpty && requiredNow.isEmpty && narrowed.isEmpty }
+    }
+
+    private func applyNewSchema(_ infos: [ClassInfo]) throws {
+        var targets: [ClassSchema] = []
+        var work: [String: SlotWork] = [:]
+        for info in infos {
+            guard let old = oldSchema.classes[info.name] else {
+                targets.append(txn.freshIDs(info.schema))
+                continue
+            }
+            let code = info.schema
+            var next = txn.nextPropertyID(info.name)
+            var slots = SlotWork()
+            var properties: [PropertySchema] = []
+            for var p in code.properties {
+                if let o = old.property(named: p.name), o.type == p.type, o.linkTarget == p.linkTarget {
+                    if Self.indexKind(o, in: old) != Self.indexKind(p, in: code) {
+                        p.id = next; next += 1
+                        slots.copies.append((o, p))
+                    } else {
+                        p.id = o.id
+                        if o.isOptional && !p.isOptional { slots.requiredNow.append(p) }
+                        if p.type == .int && p.intWidth < o.intWidth { slots.narrowed.append(p) }
+                    }
+                } else {
+                    p.id = next; next += 1
+                    slots.defaults[p.id] = DynamicValues.defaultValue(p)
+                }
+                properties.append(p)
+            }
+            let target = ClassSchema(name: code.name, properties: properties)
+            if target != old {
+                targets.append(target)
+                changed.insert(info.name)
+                if !slots.isEmpty { work[info.name] = slots }
+            }
+        }
+        if !targets.isEmpty { try txn.store(classes: targets) }
+        for (name, slots) in work.sorted(by: { $0.key < $1.key }) { try rewriteRows(name, slots) }
+    }
+
+    /// One pass over the rows of `name` writing the slots `slots` asks for.
+    private func rewriteRows(_ name: String, _ slots: SlotWork) throws {
+        guard let table = try txn.table(name), let old = oldTables[name] else { return }
+        let slotCount = max(old.schema.slotCount, table.schema.slotCount)
+        for key in try txn.allKeys(table) {
+            guard let row = try txn.row(table, key) else { continue }
+            var values = slots.defaults
+            for (from, to) in slots.copies {
+                var v = row.value(from)
+                if v.isNull && !to.isOptional { v = DynamicValues.defaultValue(to) }
+                values[to.id] = v
+            }
+            for p in slots.requiredNow where row.value(Slot(PropertySchema(name: p.name, type: p.type, isOptional: true, id: p.id))).isNull {
+                values[p.id] = DynamicValues.defaultValue(p)
+            }
+            for p in slots.narrowed {
+                if case .int(let i) = row.value(p), !DynamicValues.fits(i, width: p.intWidth) {
+                    throw Realm.Error(.invalidInput, "Property '\(name).\(p.name)' was narrowed to int\(p.intWidth), but object \(key) holds \(i); convert it in the migration block under a new property name")
+                }
+            }
+            if !values.isEmpty { try txn.migrationUpdate(table, key, slotCount: slotCount, values) }
+        }
+    }
+
+    // MARK: Step 3: finishing
+
+    private func finish() throws {
+        for name in removed.sorted() {
+            if let old = oldTables[name] { try txn.reservePropertyIDs(name, below: max(txn.nextPropertyID(name), old.schema.slotCount)) }
+        }
+        for name in changed.union(touched).subtracting(removed).sorted() {
+            try txn.rebuild(name, old: oldTables[name])
+            let before = oldTables[name]?.schema.slotCount ?? 0
+            try txn.reservePropertyIDs(name, below: max(txn.nextPropertyID(name), before))
+        }
+    }
+
+    // MARK: Step 2: what the block calls
+
+    /// Runs `body` unless an error was recorded; records the error it throws.
+    private func attempt<T>(_ fallback: T, _ body: () throws -> T) -> T {
+        if error != nil { return fallback }
+        do {
+            return try translatingErrors(path: path, body)
+        } catch let e as Realm.Error {
+            error = e
+        } catch {
+            self.error = Realm.Error(.fail, "\(error)")
+        }
+        return fallback
+    }
+
+    private func perform(_ body: () throws -> Void) {
+        let _: Bool = attempt(false) { try body(); return true }
+    }
+
+    private func fail(_ message: String) -> Realm.Error {
+        Realm.Error(.invalidInput, message, path: path)
+    }
+
+    /// The schema an object reads (old or new).
+    func schema(of object: DynamicObject) -> ClassSchema? {
+        object.isOldObject ? oldSchema.classes[object.dynamicClassName] : txn.schema.classes[object.dynamicClassName]
+    }
+
+    private func table(of object: DynamicObject) throws -> Table? {
+        object.isOldObject ? oldTables[object.dynamicClassName] : try txn.table(object.dynamicClassName)
+    }
+
+    func exists(_ object: DynamicObject) -> Bool {
+        attempt(false) { try table(of: object).map { try txn.row($0, object.dynamicKey) != nil } ?? false }
+    }
+
+    func get(_ object: DynamicObject, _ name: String) -> Any? {
+        attempt(nil) { () throws -> Any? in
+            guard let schema = schema(of: object), let property = schema.property(named: name) else {
+                throw fail("'\(object.dynamicClassName)' has no property '\(name)' in the \(object.isOldObject ? "old" : "new") schema")
+            }
+            guard let table = try table(of: object), let row = try txn.row(table, object.dynamicKey) else { return nil }
+            return DynamicValues.swiftValue(row.value(property), property)
+        }
+    }
+
+    func set(_ object: DynamicObject, _ name: String, _ value: Any?) {
+        perform {
+            if object.isOldObject {
+                throw fail("Cannot set '\(object.dynamicClassName).\(name)' on the old object of a migration: set it on the new object")
+            }
+            guard let schema = schema(of: object), let property = schema.property(named: name) else {
+                throw fail("'\(object.dynamicClassName)' has no property '\(name)' in the new schema")
+            }
+            let stored = try DynamicValues.storedValue(value, property, className: schema.name)
+            guard let table = try txn.table(schema.name) else { return }
+            let slotCount = max(oldTables[schema.name]?.schema.slotCount ?? 0, schema.slotCount)
+            try txn.migrationUpdate(table, object.dynamicKey, slotCount: slotCount, [property.id: stored])
+            touched.insert(schema.name)
+        }
+    }
+
+    func enumerate(_ typeName: String, _ block: MigrationObjectEnumerateBlock) {
+        let keys: [ObjectKey] = attempt([]) {
+            guard oldSchema.classes[typeName] != nil else {
+                if txn.schema.classes[typeName] != nil { return [] }
+                throw fail("Cannot enumerate objects of type '\(typeName)': it is in neither the old nor the new schema")
+            }
+            guard let table = oldTables[typeName] else { return [] }
+            return try txn.allKeys(table)
+        }
+        let hasNew = txn.schema.classes[typeName] != nil
+        for key in keys {
+            if error != nil { return }
+            let old = DynamicObject(self, className: typeName, key: key, old: true)
+            if !exists(old) { continue }
+            block(old, hasNew ? DynamicObject(self, className: typeName, key: key, old: false) : nil)
+        }
+    }
+
+    func create(_ typeName: String, _ value: Any) -> DynamicObject {
+        let key: ObjectKey = attempt(0) {
+            guard let schema = txn.schema.classes[typeName], let table = try txn.table(typeName) else {
+                throw fail("Cannot create an object of type '\(typeName)': it is not in the new schema")
+            }
+            var values = [StrataStorage.Value](repeating: .null, count: schema.slotCount)
+            let defaults = ClassInfo.discovered.first { $0.name == typeName }.map { ($0.type as! Object.Type).init() }
+            for p in schema.properties {
+                let given: Any?? = switch value {
+                case let d as [String: Any?]: d[p.name]
+                case let d as NSDictionary: d[p.name].map { Optional($0) }
+                default: nil
+                }
+                if let given {
+                    values[p.id] = try DynamicValues.storedValue(given, p, className: typeName)
+                } else if let defaults, let v = try? DynamicValues.storedValue(defaults[p.name], p, className: typeName) {
+                    values[p.id] = v
+                } else {
+                    values[p.id] = DynamicValues.defaultValue(p)
+                }
+            }
+            if let array = value as? [Any?], !array.isEmpty {
+                guard array.count == schema.properties.count else {
+                    throw fail("Invalid array input: \(array.count) values for the \(schema.properties.count) properties of '\(typeName)' (\(schema.properties.map(\.name).joined(separator: ", ")))")
+                }
+                for (p, v) in zip(schema.properties, array) { values[p.id] = try DynamicValues.storedValue(v, p, className: typeName) }
+            }
+            touched.insert(typeName)
+            return try txn.migrationInsert(table, values: values)
+        }
+        return DynamicObject(self, className: typeName, key: key, old: false)
+    }
+
+    func delete(_ object: DynamicObject) {
+        perform {
+            guard object.migrationContext === self else { throw fail("Can only delete an object handed to this migration") }
+            guard let table = try txn.table(object.dynamicClassName) ?? oldTables[object.dynamicClassName] else { return }
+            try txn.migrationDelete(table, object.dynamicKey)
+            touched.insert(object.dynamicClassName)
+        }
+    }
+
+    func deleteData(_ typeName: String) -> Bool {
+        attempt(false) {
+            let existed = oldSchema.classes[typeName] != nil || txn.schema.classes[typeName] != nil
+            if configured.contains(typeName), let table = try txn.table(typeName) {
+                try txn.migrationEmpty(table)
+                if let old = oldTables[typeName] { try txn.migrationEmpty(old) }
+                touched.insert(typeName)
+            } else if let old = try oldTables[typeName] ?? txn.table(typeName) {
+                try txn.migrationEmpty(old)
+                txn.removeFromSchema([typeName])
+                removed.insert(typeName)
+            }
+            return existed
+        }
+    }
+
+    func rename(_ typeName: String, from oldName: String, to newName: String) {
+        perform {
+            guard let old = oldSchema.classes[typeName] else {
+                throw fail("Cannot rename properties of '\(typeName)': the class is not in the old schema")
+            }
+            guard let o = old.property(named: oldName) else {
+                throw fail("Cannot rename property '\(typeName).\(oldName)' because it does not exist.")
+            }
+            guard var target = txn.schema.classes[typeName], let index = target.properties.firstIndex(where: { $0.name == newName }) else {
+                throw fail("Renamed property '\(typeName).\(newName)' does not exist.")
+            }
+            if target.property(named: oldName) != nil {
+                throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the source property still exists.")
+            }
+            if old.property(named: newName) != nil {
+                throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the destination property already exists.")
+            }
+            let t = target.properties[index]
+            if o.type != t.type || o.linkTarget != t.linkTarget {
+                throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(DynamicValues.typeName(o))' to '\(DynamicValues.typeName(t))'.")
+            }
+            guard let table = try txn.table(typeName) else { return }
+            var work = SlotWork()
+            if Self.indexKind(o, in: old) == Self.indexKind(t, in: target) {
+                target.properties[index].id = o.id   // a schema change only: the slot keeps its values
+                try txn.store(classes: [target])
+                let p = target.properties[index]
+                if o.isOptional && !p.isOptional { work.requiredNow.append(p) }
+                if p.type == .int && p.intWidth < o.intWidth { work.narrowed.append(p) }
+            } else {
+                work.copies.append((o, t))     // another index kind: the values move to the new slot
+            }
+            changed.insert(typeName)
+            _ = table
+            if !work.isEmpty { try rewriteRows(typeName, work) }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Glibc
+import StrataStorage
+
+/// Opening a file for a configuration: in-memory paths, compaction on launch, deleting a file
+/// that needs a migration, checking the schema and its version, migrating, and noticing later
+/// that another process (or thread) migrated the file under an open instance.
+extension RealmCore {
+    /// What the configuration asks of the stored schema.
+    struct SchemaDecision {
+        /// The stored schema version (0 when the file has classes but no version).
+        var fileVersion: UInt64
+        /// A file with no classes and no schema version: it takes the configuration's.
+        var isNew: Bool
+        /// Differences between the configured classes and the stored ones, one line each.
+        var differences: [String]
+        /// Configured classes the file does not have.
+        var missing: [ClassInfo]
+
+        init(_ infos: [ClassInfo], _ stored: StoredSchema, storedVersion: UInt64?) {
+            fileVersion = storedVersion ?? 0
+            isNew = stored.classes.isEmpty && storedVersion == nil
+            differences = infos.flatMap { info in
+                stored.classes[info.name].map { TableBinding.differences(code: info.schema, stored: $0) } ?? []
+            }
+            missing = infos.filter { stored.classes[$0.name] == nil }
+        }
+
+        /// Whether opening with `version` needs a migration (or, with
+        /// `deleteRealmIfMigrationNeeded`, a new file).
+        func needsMigration(_ version: UInt64) -> Bool {
+            !isNew && (version != fileVersion || !differences.isEmpty)
+        }
+    }
+
+    /// The classes a configuration names, or every model class used so far.
+    static func configuredClasses(_ configuration: Realm.Configuration) throws -> [ClassInfo] {
+        try (configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered)
+            .filter { $0.type != DynamicObject.self }
+    }
+
+    /// Opens the file of `configuration` at `path`: compacts it first when
+    /// `shouldCompactOnLaunch` says so (only when no Realm has it open, here or in another
+    /// process), and deletes and recreates it when `deleteRealmIfMigrationNeeded` is set and
+    /// the configuration would need a migration (refused while it is open elsewhere).
+    static func openFile(_ configuration: Realm.Configuration, path: String) throws -> StorageFile {
+        let options = StorageFile.Options(readOnly: configuration.readOnly,
+                                          syncOnCommit: configuration.syncOnCommit && configuration.inMemoryIdentifier == nil)
+        return try translatingErrors(path: path) {
+            if let decide = configuration.shouldCompactOnLaunch, !configuration.readOnly {
+                _ = try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, decide: decide)
+            }
+            var file: StorageFile? = try StorageFile.open(path: path, options: options)
+            if configuration.deleteRealmIfMigrationNeeded, !configuration.readOnly {
+                let infos = try configuredClasses(configuration)
+                let decision = try { () throws -> SchemaDecision in
+                    let txn = try file!.beginRead()
+                    defer { txn.abort() }
+                    return SchemaDecision(infos, txn.schema, storedVersion: txn.storedSchemaVersion)
+                }()
+                if decision.needsMigration(configuration.schemaVersion) {
+                    file = nil
+                    try StorageFile.deleteFiles(path: path)
+                    file = try StorageFile.open(path: path, options: options)
+                }
+            }
+            return file!
+        }
+    }
+
+    /// Checks the configured classes (`infos`) against the stored schema and its version;
+    /// adds missing classes, or migrates, in one write transaction that holds the write lock
+    /// (a process opening meanwhile waits for it, then sees the result). Throws
+    /// `.schemaMismatch` for a lower schema version, for differences without a higher one,
+    /// and for a read-only Realm that would need a migration.
+    func prepareSchema(_ infos: [ClassInfo]) throws {
+        let infos = infos.filter { $0.type != DynamicObject.self }
+        checkedClasses = infos
+        let first = try translatingErrors(path: path) { () throws -> SchemaDecision in
+            let txn = try transaction()
+            return SchemaDecision(infos, txn.schema, storedVersion: txn.storedSchemaVersion)
+        }
+        let wanted = configuration.schemaVersion
+        try check(first, wanted)
+        let needsWrite = first.needsMigration(wanted) || (!first.missing.isEmpty && !configuration.readOnly)
+        if needsWrite {
+            endTransaction()
+            let txn = try translatingErrors(path: path) { try file.beginWrite() }
+            defer { txn.abort() }
+            let fresh = SchemaDecision(infos, txn.schema, storedVersion: txn.storedSchemaVersion)
+            try check(fresh, wanted)
+            if fresh.needsMigration(wanted) {
+                try MigrationContext.run(txn, path: path, infos: infos, oldVersion: fresh.fileVersion, newVersion: wanted,
+                                         block: configuration.migrationBlock, processName: Self.processName, pid: getpid())
+            } else if !fresh.missing.isEmpty {
+                try translatingErrors(path: path) {
+                    try txn.store(classes: fresh.missing.map { txn.freshIDs($0.schema) })
+                    if txn.storedSchemaVersion == nil { try txn.setSchemaVersion(wanted) }
+                    try txn.commit(processName: Self.processName, pid: getpid())
+                }
+            }
+        }
+        endTransaction()
+        validatedSchema = try translatingErrors(path: path) { try transaction().schema }
+    }
+
+    private func check(_ decision: SchemaDecision, _ wanted: UInt64) throws {
+        if !decision.isNew && wanted < decision.fileVersion {
+            throw Realm.Error(.schemaMismatch, "Provided schema version \(wanted) is less than last set version \(decision.fileVersion) of '\(path)': open it with schemaVersion \(decision.fileVersion) or higher", path: path)
+        }
+        if !decision.differences.isEmpty && wanted == decision.fileVersion {
+            throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n- " + decision.differences.joined(separator: "\n- ")
+                              + "\n(the file is at schema version \(decision.fileVersion): increase schemaVersion to migrate)", path: path)
+        }
+        if configuration.readOnly && decision.needsMigration(wanted) {
+            throw Realm.Error(.schemaMismatch, "Cannot migrate '\(path)' from schema version \(decision.fileVersion) to \(wanted): the Realm is opened read-only", path: path)
+        }
+    }
+
+    /// Called when a new snapshot's stored schema is not the one this instance checked: fine
+    /// when only other classes changed (remembered then); otherwise the message saying that a
+    /// migration changed the file under this instance.
+    func schemaChangeProblem(_ txn: StorageTransaction) -> String? {
+        var changed: [String] = []
+        for binding in boundTables where txn.schema.classes[binding.info.name] != binding.table.schema {
+            changed.append(binding.info.name)
+        }
+        for info in checkedClasses where !changed.contains(info.name) {
+            if let stored = txn.schema.classes[info.name], !TableBinding.differences(code: info.schema, stored: stored).isEmpty {
+                changed.append(info.name)
+            }
+        }
+        if changed.isEmpty {
+            validatedSchema = txn.schema
+            return nil
+        }
+        let version = txn.storedSchemaVersion.map { "\($0)" } ?? "0"
+        return "The schema of \(changed.sorted().map { "'\($0)'" }.joined(separator: ", ")) in '\(path)' was changed by a migration (in another process or on another thread; the file is now at schema version \(version)). This Realm was opened with the old schema (version \(configuration.schemaVersion)) and cannot read the new one: close every Realm of the file and open it again with the new schemaVersion and models."
+    }
+}
+
+/// An in-memory Realm's file: in a directory of this process under /dev/shm (or the temporary
+/// directory), shared by every instance with the same identifier, deleted with its directory
+/// when the last instance goes.
+final class InMemoryFile: @unchecked Sendable {
+    // Sendable invariant: `path` is immutable; the registry is guarded by `lock`.
+    let path: String
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var open: [String: Weak] = [:]
+    private struct Weak { weak var file: InMemoryFile? }
+
+    private init(path: String) { self.path = path }
+
+    /// The file for `identifier`, shared while any instance holds it.
+    static func forIdentifier(_ identifier: String) throws -> InMemoryFile {
+        try lock.withLock {
+            if let file = open[identifier]?.file { return file }
+            let directory = try Self.directory()
+            let safe = identifier.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()
+            let name = String(safe.prefix(40)) + "-" + String(UInt64(bitPattern: Int64(identifier.hashValue)), radix: 16)
+            let path = directory + "/" + name + ".strata"
+            for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) }
+            let file = InMemoryFile(path: path)
+            open[identifier] = Weak(file: file)
+            return file
+        }
+    }
+
+    deinit {
+        for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) }
+        let directory = (path as NSString).deletingLastPathComponent
+        if (try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty ?? false {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    /// This process's directory for in-memory files (created on first use); directories of
+    /// processes that died are removed.
+    private static func directory() throws -> String {
+        var isDirectory: ObjCBool = false
+        let base = FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory) && isDirectory.boolValue
+            ? "/dev/shm" : NSTemporaryDirectory()
+        let prefix = "strata-memory-\(getuid())-"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where entry.hasPrefix(prefix) {
+            if let pid = Int32(entry.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: base + "/" + entry)
+            }
+        }
+        let directory = base + "/" + prefix + "\(getpid())"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Realm.Error(.fileAccess, "Cannot create the directory of in-memory Realms '\(directory)': \(error.localizedDescription)", path: directory)
+        }
+        return directory
+    }
+}

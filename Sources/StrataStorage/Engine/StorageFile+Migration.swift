@@ -1,0 +1,127 @@
+import Foundation
+import Glibc
+import LMDB
+
+/// File-level work around migrations: whether other processes use a file, deleting it,
+/// compacting it on open, and compacted copies.
+///
+/// "Another process has the file open" is read from LMDB's lock file: every process with the
+/// environment open holds a shared `fcntl` lock on byte 0 of `FILE-lock` for as long as it
+/// has it open (`mdb_env_open`'s `mdb_env_excl_lock`). `F_GETLK` asks whether a conflicting
+/// lock exists without taking one. POSIX drops all of a process's locks on a file when any
+/// descriptor of it is closed, so the check is only made while this process does not have
+/// the environment open itself.
+extension StorageFile {
+    /// The process id of another process that has the file at `path` open, or nil.
+    package static func otherProcessUsing(path: String) -> Int32? {
+        let lockPath = path + "-lock"
+        let fd = Glibc.open(lockPath, O_RDWR | O_CLOEXEC)
+        let readFd = fd >= 0 ? fd : Glibc.open(lockPath, O_RDONLY | O_CLOEXEC)
+        guard readFd >= 0 else { return nil }
+        defer { Glibc.close(readFd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        guard fcntl(readFd, F_GETLK, &lock) == 0 else { return nil }
+        return lock.l_type == Int16(F_UNLCK) ? nil : lock.l_pid
+    }
+
+    /// Refuses (`.alreadyOpen`, naming who) when the file is open in this process or another.
+    package static func checkNotInUse(path: String, doing what: String) throws {
+        if openInstance(path: path) != nil {
+            throw StorageError(.alreadyOpen, "Cannot \(what) '\(path)': it is open in this process; close every Realm of it first")
+        }
+        if let pid = otherProcessUsing(path: path) {
+            throw StorageError(.alreadyOpen, "Cannot \(what) '\(path)': it is open in another process (pid \(pid))")
+        }
+    }
+
+    /// Deletes the file, its LMDB lock file and the reserved `.lock` file. Returns whether
+    /// any existed. Refuses while the file is open here or in another process.
+    @discardableResult
+    package static func deleteFiles(path: String) throws -> Bool {
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        try checkNotInUse(path: path, doing: "delete")
+        var existed = false
+        for p in [path, path + "-lock", path + ".lock"] where FileManager.default.fileExists(atPath: p) {
+            do { try FileManager.default.removeItem(atPath: p) } catch {
+                throw StorageError(.fileOperationFailed, "Cannot delete '\(p)': \(error.localizedDescription)")
+            }
+            existed = true
+        }
+        return existed
+    }
+
+    /// Bytes of the file and bytes in use (pages below the high-water mark minus the pages on
+    /// LMDB's free list).
+    package func sizes() throws -> (total: Int, used: Int) {
+        var st = stat()
+        let total = stat(path, &st) == 0 ? Int(st.st_size) : environment.usedBytes
+        var freePages = 0
+        do {
+            let txn = try Transaction(environment, readOnly: true)
+            defer { txn.abort() }
+            // The free list is database 0; each value starts with its page count (a size_t).
+            let cursor = try txn.cursor(Database(handle: 0))
+            var entry = try cursor.first()
+            while let e = entry {
+                if e.value.count >= MemoryLayout<Int>.size { freePages += e.value.loadUnaligned(as: Int.self) }
+                entry = try cursor.next()
+            }
+        } catch let error as LMDBError {
+            throw StorageError.lmdb(error, "Reading the free pages of '\(path)'")
+        }
+        return (total, max(0, environment.usedBytes - freePages * environment.pageSize))
+    }
+
+    /// Writes a compacted copy (`mdb_env_copy2` with `MDB_CP_COMPACT`: a consistent snapshot,
+    /// while other processes keep writing) to `destination`, which must not exist.
+    package func writeCompactedCopy(to destination: String) throws {
+        let destination = URL(fileURLWithPath: destination).standardizedFileURL.path
+        if FileManager.default.fileExists(atPath: destination) {
+            throw StorageError(.fileExists, "Cannot write a copy to '\(destination)': the file exists")
+        }
+        do {
+            try environment.copyCompacted(to: destination)
+        } catch {
+            try? FileManager.default.removeItem(atPath: destination)
+            if error.code == EEXIST { throw StorageError(.fileExists, "Cannot write a copy to '\(destination)': the file exists") }
+            if error.code == ENOENT { throw StorageError(.fileNotFound, "Cannot write a copy to '\(destination)': the directory does not exist") }
+            if error.code == EACCES || error.code == EPERM || error.code == EROFS {
+                throw StorageError(.permissionDenied, "Cannot write a copy to '\(destination)': permission denied")
+            }
+            throw StorageError.lmdb(error, "Writing a copy of '\(path)' to '\(destination)'")
+        }
+    }
+
+    /// Compacts the file at `path` in place when `decide(totalBytes, usedBytes)` says so and
+    /// no one else uses it: a compacted copy beside it replaces it (rename). Returns whether
+    /// it did. Does nothing when the file is open in this process, is open in another one
+    /// (checked before and again just before the rename), or does not exist.
+    package static func compactIfWanted(path: String, syncOnCommit: Bool, decide: (Int, Int) -> Bool) throws -> Bool {
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path), openInstance(path: path) == nil,
+              otherProcessUsing(path: path) == nil else { return false }
+        let temporary = path + ".compact-\(getpid())"
+        try? FileManager.default.removeItem(atPath: temporary)
+        do {
+            let file = try StorageFile.open(path: path, options: Options(readOnly: false, syncOnCommit: syncOnCommit))
+            let (total, used) = try file.sizes()
+            guard decide(total, used) else { return false }
+            try file.writeCompactedCopy(to: temporary)
+        }
+        // The environment is closed here (the registry holds it weakly).
+        guard openInstance(path: path) == nil, otherProcessUsing(path: path) == nil else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            return false
+        }
+        if rename(temporary, path) != 0 {
+            let code = errno
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw StorageError(.fileOperationFailed, "Cannot replace '\(path)' by its compacted copy: \(String(cString: strerror(code)))")
+        }
+        return true
+    }
+}
