@@ -141,3 +141,57 @@ final class GraphAtomicityTests: StrataTestCase {
         XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 2)?.name, "Taken")
     }
 }
+
+final class Kennel: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(originProperty: "kennel") var dogs: LinkingObjects<Resident>
+}
+
+final class Resident: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var kennel: Kennel?
+}
+
+final class BadInverse: Object {
+    @Persisted(originProperty: "nothing") var dogs: LinkingObjects<Resident>
+}
+
+final class LinkingObjectsTests: StrataTestCase {
+    func testLinkingObjectsAreLiveQueryableAndCounted() throws {
+        let realm = try openRealm(types: [Kennel.self])
+        let kennel = Kennel(value: ["id": 1])
+        XCTAssertEqual(kennel.dogs.count, 0, "empty while unmanaged")
+        try realm.write {
+            realm.add(kennel)
+            for (i, name) in ["Buster", "Buddy", "Rex"].enumerated() {
+                realm.add(Resident(value: ["name": name, "age": i + 1, "kennel": kennel]))
+            }
+            realm.add(Resident(value: ["name": "Stray"]))
+        }
+        XCTAssertEqual(kennel.dogs.count, 3)
+        XCTAssertEqual(Set(kennel.dogs.map(\.name)), ["Buster", "Buddy", "Rex"])
+        XCTAssertEqual(kennel.dogs.filter("name BEGINSWITH 'B'").count, 2)
+        XCTAssertEqual(kennel.dogs.sorted(byKeyPath: "age", ascending: false).first?.name, "Rex")
+        XCTAssertEqual(kennel.dogs.sum(ofProperty: "age") as Int, 6)
+        let rex = try XCTUnwrap(realm.objects(Resident.self).filter("name == 'Rex'").first)
+        try realm.write { rex.kennel = nil }
+        XCTAssertEqual(kennel.dogs.count, 2, "live")
+        try realm.write { realm.delete(realm.objects(Resident.self).filter("name == 'Buddy'")) }
+        XCTAssertEqual(kennel.dogs.map(\.name), ["Buster"])
+        try realm.write { realm.delete(kennel) }
+        XCTAssertNil(realm.objects(Resident.self).filter("name == 'Buster'").first?.kennel)
+    }
+
+    func testAnInverseOfAMissingPropertyIsRefused() {
+        XCTAssertThrowsError(try openRealm(types: [BadInverse.self])) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
+            XCTAssertTrue("\(error)".contains("'BadInverse.dogs' is the inverse of 'Resident.nothing'"), "\(error)")
+        }
+    }
+
+    func testLinkingObjectsAreNotStoredInTheSchema() throws {
+        let realm = try openRealm(types: [Kennel.self])
+        XCTAssertEqual(realm.schema["Kennel"]?.properties.map(\.name), ["id"])
+    }
+}

@@ -14,6 +14,18 @@ struct PropertyInfo {
     let linkTarget: ObjectBase.Type?
 }
 
+/// One `LinkingObjects` property of a model class: where its field is and what it inverts.
+struct LinkingObjectsInfo {
+    let name: String
+    let offset: Int
+    /// The class whose link property points here.
+    let origin: ObjectBase.Type
+    /// That link property's name.
+    let originProperty: String
+    /// Builds the live collection.
+    let access: LinkingObjectsAccess.Type
+}
+
 /// What Strata knows about a model class, discovered once (by reflection on one instance)
 /// and cached for the life of the process.
 final class ClassInfo: @unchecked Sendable {
@@ -21,13 +33,18 @@ final class ClassInfo: @unchecked Sendable {
     let type: ObjectBase.Type
     let name: String
     let properties: [PropertyInfo]
+    /// The `LinkingObjects` properties, after the stored ones in declaration-index space.
+    let linkingObjects: [LinkingObjectsInfo]
     /// The schema the code declares, property ids = declaration indexes.
     let schema: ClassSchema
     private let indexByName: [String: Int]
 
-    private static let lock = NSLock()
+    /// Recursive: checking a class's inverse relationships discovers their origin classes.
+    private static let lock = NSRecursiveLock()
     nonisolated(unsafe) private static var cache: [ObjectIdentifier: ClassInfo] = [:]
     nonisolated(unsafe) private static var order: [ClassInfo] = []
+    /// Classes being checked (an origin may point back at them).
+    nonisolated(unsafe) private static var checking: [ObjectIdentifier: ClassInfo] = [:]
 
     /// The longest class or property name, in UTF-8 bytes.
     static let maximumNameLength = 63
@@ -38,11 +55,26 @@ final class ClassInfo: @unchecked Sendable {
         let id = ObjectIdentifier(type)
         lock.lock()
         defer { lock.unlock() }
-        if let info = cache[id] { return info }
+        if let info = cache[id] ?? checking[id] { return info }
         let info = try ClassInfo(type)
+        checking[id] = info
+        defer { checking[id] = nil }
+        try info.checkInverses()
         cache[id] = info
         order.append(info)
         return info
+    }
+
+    /// Throws unless each `LinkingObjects` property names a link property of its origin class
+    /// that points at this class.
+    private func checkInverses() throws {
+        for inverse in linkingObjects {
+            let origin = try Self.of(inverse.origin)
+            guard let property = origin.properties.first(where: { $0.name == inverse.originProperty }),
+                  property.schema.linkTarget == name else {
+                throw Realm.Error(.invalidInput, "'\(name).\(inverse.name)' is the inverse of '\(origin.name).\(inverse.originProperty)', which is not a property of '\(origin.name)' that links to '\(name)'")
+            }
+        }
     }
 
     /// The same as `of`, trapping with the error's message (for non-throwing RealmSwift calls).
@@ -56,8 +88,8 @@ final class ClassInfo: @unchecked Sendable {
         var seen = Set(infos.map { ObjectIdentifier($0) })
         var index = 0
         while index < result.count {
-            for property in result[index].properties {
-                guard let target = property.linkTarget else { continue }
+            let info = result[index]
+            for target in info.properties.compactMap(\.linkTarget) + info.linkingObjects.map(\.origin) {
                 let info = try of(target)
                 if seen.insert(ObjectIdentifier(info)).inserted { result.append(info) }
             }
@@ -87,8 +119,18 @@ final class ClassInfo: @unchecked Sendable {
         }
         let base = Unmanaged.passUnretained(instance).toOpaque()
         var properties: [PropertyInfo] = []
+        var linkingObjects: [LinkingObjectsInfo] = []
         for ((label, value), offset) in zip(labels, offsets) {
             guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
+            if field.typeInfo.isLinkingObjects {
+                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                guard let access = field.value(at: base + offset).collection as? LinkingObjectsAccess,
+                      let origin = field.typeInfo.linkTarget else { continue }
+                linkingObjects.append(LinkingObjectsInfo(name: name, offset: offset, origin: origin,
+                                                         originProperty: access.originPropertyName,
+                                                         access: Swift.type(of: access)))
+                continue
+            }
             guard field.managedIndexIsFirst else {
                 throw Realm.Error(.fail, "Unexpected layout of @Persisted in '\(name).\(label)': its managed index is not its first field")
             }
@@ -113,6 +155,7 @@ final class ClassInfo: @unchecked Sendable {
             throw Realm.Error(.invalidInput, "Class '\(name)' declares more than one primary key: \(primaryKeys.map(\.name).joined(separator: ", "))")
         }
         self.properties = properties
+        self.linkingObjects = linkingObjects
         schema = ClassSchema(name: name, properties: properties.map(\.schema))
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
     }

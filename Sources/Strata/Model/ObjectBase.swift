@@ -45,8 +45,12 @@ open class ObjectBase: NSObject {
         objectKey = key
         if let row { cachedRow = (core.stamp, row) }
         let base = Unmanaged.passUnretained(self).toOpaque()
-        for (index, property) in binding.info.properties.enumerated() {
+        let info = binding.info
+        for (index, property) in info.properties.enumerated() {
             (base + property.offset).storeBytes(of: Int32(index), as: Int32.self)
+        }
+        for (index, inverse) in info.linkingObjects.enumerated() {
+            (base + inverse.offset).storeBytes(of: Int32(info.properties.count + index), as: Int32.self)
         }
     }
 
@@ -82,6 +86,12 @@ open class ObjectBase: NSObject {
     func _managedValue(_ index: Int) -> _StrataValue {
         // Unmanaged with a managed index: a key-path recorder (Query/KeyPathRecorder.swift).
         if _slowPath(managingCore == nil) { return KeyPathRecorder.recordRead(index) }
+        let info = binding!.info
+        if _slowPath(index >= info.properties.count) {
+            let inverse = info.linkingObjects[index - info.properties.count]
+            _ = currentRow()  // traps if the object was deleted
+            return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, originProperty: inverse.originProperty, target: objectKey))
+        }
         let value = managedValue(index)
         if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding!, index, key)) }
         return _StrataValue(value)

@@ -10,9 +10,12 @@ public struct _StrataValue {
     let value: StrataStorage.Value
     /// The object a link value stands for (managed or not), when there is one.
     let object: ObjectBase?
-    init(_ value: StrataStorage.Value, object: ObjectBase? = nil) {
+    /// The collection a collection property reads as (`LinkingObjects`), when there is one.
+    let collection: Any?
+    init(_ value: StrataStorage.Value, object: ObjectBase? = nil, collection: Any? = nil) {
         self.value = value
         self.object = object
+        self.collection = collection
     }
 }
 
@@ -23,6 +26,8 @@ public struct _StrataTypeInfo {
     let isOptional: Bool
     let intWidth: Int
     var linkTarget: ObjectBase.Type? = nil
+    /// Whether this is an inverse relationship (computed from backlinks, never stored).
+    var isLinkingObjects = false
 }
 
 public protocol _HasPersistedType {

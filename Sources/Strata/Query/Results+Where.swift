@@ -33,6 +33,6 @@ extension Results {
         let schema = querySchema
         let condition = isIncluded(Query<Element>(.object, QueryContext(schema: schema)))
         let compiled = CompiledQuery(ResolvedQuery(predicate: condition.predicate, suffixes: []), schema: schema)
-        return Results(core: core, info: info, query: query.map { $0.and(compiled) } ?? compiled)
+        return refined(by: query.map { $0.and(compiled) } ?? compiled)
     }
 }

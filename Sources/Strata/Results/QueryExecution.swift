@@ -30,6 +30,11 @@ enum QueryExecution {
         }
     }
 
+    /// The keys among `keys` (in their order) whose rows match `query`'s predicate.
+    static func filter(_ keys: [ObjectKey], _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+        try keys.filter { key in try txn.row(table, key).map(query.matches) ?? false }
+    }
+
     /// The object keys an index access yields (a superset of the matches, in any order).
     static func candidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         switch access {

@@ -5,20 +5,21 @@ import Foundation
 /// A whole class read outside a write walks the table with a cursor, handing each object its
 /// row as it goes (no lookup per object); otherwise it walks the result keys.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
-    private let results: Results<Element>
+    private let results: Results<Element>?
     private var index = 0
     private let count: Int
     private var scan: RowScan?
 
-    init(_ results: Results<Element>) {
+    /// Iterates `results` (nothing when nil: an unmanaged collection).
+    init(_ results: Results<Element>?) {
         self.results = results
-        count = results.count
-        scan = results.tableScan()
+        count = results?.count ?? 0
+        scan = results?.tableScan()
     }
 
     /// The next element, or nil at the end.
     public mutating func next() -> Element? {
-        guard index < count else { return nil }
+        guard index < count, let results else { return nil }
         defer { index += 1 }
         if let scan {
             if let element = results.element(from: scan) { return element }

@@ -27,7 +27,7 @@ extension Results {
         case .success(let query): compiled = query
         case .failure(let error): throw Realm.Error(.invalidInput, error.description)
         }
-        return Results(core: core, info: info, query: query.map { $0.and(compiled) } ?? compiled)
+        return refined(by: query.map { $0.and(compiled) } ?? compiled)
     }
 
     /// Sorted by one property (ascending by default). Traps on an unknown property.
@@ -66,7 +66,7 @@ extension Results {
     private func appending(_ suffix: ResolvedSuffix) -> Results<Element> {
         let base = query ?? CompiledQuery.all(querySchema)
         let step = CompiledQuery(ResolvedQuery(predicate: .constant(true), suffixes: [suffix]), schema: querySchema)
-        return Results(core: core, info: info, query: base.and(step))
+        return refined(by: base.and(step))
     }
 
     /// The stored property named `name`; traps with a clear message if there is none.

@@ -9,12 +9,20 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     let core: RealmCore
     let info: ClassInfo
     let query: CompiledQuery?
+    /// Where the objects come from before the query.
+    let source: ResultsSource
     private let state = ResultsState()
 
-    init(core: RealmCore, info: ClassInfo, query: CompiledQuery? = nil) {
+    init(core: RealmCore, info: ClassInfo, query: CompiledQuery? = nil, source: ResultsSource = .table) {
         self.core = core
         self.info = info
         self.query = query
+        self.source = source
+    }
+
+    /// The same source with `query` instead of this one's (for `filter`, `sorted`, `where`).
+    func refined(by query: CompiledQuery) -> Results<Element> {
+        Results(core: core, info: info, query: query, source: source)
     }
 
     /// The Realm the results belong to.
@@ -34,6 +42,10 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             return (try? core.transaction().count(binding.table)) ?? 0
         }
         if let cached = state.keys, state.stamp == core.stamp { return cached.count }
+        if query == nil, case .backlinks(let name, let target) = source {
+            guard let binding, let property = binding.table.schema.property(named: name) else { return 0 }
+            return (try? core.transaction().originCount(binding.table, property, linkingTo: target)) ?? 0
+        }
         if let query, case .scan = query.plan, query.suffixes.isEmpty, let binding {
             return countByScan(query, binding.table)
         }
@@ -91,7 +103,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     }
 
     /// Whether the results are every object of the class, in table order.
-    var isWholeTable: Bool { query == nil }
+    var isWholeTable: Bool { query == nil && source == .table }
 
     /// The schema queries resolve against: the stored one once the class has a table.
     var querySchema: ClassSchema { binding?.table.schema ?? info.schema }
@@ -137,13 +149,20 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         guard let binding else { return [] }
         let txn = try core.transaction()
         let table = binding.table
+        var base: [ObjectKey]?
+        if case .backlinks(let name, let target) = source {
+            guard let property = table.schema.property(named: name) else { return [] }
+            base = try txn.origins(table, property, linkingTo: target)
+        }
         guard let query else {
+            if let base { return base }
             var keys: [ObjectKey] = []
             keys.reserveCapacity(try txn.count(table))
             try txn.forEachRow(table) { key, _ in keys.append(key); return true }
             return keys
         }
-        var keys = try QueryExecution.matches(query, in: table, txn)
+        var keys = try base.map { try QueryExecution.filter($0, query, in: table, txn) }
+            ?? QueryExecution.matches(query, in: table, txn)
         var steps = query.suffixes
         if case .sort(let sortKeys)? = steps.last {
             state.pendingSort = sortKeys
@@ -174,6 +193,14 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     func element(_ key: ObjectKey) -> Element {
         unsafeBitCast(core.object(ObjectBase.self, binding!, key), to: Element.self)
     }
+}
+
+/// Where the objects of a `Results` come from before its query.
+enum ResultsSource: Equatable {
+    /// Every object of the class.
+    case table
+    /// The objects whose link property `property` points at object `target` (backlinks).
+    case backlinks(property: String, target: ObjectKey)
 }
 
 /// A table cursor and the snapshot stamp it belongs to.

@@ -1,0 +1,149 @@
+import Foundation
+import StrataStorage
+
+/// The objects whose link property points at an object: an inverse relationship, declared as
+/// `@Persisted(originProperty: "owner") var dogs: LinkingObjects<Dog>`. Live, queryable, and
+/// read from the stored backlinks: counting it is O(log n) and loads no object. Empty while
+/// its object is unmanaged.
+public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: RealmCollection, _Persistable, LinkingObjectsProtocol {
+    public typealias PersistedType = LinkingObjects<Element>
+
+    /// The name of the link property of `Element` this collection is the inverse of.
+    let originProperty: String
+    /// The objects, once the owning object is managed.
+    let results: Results<Element>?
+
+    /// The inverse of `Element`'s link property `propertyName`.
+    public init(fromType _: Element.Type, property propertyName: String) {
+        originProperty = propertyName
+        results = nil
+    }
+
+    init(originProperty: String, results: Results<Element>?) {
+        self.originProperty = originProperty
+        self.results = results
+    }
+
+    public var realm: Realm? { results?.realm }
+    public var isInvalidated: Bool { results?.isInvalidated ?? false }
+    public var count: Int { results?.count ?? 0 }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public var description: String { "LinkingObjects<\(Element.className())> <\(count) objects>" }
+
+    /// The object at `index`.
+    public subscript(index: Int) -> Element {
+        guard let results else { preconditionFailure("Index \(index) is out of bounds: the collection is empty") }
+        return results[index]
+    }
+
+    public func makeIterator() -> RLMIterator<Element> { RLMIterator(results) }
+
+    public func index(of object: Element) -> Int? { results?.index(of: object) }
+
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        managed.index(matching: predicateFormat, args)
+    }
+
+    public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }
+
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        do { return try managed.filtered(predicateFormat, args) } catch { trap(error) }
+    }
+
+    /// Strata: like `filter(_:_:)` but throws `Realm.Error` (`.invalidInput`) on a bad query.
+    public func throwingFilter(_ predicateFormat: String, _ args: Any...) throws -> Results<Element> {
+        try managed.filtered(predicateFormat, args)
+    }
+
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        managed.sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
+        managed.sorted(by: sortDescriptors)
+    }
+
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
+        managed.distinct(by: keyPaths)
+    }
+
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        results?.min(ofProperty: property)
+    }
+
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        results?.max(ofProperty: property)
+    }
+
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        managed.sum(ofProperty: property)
+    }
+
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        results?.average(ofProperty: property)
+    }
+
+    public func value(forKey key: String) -> Any? { results?.value(forKey: key) ?? [Any?]() }
+    public func value(forKeyPath keyPath: String) -> Any? { value(forKey: keyPath) }
+    public func setValue(_ value: Any?, forKey key: String) { results?.setValue(value, forKey: key) }
+
+    /// Same owner, origin property and Realm.
+    public static func == (lhs: LinkingObjects<Element>, rhs: LinkingObjects<Element>) -> Bool {
+        lhs.originProperty == rhs.originProperty && lhs.results == rhs.results
+    }
+
+    /// The results, for the calls that only make sense on a managed object's collection.
+    private var managed: Results<Element> {
+        guard let results else {
+            fatalError("Queries on LinkingObjects need a managed object: add the object to a Realm first")
+        }
+        return results
+    }
+
+    // MARK: _Persistable (never stored in a row)
+
+    public static var _strataTypeInfo: _StrataTypeInfo {
+        _StrataTypeInfo(type: .link, isOptional: true, intWidth: 64, linkTarget: Element.self, isLinkingObjects: true)
+    }
+    public static func _strataFrom(_ value: _StrataValue) -> LinkingObjects<Element> { value.collection as! LinkingObjects<Element> }
+    public var _strataValue: _StrataValue { _StrataValue(.null, collection: self) }
+}
+
+extension LinkingObjects: LinkingObjectsAccess {
+    var originPropertyName: String { originProperty }
+
+    static func managed(core: RealmCore, originProperty: String, target: ObjectKey) -> Any {
+        let info = ClassInfo.forType(Element.self)
+        return LinkingObjects(originProperty: originProperty,
+                              results: Results(core: core, info: info, source: .backlinks(property: originProperty, target: target)))
+    }
+}
+
+/// What the object layer needs from a `LinkingObjects<T>` without knowing `T`.
+protocol LinkingObjectsAccess {
+    /// The origin link property's name, as declared.
+    var originPropertyName: String { get }
+    /// The live collection of the objects linking to object `target`.
+    static func managed(core: RealmCore, originProperty: String, target: ObjectKey) -> Any
+}
+
+/// Marks the types `@Persisted(originProperty:)` accepts.
+public protocol LinkingObjectsProtocol {}
+
+extension Persisted where Value: LinkingObjectsProtocol {
+    /// `@Persisted(originProperty: "owner") var dogs: LinkingObjects<Dog>`: the inverse of
+    /// the named link property of the element class.
+    public init(originProperty: String) {
+        guard let type = Value.self as? any LinkingObjectsTyped.Type else {
+            preconditionFailure("@Persisted(originProperty:) needs a LinkingObjects property")
+        }
+        self.init(wrappedValue: type.unmanaged(originProperty: originProperty) as! Value, options: [])
+    }
+}
+
+/// Builds an unmanaged `LinkingObjects<T>` from its type alone.
+protocol LinkingObjectsTyped { static func unmanaged(originProperty: String) -> Any }
+extension LinkingObjects: LinkingObjectsTyped {
+    static func unmanaged(originProperty: String) -> Any { LinkingObjects(originProperty: originProperty, results: nil) }
+}
