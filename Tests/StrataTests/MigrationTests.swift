@@ -269,6 +269,13 @@ final class MigrationTests: StrataTestCase {
         let realm = try Realm(configuration: config(1, [Note.self]))
         XCTAssertEqual(realm.objects(Note.self).first?.text, "keep")
         XCTAssertEqual(realm.schema.objectSchema.map(\.className), ["Note"], "a subset Realm shows only its classes")
+        try closingRealms {
+            let people = try Realm(configuration: config(1, [PersonV1.self]))
+            try people.write { people.add(PersonV1(value: ["fullName": "P"])) }
+        }
+        try realm.write { realm.deleteAll() }
+        let people = try Realm(configuration: config(1, [PersonV1.self]))
+        XCTAssertEqual(people.objects(PersonV1.self).count, 1, "deleteAll of a subset leaves other classes alone")
     }
 
     func testOldAndNewSchemasAreVisibleInTheBlock() throws {

@@ -117,6 +117,12 @@ extension RealmCore {
         }
     }
 
+    /// Whether this instance manages class `name`: every stored class, or with
+    /// `objectTypes` only those (and their link targets); `deleteAll` leaves the others alone.
+    func manages(_ name: String) -> Bool {
+        configuration.objectTypes == nil || checkedClasses.contains { $0.name == name }
+    }
+
     /// Called when a new snapshot's stored schema is not the one this instance checked: fine
     /// when only other classes changed (remembered then); otherwise the message saying that a
     /// migration changed the file under this instance.

@@ -132,7 +132,7 @@ extension Realm {
         do {
             try translatingErrors {
                 let txn = try core.transaction()
-                for name in txn.schema.classes.keys.sorted() {
+                for name in txn.schema.classes.keys.sorted() where core.manages(name) {
                     if let table = try txn.table(name) { try txn.deleteAll(table) }
                 }
             }
