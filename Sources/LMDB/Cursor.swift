@@ -63,6 +63,11 @@ package final class Cursor {
         try move(MDB_GET_BOTH, key: key, value: value)
     }
 
+    /// Positions at `key` and its first duplicate ≥ `value` (`MDB_GET_BOTH_RANGE`), or returns nil.
+    package func seek(key: UnsafeRawBufferPointer, valueAtLeast value: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
+        try move(MDB_GET_BOTH_RANGE, key: key, value: value)
+    }
+
     /// Number of duplicates of the current key (`mdb_cursor_count`).
     package func duplicateCount() throws(LMDBError) -> Int {
         var n = 0

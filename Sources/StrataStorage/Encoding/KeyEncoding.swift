@@ -40,7 +40,7 @@ package enum IndexKey {
     }
 
     @inline(__always)
-    static func appendBigEndian(_ v: UInt64, to out: inout [UInt8]) {
+    package static func appendBigEndian(_ v: UInt64, to out: inout [UInt8]) {
         withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) }
     }
 

@@ -21,6 +21,8 @@ package enum MetaKeys {
     static func rows(_ className: String) -> String { "rows.\(className)" }
     /// The backlinks database of a link property (by its stable id): target key → origin keys.
     static func backlinks(_ className: String, _ propertyID: Int) -> String { "backlinks.\(className).\(propertyID)" }
+    /// The database of a list property (by its stable id): directories and chunks by owner key.
+    static func list(_ className: String, _ propertyID: Int) -> String { "list.\(className).\(propertyID)" }
     /// The index database of a property (by its stable id).
     static func index(_ className: String, _ propertyID: Int) -> String { "index.\(className).\(propertyID)" }
 

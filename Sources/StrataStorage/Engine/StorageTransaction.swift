@@ -91,6 +91,7 @@ package final class StorageTransaction {
             var rows: Database?
             var indexes: [Int: Database] = [:]
             var backlinks: [Int: Database] = [:]
+            var lists: [Int: Database] = [:]
             for spec in Table.databases(for: classSchema) {
                 guard let db = handles[spec.name] ?? created[spec.name] else {
                     throw StorageError(.invalidDatabase, "'\(file.path)' is damaged: the database '\(spec.name)' is missing")
@@ -99,9 +100,10 @@ package final class StorageTransaction {
                 case .rows: rows = db
                 case .index(let p): indexes[p] = db
                 case .backlinks(let p): backlinks[p] = db
+                case .list(let p): lists[p] = db
                 }
             }
-            return Table(schema: classSchema, rows: rows!, indexes: indexes, backlinks: backlinks)
+            return Table(schema: classSchema, rows: rows!, indexes: indexes, backlinks: backlinks, lists: lists)
         }
         tables[name] = table
         return table

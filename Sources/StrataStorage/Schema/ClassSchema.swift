@@ -13,9 +13,13 @@ package struct PropertySchema: Sendable, Codable, Equatable {
     package var intWidth: Int = 64
     /// For a link, the target class's name.
     package var linkTarget: String?
+    /// Whether the property is a list of values of `type` (stored in its own database, not in
+    /// the row). Absent from schemas written before lists existed.
+    package var isList = false
 
     package init(name: String, type: PropertyType, isOptional: Bool = false, isIndexed: Bool = false,
-                 isPrimaryKey: Bool = false, id: Int, intWidth: Int = 64, linkTarget: String? = nil) {
+                 isPrimaryKey: Bool = false, id: Int, intWidth: Int = 64, linkTarget: String? = nil,
+                 isList: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -24,7 +28,28 @@ package struct PropertySchema: Sendable, Codable, Equatable {
         self.id = id
         self.intWidth = intWidth
         self.linkTarget = linkTarget
+        self.isList = isList
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, type, isOptional, isIndexed, isPrimaryKey, id, intWidth, linkTarget, isList
+    }
+
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        type = try c.decode(PropertyType.self, forKey: .type)
+        isOptional = try c.decode(Bool.self, forKey: .isOptional)
+        isIndexed = try c.decode(Bool.self, forKey: .isIndexed)
+        isPrimaryKey = try c.decode(Bool.self, forKey: .isPrimaryKey)
+        id = try c.decode(Int.self, forKey: .id)
+        intWidth = try c.decodeIfPresent(Int.self, forKey: .intWidth) ?? 64
+        linkTarget = try c.decodeIfPresent(String.self, forKey: .linkTarget)
+        isList = try c.decodeIfPresent(Bool.self, forKey: .isList) ?? false
+    }
+
+    /// Whether the property is a to-one link (its target's key is in the row).
+    package var isToOneLink: Bool { type == .link && !isList }
 
     /// Whether the property has a B-tree index (secondary or primary key).
     package var hasIndex: Bool { isIndexed || isPrimaryKey }

@@ -110,6 +110,8 @@ extension StorageTransaction {
     package func delete(_ table: Table, _ key: ObjectKey) throws -> Bool {
         guard try row(table, key) != nil else { return false }
         try unlinkIncoming(table, key)
+        try unlistIncoming(table, key)
+        for list in table.listProperties { try listRemoveAll(table, list, owner: key) }
         guard let old = try row(table, key) else { return false }
         for link in table.links {
             if case .link(let target) = old.value(link) { try removeBacklink(table, link, target: target, origin: key) }
@@ -131,10 +133,12 @@ extension StorageTransaction {
     /// in history as one "cleared" change rather than a key per object.
     package func deleteAll(_ table: Table) throws {
         try unlinkAllIncoming(table)
+        try unlistAllIncoming(table)
         try lmdbCall("Clearing '\(table.name)'") {
             try lmdb.empty(table.rows)
             for db in table.indexes.values { try lmdb.empty(db) }
             for db in table.backlinks.values { try lmdb.empty(db) }
+            for db in table.lists.values { try lmdb.empty(db) }
         }
         lastKeys[table.name] = 0
         record(table) { $0.recordClear() }
@@ -159,7 +163,7 @@ extension StorageTransaction {
         try lmdbCall("Scanning '\(table.name)'") { RowCursor(try lmdb.cursor(table.rows), table: table, transaction: self) }
     }
 
-    private func checkSizes(_ table: Table, _ values: [Value]) throws {
+    func checkSizes(_ table: Table, _ values: [Value]) throws {
         for v in values {
             let size: Int
             switch v {

@@ -10,22 +10,28 @@ package final class Table {
     /// Per indexed property id: index key → object key. Unique for a non-integer primary key,
     /// duplicate-sorted otherwise. An integer primary key needs none: it is the object key.
     let indexes: [Int: Database]
-    /// Per link property id: target object key → the keys of the objects of this class that
-    /// link to it (duplicate-sorted, 8 bytes each): the stored backlinks.
+    /// Per link or object-list property id: target object key → the objects of this class
+    /// that link to it (duplicate-sorted): the stored backlinks.
     let backlinks: [Int: Database]
-    /// The link properties of this class.
+    /// Per list property id: the list's directory and chunks, by owner key.
+    let lists: [Int: Database]
+    /// The to-one link properties of this class.
     package let links: [PropertySchema]
+    /// The list properties of this class.
+    package let listProperties: [PropertySchema]
     /// The primary-key property, if any (looked up once).
     package let primaryKey: PropertySchema?
     /// Whether object keys are the integer primary key itself.
     package let keysArePrimaryKeys: Bool
 
-    init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database]) {
+    init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database], lists: [Int: Database]) {
         self.schema = schema
         self.rows = rows
         self.indexes = indexes
         self.backlinks = backlinks
-        links = schema.properties.filter { $0.type == .link }
+        self.lists = lists
+        links = schema.properties.filter(\.isToOneLink)
+        listProperties = schema.properties.filter(\.isList)
         primaryKey = schema.primaryKey
         keysArePrimaryKeys = schema.keysArePrimaryKeys
     }
@@ -38,6 +44,7 @@ package final class Table {
         case rows
         case index(property: Int)
         case backlinks(property: Int)
+        case list(property: Int)
     }
 
     /// The databases a class needs, by name, with their flags.
@@ -55,6 +62,9 @@ package final class Table {
         for p in schema.properties where p.type == .link {
             result.append((MetaKeys.backlinks(schema.name, p.id), [.duplicateSort, .duplicateFixed], .backlinks(property: p.id)))
         }
+        for p in schema.properties where p.isList {
+            result.append((MetaKeys.list(schema.name, p.id), [], .list(property: p.id)))
+        }
         return result
     }
 }
@@ -68,8 +78,13 @@ package struct StoredSchema: Sendable, Equatable {
     /// The classes sorted by name, as stored.
     package var sorted: [ClassSchema] { classes.values.sorted { $0.name < $1.name } }
 
-    /// Every link property (with its class) whose target is the class named `target`.
+    /// Every to-one link property (with its class) whose target is the class named `target`.
     package func links(to target: String) -> [(origin: ClassSchema, property: PropertySchema)] {
-        sorted.flatMap { c in c.properties.filter { $0.type == .link && $0.linkTarget == target }.map { (c, $0) } }
+        sorted.flatMap { c in c.properties.filter { $0.isToOneLink && $0.linkTarget == target }.map { (c, $0) } }
+    }
+
+    /// Every object-list property (with its class) whose elements are of the class `target`.
+    package func lists(of target: String) -> [(origin: ClassSchema, property: PropertySchema)] {
+        sorted.flatMap { c in c.properties.filter { $0.isList && $0.linkTarget == target }.map { (c, $0) } }
     }
 }
