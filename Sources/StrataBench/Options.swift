@@ -26,6 +26,8 @@ struct Options {
     var engines = EngineKind.allCases
     var directory: String?
     var childEngine: EngineKind?
+    /// Run the list-scale measurement instead of the workload.
+    var lists = false
 
     static let usage = """
         usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
@@ -36,6 +38,8 @@ struct Options {
           --json       print the results as a JSON array instead of a table
           --engines    engines to run, in this order (default lmdb,sqlite,strata)
           --dir PATH   where each engine's temporary directory is made (default /tmp)
+          --lists      instead: Strata's list append/index/remove and backlink count per
+                       operation at 1k, 10k, 100k and 200k members
         """
 
     /// Parses `arguments` (without the program name).
@@ -58,6 +62,8 @@ struct Options {
                     guard let op = Op(code: $0) else { throw BenchError("unknown op \($0)") }
                     return op
                 })
+            case "--lists":
+                options.lists = true
             case "--json":
                 options.json = true
             case "--engines":

@@ -45,7 +45,18 @@ do {
     printToStandardError("strata-bench: \(error)\n\(Options.usage)")
     exit(2)
 }
-if let engine = options.childEngine {
+if options.lists {
+    do {
+        let directory = URL(fileURLWithPath: options.directory ?? NSTemporaryDirectory())
+            .appendingPathComponent("strata-lists-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        print(try ListScale.run(directory: directory))
+    } catch {
+        printToStandardError("strata-bench: \(error)")
+        exit(1)
+    }
+} else if let engine = options.childEngine {
     do {
         try ChildProcess.serve(engine, options: options)
     } catch {

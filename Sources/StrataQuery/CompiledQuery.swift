@@ -6,9 +6,13 @@ import StrataStorage
 /// order. Throws `QueryError` for syntax errors (with what was expected), unknown properties
 /// (with a suggestion), operators that do not apply to a property's type, nil compared with a
 /// required property, and missing or ill-typed arguments.
-package func compileQuery(_ text: String, arguments: [Any] = [], schema: ClassSchema) throws(QueryError) -> CompiledQuery {
+///
+/// `lookup` holds the classes key paths may reach through relationships (links, inverse
+/// relationships); without it only the class's own properties can be named.
+package func compileQuery(_ text: String, arguments: [Any] = [], schema: ClassSchema,
+                          lookup: SchemaLookup? = nil) throws(QueryError) -> CompiledQuery {
     let ast = try ParseCache.parse(text)
-    let resolved = try Resolver(schema: schema, arguments: arguments).resolve(ast)
+    let resolved = try Resolver(schema: schema, arguments: arguments, lookup: lookup).resolve(ast)
     return CompiledQuery(resolved, schema: schema)
 }
 
@@ -27,7 +31,12 @@ package struct CompiledQuery: Sendable, CustomStringConvertible {
     package let indexHint: IndexHint?
     /// How execution finds the candidate rows (an index access or a scan).
     package let plan: QueryPlan
-    private let predicate: RowPredicate
+    /// The predicate on the row alone, when it reads no other object (nil otherwise).
+    private let predicate: RowPredicate?
+    /// The predicate on the object (key, row and linked objects), when it follows relationships.
+    private let objectPredicate: ObjectPredicate?
+    /// The classes the predicate reads objects of, numbered as `LinkSource` sees them.
+    package let linkedClasses: [String]
 
     /// Compiles an already resolved query (the type-safe query API builds these directly).
     package init(_ query: ResolvedQuery, schema: ClassSchema) {
@@ -36,17 +45,39 @@ package struct CompiledQuery: Sendable, CustomStringConvertible {
         propertyIDs = query.predicate.propertyIDs
         indexHint = IndexHint.find(in: query.predicate)
         plan = QueryPlanner.plan(query.predicate)
-        predicate = Evaluator.compile(query.predicate)
+        if query.predicate.followsLinks {
+            var classes = ClassNumbers()
+            objectPredicate = Evaluator.compileObject(query.predicate, &classes)
+            linkedClasses = classes.names
+            predicate = nil
+        } else {
+            predicate = Evaluator.compile(query.predicate)
+            objectPredicate = nil
+            linkedClasses = []
+        }
     }
+
+    /// Whether matching reads more than the object's row (other objects, or its key): such a
+    /// query matches with `matches(_:_:_:)` and a reader.
+    package var followsLinks: Bool { predicate == nil }
 
     /// A query that matches every object (for `objects(_:)` with no filter).
     package static func all(_ schema: ClassSchema) -> CompiledQuery {
         CompiledQuery(ResolvedQuery(predicate: .constant(true), suffixes: []), schema: schema)
     }
 
-    /// Whether the object whose encoded row is `row` matches the predicate.
+    /// Whether the object whose encoded row is `row` matches the predicate. Only for queries
+    /// that do not follow links (`followsLinks` is false).
     @inline(__always)
-    package func matches(_ row: RowView) -> Bool { predicate(row) }
+    package func matches(_ row: RowView) -> Bool { predicate!(row) }
+
+    /// Whether object `key` with encoded row `row` matches, reading linked objects through
+    /// `reader` (a reader for `linkedClasses`).
+    @inline(__always)
+    package func matches(_ key: ObjectKey, _ row: RowView, _ reader: LinkReader) -> Bool {
+        if let predicate { return predicate(row) }
+        return objectPredicate!(key, row, reader)
+    }
 
     /// The `SORT/DISTINCT/LIMIT` suffixes, in the order they apply.
     package var suffixes: [ResolvedSuffix] { query.suffixes }

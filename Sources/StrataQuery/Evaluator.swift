@@ -3,9 +3,9 @@ import StrataStorage
 
 /// A compiled condition on one encoded row.
 ///
-/// The row is the object whose property is tested. Key paths through links (later) wrap a
-/// leaf predicate in a closure that follows the link to the target's row and applies the
-/// leaf there, so the leaves below do not change.
+/// The row is the object whose property is tested. Key paths through relationships are
+/// compiled into an `ObjectPredicate` (Relationships+Evaluation.swift) that follows the links
+/// to the targets' rows and applies these same leaf predicates there.
 package typealias RowPredicate = @Sendable (RowView) -> Bool
 
 /// Compiles a resolved predicate into closures that read only the slots they need.
@@ -44,6 +44,8 @@ package enum Evaluator {
             return { !f($0) }
         case .comparison(let c):
             return compile(c)
+        case .path, .aggregate, .identity:
+            preconditionFailure("a predicate through relationships is compiled with compileObject")
         }
     }
 
@@ -108,6 +110,9 @@ package enum Evaluator {
             return BytesTest.compile(slot, op, Array(s.utf8))
         case (.data, .data(let d)):
             return BytesTest.compile(slot, op, Array(d))
+        case (.link, .link(let k)) where op == .equal || op == .notEqual:
+            let want = op == .equal
+            return { row in (linkKey(row.slotBytes(slot)) == k) == want }
         case (.string, .string(let s)):
             return FoldedTest.compile(slot, op, options, s)
         default:
@@ -164,6 +169,14 @@ package enum Evaluator {
             return { row in tests.contains { $0(row) } }
         }
     }
+}
+
+/// The object key in a (non-null) link slot: a minimal little-endian unsigned integer.
+@inline(__always)
+func linkKey(_ b: UnsafeRawBufferPointer) -> ObjectKey {
+    var x: UInt64 = 0
+    for i in 0..<b.count { x |= UInt64(b[i]) << (8 * UInt64(i)) }
+    return x
 }
 
 /// A set of byte strings that answers `contains` for a borrowed buffer without allocating.

@@ -119,24 +119,37 @@ package enum QueryPlanner {
         }
         if let best { return .index(best.access) }
         let ids = predicate.propertyIDs
-        return .scan(reading: conjuncts.isEmpty ? [] : propertiesReading(ids, in: predicate))
+        let reading = propertiesReading(ids, in: predicate)
+        return .scan(reading: conjuncts.isEmpty ? [] : reading)
     }
 
-    /// The properties with these ids, in id order, taken from the predicate itself.
+    /// The properties with these ids, in id order, taken from the predicate itself; then the
+    /// inverse relationships it reads (named as written, such as `dogs`).
     private static func propertiesReading(_ ids: Set<Int>, in predicate: ResolvedPredicate) -> [PropertySchema] {
         var found: [Int: PropertySchema] = [:]
+        var inverses: [String] = []
+        func step(_ s: LinkStep?) {
+            switch s {
+            case .link(let p)?: found[p.id] = p
+            case .backlinks?: if !inverses.contains(s!.description) { inverses.append(s!.description) }
+            case nil: break
+            }
+        }
         func walk(_ p: ResolvedPredicate) {
             switch p {
-            case .constant: break
+            case .constant, .identity: break
             case .and(let ps), .or(let ps): ps.forEach(walk)
             case .not(let q): walk(q)
             case .comparison(let c):
                 found[c.property.id] = c.property
                 if case .property(let q) = c.operand { found[q.id] = q }
+            case .path(let steps, _, _): step(steps.first)
+            case .aggregate(let a): step(a.path.first)
             }
         }
         walk(predicate)
         return found.keys.sorted().compactMap { ids.contains($0) ? found[$0] : nil }
+            + inverses.map { PropertySchema(name: $0, type: .link, id: -1) }
     }
 
     /// A range bound as the property's stored type, or nil when it cannot bound an index

@@ -33,6 +33,14 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
     case not(ResolvedPredicate)
     /// A comparison whose left side is a property.
     case comparison(ResolvedComparison)
+    /// The condition holds for the object(s) reached through the steps: for a path of
+    /// to-one links, on the one target (a nil link gives the condition a null object:
+    /// every property reads null); through a to-many step, for ANY, ALL or NONE of them.
+    case path([LinkStep], Quantifier, ResolvedPredicate)
+    /// A collection operator (`@count`, `@sum.age`, `SUBQUERY(…).@count`) compared with a value.
+    case aggregate(ResolvedAggregate)
+    /// The object itself is one of these (object identity, inside a path: `ANY dogs == %@`).
+    case identity([ObjectKey])
 
     /// Query text.
     package var description: String {
@@ -42,10 +50,12 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
         case .or(let ps): return "(" + ps.map(\.description).joined(separator: " OR ") + ")"
         case .not(let p): return "NOT \(p)"
         case .comparison(let c): return c.description
+        case .path, .identity: return description(prefix: "")
+        case .aggregate(let a): return a.description
         }
     }
 
-    /// The ids of every property the predicate reads.
+    /// The ids of every property the predicate reads from the object's own row.
     package var propertyIDs: Set<Int> {
         switch self {
         case .constant: return []
@@ -54,6 +64,13 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
         case .comparison(let c):
             if case .property(let other) = c.operand { return [c.property.id, other.id] }
             return [c.property.id]
+        case .path(let steps, _, _):
+            if case .link(let p)? = steps.first { return [p.id] }
+            return []
+        case .aggregate(let a):
+            if case .link(let p)? = a.path.first { return [p.id] }
+            return []
+        case .identity: return []
         }
     }
 }
@@ -104,7 +121,7 @@ package enum ResolvedSuffix: Equatable, Sendable, CustomStringConvertible {
     /// Query text.
     package var description: String {
         switch self {
-        case .sort(let keys): "SORT(" + keys.map { "\($0.property.name) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ") + ")"
+        case .sort(let keys): "SORT(" + keys.map { "\($0.keyPath) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ") + ")"
         case .distinct(let ps): "DISTINCT(" + ps.map(\.name).joined(separator: ", ") + ")"
         case .limit(let n): "LIMIT(\(n))"
         }
@@ -113,14 +130,21 @@ package enum ResolvedSuffix: Equatable, Sendable, CustomStringConvertible {
 
 /// One sort key of a `SORT(...)` suffix.
 package struct SortKey: Equatable, Sendable {
-    /// The property sorted by.
+    /// The property sorted by (of the class at the end of `path`).
     package var property: PropertySchema
     /// Ascending (nil first) or descending.
     package var ascending: Bool
+    /// The to-one links followed to reach the property (`owner.name`); a nil link on the
+    /// way reads as null.
+    package var path: [LinkStep]
 
     /// Creates a sort key.
-    package init(property: PropertySchema, ascending: Bool) {
+    package init(property: PropertySchema, ascending: Bool, path: [LinkStep] = []) {
         self.property = property
         self.ascending = ascending
+        self.path = path
     }
+
+    /// The key path as text: `name`, `owner.name`.
+    package var keyPath: String { path.isEmpty ? property.name : pathText(path) + "." + property.name }
 }

@@ -10,11 +10,27 @@ import StrataStorage
 package struct Resolver {
     private let schema: ClassSchema
     private let arguments: [Any]
+    /// The classes reachable through relationships (and their inverse relationships).
+    private let lookup: SchemaLookup
+    /// Inside a SUBQUERY: its variable and the class of the objects it ranges over.
+    private let scope: (variable: String, schema: ClassSchema)?
 
-    /// A resolver for queries on `schema` with `arguments` for `%@`/`%K`/`$n`.
-    package init(schema: ClassSchema, arguments: [Any]) {
+    /// A resolver for queries on `schema` with `arguments` for `%@`/`%K`/`$n`; key paths
+    /// through relationships reach the classes of `lookup`.
+    package init(schema: ClassSchema, arguments: [Any], lookup: SchemaLookup? = nil) {
         self.schema = schema
         self.arguments = arguments
+        var lookup = lookup ?? SchemaLookup(schema)
+        if lookup.classes[schema.name] == nil { lookup.classes[schema.name] = schema }
+        self.lookup = lookup
+        scope = nil
+    }
+
+    private init(subquery variable: String, of schema: ClassSchema, _ parent: Resolver) {
+        self.schema = schema
+        arguments = parent.arguments
+        lookup = parent.lookup
+        scope = (variable, schema)
     }
 
     /// Resolves a whole query.
@@ -25,11 +41,17 @@ package struct Resolver {
             switch suffix {
             case .sort(let keys, _):
                 var resolved: [SortKey] = []
-                for (key, ascending) in keys { resolved.append(SortKey(property: try property(key), ascending: ascending)) }
+                for (key, ascending) in keys { resolved.append(try sortKey(key, ascending: ascending)) }
                 suffixes.append(.sort(resolved))
             case .distinct(let keys, _):
                 var resolved: [PropertySchema] = []
-                for key in keys { resolved.append(try property(key)) }
+                for key in keys {
+                    let path = try self.path(key)
+                    guard path.steps.isEmpty, case .property(let p) = path.end else {
+                        throw QueryError("DISTINCT on a key path through relationships ('\(key)') is not supported yet", at: key.position)
+                    }
+                    resolved.append(p)
+                }
                 suffixes.append(.distinct(resolved))
             case .limit(let n, _):
                 suffixes.append(.limit(n))
@@ -59,25 +81,57 @@ package struct Resolver {
 
     /// An operand after binding.
     private enum Operand {
-        case property(PropertySchema, position: Int)
+        case path(ResolvedPath, position: Int)
         case constant(Value, position: Int, source: String)
         case list([(Value, source: String)], position: Int)
+        /// A managed (or unmanaged) object given as an argument.
+        case object(ObjectArgument, position: Int, source: String)
+        /// A collection of objects given as an argument (for IN).
+        case objects([ObjectArgument], position: Int, source: String)
 
         var position: Int {
             switch self {
-            case .property(_, let p), .constant(_, let p, _), .list(_, let p): p
+            case .path(_, let p), .constant(_, let p, _), .list(_, let p), .object(_, let p, _), .objects(_, let p, _): p
             }
         }
+    }
+
+    /// A key path after binding: the relationship steps, then what it ends at.
+    private struct ResolvedPath {
+        enum End {
+            /// A property of the last class (a link property too: `owner == nil`).
+            case property(PropertySchema)
+            /// The objects themselves (a to-many step, or a SUBQUERY variable on its own).
+            case objects
+            /// A collection operator over the objects (`@count`, `@sum.age`).
+            case aggregate(AggregateFunction)
+        }
+        var steps: [LinkStep]
+        var end: End
+        /// SUBQUERY's condition and variable.
+        var filter: ResolvedPredicate?
+        var variable: String?
+        /// The key path as written, for messages.
+        var text: String
+
+        var isToMany: Bool { steps.contains(where: \.isToMany) }
+        var targetClass: String? { steps.last?.targetClass }
     }
 
     private func operand(_ e: ExpressionNode) throws(QueryError) -> Operand {
         switch e {
         case .keyPath(let k):
-            return .property(try property(k), position: k.position)
+            return .path(try path(k), position: k.position)
         case .literal(let v, let p):
             return .constant(v, position: p, source: literalText(v))
         case .argument(let i, let p):
             let any = try argument(i, at: p)
+            if let object = any as? ObjectArgument {
+                return .object(object, position: p, source: "argument \(i) (\(object.className) object)")
+            }
+            if type(of: any) == [ObjectArgument].self, let objects = any as? [ObjectArgument] {
+                return .objects(objects, position: p, source: "argument \(i) (\(objects.count) objects)")
+            }
             switch ArgumentConversion.convert(any) {
             case .value(let v)?: return .constant(v, position: p, source: "argument \(i) (\(ArgumentConversion.describe(any)))")
             case .list(let vs)?:
@@ -91,13 +145,22 @@ package struct Resolver {
             for item in items {
                 switch try operand(item) {
                 case .constant(let v, _, let source): values.append((v, source))
-                case .property(_, let q): throw QueryError("a list may hold only values, not properties", at: q)
+                case .path(_, let q): throw QueryError("a list may hold only values, not properties", at: q)
                 case .list(_, let q): throw QueryError("a list may not contain another list", at: q)
+                case .object(_, let q, _), .objects(_, let q, _): throw QueryError("a list {…} may hold only values; pass objects as an array argument", at: q)
                 }
             }
             return .list(values, position: p)
         case .subquery(let s):
-            throw QueryError("SUBQUERY is not supported yet", at: s.position)
+            let collection = try path(s.collection)
+            guard case .objects = collection.end, collection.isToMany, let target = collection.targetClass,
+                  let targetSchema = lookup.classes[target] else {
+                throw QueryError("SUBQUERY needs a to-many relationship (a list or linking objects), but '\(s.collection)' is not one",
+                                 at: s.collection.position)
+            }
+            let inner = try Resolver(subquery: s.variable, of: targetSchema, self).resolve(s.predicate)
+            return .path(ResolvedPath(steps: collection.steps, end: .aggregate(.count), filter: inner, variable: s.variable,
+                                      text: s.description), position: s.position)
         }
     }
 
@@ -109,49 +172,159 @@ package struct Resolver {
         return arguments[i]
     }
 
-    /// Resolves a key path to a property of this class (links, lists and collection
-    /// operators come with the relationships work).
-    private func property(_ k: KeyPathNode) throws(QueryError) -> PropertySchema {
-        var names: [(String, Int)] = []
+    /// One part of a key path after `%K` arguments are spliced in.
+    private enum Part {
+        case name(String, Int)
+        case backlink(String, String, Int)
+        case collectionOperator(String, Int)
+        case variable(String, Int)
+    }
+
+    /// Resolves a key path: property names, to-one links, inverse relationships
+    /// (`LinkingObjects` names or `@links.Class.property`), collection operators, and a
+    /// SUBQUERY variable at the start.
+    private func path(_ k: KeyPathNode) throws(QueryError) -> ResolvedPath {
+        var parts: [Part] = []
         for c in k.components {
             switch c {
-            case .property(let n, let p): names.append((n, p))
+            case .property(let n, let p): parts.append(.name(n, p))
             case .argument(let i, let p):
                 guard let s = try argument(i, at: p) as? String, !s.isEmpty else {
                     throw QueryError("argument \(i) is used as a key path (%K) but is not a property name string", at: p)
                 }
-                for part in s.split(separator: ".", omittingEmptySubsequences: false) { names.append((String(part), p)) }
-            case .variable(let n, let p):
-                throw QueryError("the variable '$\(n)' is only valid inside a SUBQUERY", at: p)
-            case .collectionOperator(let n, let p):
-                throw QueryError("the collection operator '@\(n)' is not supported yet", at: p)
-            case .backlink(_, _, let p):
-                throw QueryError("backlinks (@links) are not supported yet", at: p)
+                for part in s.split(separator: ".", omittingEmptySubsequences: false) {
+                    if part.hasPrefix("@"), part.count > 1 {
+                        parts.append(.collectionOperator(String(part.dropFirst()).lowercased(), p))
+                    } else {
+                        parts.append(.name(String(part), p))
+                    }
+                }
+            case .variable(let n, let p): parts.append(.variable(n, p))
+            case .collectionOperator(let n, let p): parts.append(.collectionOperator(n, p))
+            case .backlink(let c, let q, let p): parts.append(.backlink(c, q, p))
             }
         }
-        let (name, position) = names[0]
-        guard let property = schema.property(named: name) else {
-            throw QueryError(unknownProperty(name), at: position)
-        }
-        if names.count > 1 {
-            if property.type == .link {
-                throw QueryError("key paths through links ('\(names.map(\.0).joined(separator: "."))') are not supported yet",
-                                 at: names[1].1)
+        let text = k.description
+        var current = schema
+        var steps: [LinkStep] = []
+        var i = 0
+        if case .variable(let n, let p) = parts[0] {
+            guard let scope, scope.variable == n else {
+                throw QueryError("the variable '$\(n)' is only valid inside a SUBQUERY that declares it", at: p)
             }
-            throw QueryError("'\(name)' is \(article(property.type)), not a link, so '.\(names[1].0)' cannot follow it",
-                             at: names[1].1)
+            current = scope.schema
+            i = 1
+        } else if let scope {
+            throw QueryError("inside the SUBQUERY, key paths must start with its variable '$\(scope.variable)'", at: k.position)
         }
-        return property
+        while i < parts.count {
+            let isLast = i == parts.count - 1
+            switch parts[i] {
+            case .name(let n, let position):
+                if let p = current.property(named: n) {
+                    if p.isList {
+                        throw QueryError("queries through the list '\(current.name).\(n)' are not supported yet", at: position)
+                    }
+                    if isLast { return ResolvedPath(steps: steps, end: .property(p), text: text) }
+                    guard p.type == .link else {
+                        switch parts[i + 1] {
+                        case .name(let next, let q):
+                            throw QueryError("'\(n)' is \(article(p.type)), not a link, so '.\(next)' cannot follow it", at: q)
+                        case .collectionOperator(let op, let q):
+                            throw QueryError("the collection operator '@\(op)' needs a to-many relationship (a list or linking objects) before it, but '\(n)' is \(article(p.type))", at: q)
+                        case .backlink(_, _, let q), .variable(_, let q):
+                            throw QueryError("'\(n)' is \(article(p.type)), not a link", at: q)
+                        }
+                    }
+                    steps.append(.link(p))
+                    current = try classSchema(p.linkTarget ?? "", at: position)
+                } else if let inverse = lookup.inverses[current.name]?.first(where: { $0.name == n }) {
+                    let origin = try classSchema(inverse.originClass, at: position)
+                    guard let p = origin.property(named: inverse.originProperty), p.type == .link, p.linkTarget == current.name else {
+                        throw QueryError("'\(current.name).\(n)' is the inverse of '\(inverse.originClass).\(inverse.originProperty)', which is not a link to '\(current.name)'", at: position)
+                    }
+                    steps.append(.backlinks(origin: origin.name, property: p, name: n))
+                    current = origin
+                } else {
+                    throw QueryError(unknownProperty(n, in: current), at: position)
+                }
+            case .backlink(let className, let propertyName, let position):
+                let origin = try classSchema(className, at: position)
+                guard let p = origin.property(named: propertyName) else {
+                    throw QueryError(unknownProperty(propertyName, in: origin), at: position)
+                }
+                guard p.type == .link, p.linkTarget == current.name else {
+                    throw QueryError("'@links.\(className).\(propertyName)' needs '\(className).\(propertyName)' to be a link to '\(current.name)'", at: position)
+                }
+                steps.append(.backlinks(origin: className, property: p, name: nil))
+                current = origin
+            case .collectionOperator(let op, let position):
+                guard steps.contains(where: \.isToMany) else {
+                    throw QueryError("the collection operator '@\(op)' needs a to-many relationship (a list or linking objects) before it", at: position)
+                }
+                if op == "count" || op == "size" {
+                    guard isLast else { throw QueryError("nothing can follow '@\(op)'", at: position) }
+                    return ResolvedPath(steps: steps, end: .aggregate(.count), text: text)
+                }
+                guard i == parts.count - 2, case .name(let n, let q) = parts[i + 1] else {
+                    throw QueryError("'@\(op)' must be followed by one property of '\(current.name)', such as '@\(op).age'", at: position)
+                }
+                guard let p = current.property(named: n) else { throw QueryError(unknownProperty(n, in: current), at: q) }
+                let function: AggregateFunction
+                switch op {
+                case "sum": function = .sum(p)
+                case "avg": function = .avg(p)
+                case "min": function = .min(p)
+                default: function = .max(p)
+                }
+                let allowed = (op == "sum" || op == "avg") ? p.type.isNumeric : (p.type.isNumeric || p.type == .date)
+                guard allowed else {
+                    throw QueryError("'@\(op)' needs a \(op == "sum" || op == "avg" ? "numeric" : "numeric or date") property, but '\(n)' is \(article(p.type))", at: q)
+                }
+                return ResolvedPath(steps: steps, end: .aggregate(function), text: text)
+            case .variable(let n, let position):
+                throw QueryError("the variable '$\(n)' can only start a key path", at: position)
+            }
+            i += 1
+        }
+        return ResolvedPath(steps: steps, end: .objects, text: text)
+    }
+
+    /// The schema of a class reached through a relationship.
+    private func classSchema(_ name: String, at position: Int) throws(QueryError) -> ClassSchema {
+        guard let s = lookup.classes[name] else { throw QueryError("the class '\(name)' is not in this Realm's schema", at: position) }
+        return s
+    }
+
+    /// A `SORT` key: a property of the class, or of a class reached through to-one links.
+    private func sortKey(_ k: KeyPathNode, ascending: Bool) throws(QueryError) -> SortKey {
+        let path = try self.path(k)
+        guard case .property(let p) = path.end, p.type != .link, !path.isToMany else {
+            throw QueryError("cannot sort on '\(k)': a sort key must be a property, reached through to-one links only", at: k.position)
+        }
+        return SortKey(property: p, ascending: ascending, path: path.steps)
+    }
+
+    /// The sort key for a key path written as text (`sorted(byKeyPath: "owner.name")`).
+    package func sortKey(_ keyPath: String, ascending: Bool) throws(QueryError) -> SortKey {
+        var components: [KeyPathComponent] = []
+        var offset = 0
+        for part in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+            components.append(.property(String(part), position: offset))
+            offset += part.count + 1
+        }
+        return try sortKey(KeyPathNode(components: components, position: 0), ascending: ascending)
     }
 
     /// "'Dog' has no property 'nmae'; did you mean 'name'?"
-    private func unknownProperty(_ name: String) -> String {
+    private func unknownProperty(_ name: String, in schema: ClassSchema) -> String {
         var message = "'\(schema.name)' has no property '\(name)'"
         let lower = name.lowercased()
         var best: (String, Int)?
-        for p in schema.properties {
-            let d = p.name.lowercased() == lower ? 0 : editDistance(lower, p.name.lowercased())
-            if d <= max(1, min(3, name.count / 3 + 1)), d < best?.1 ?? Int.max { best = (p.name, d) }
+        let names = schema.properties.map(\.name) + (lookup.inverses[schema.name]?.map(\.name) ?? [])
+        for candidate in names {
+            let d = candidate.lowercased() == lower ? 0 : editDistance(lower, candidate.lowercased())
+            if d <= max(1, min(3, name.count / 3 + 1)), d < best?.1 ?? Int.max { best = (candidate, d) }
         }
         if let best { message += "; did you mean '\(best.0)'?" }
         return message
@@ -160,29 +333,113 @@ package struct Resolver {
     // MARK: Comparisons
 
     private func resolve(_ c: ComparisonNode) throws(QueryError) -> ResolvedPredicate {
-        if let q = c.quantifier {
-            throw QueryError("\(q.rawValue) applies to lists and to-many relationships, which are not supported yet",
-                             at: c.lhs.position)
-        }
         let lhs = try operand(c.lhs)
         let rhs = try operand(c.rhs)
         switch (lhs, rhs) {
-        case (.property(let p, _), _):
-            return try compare(p, c, rhs)
-        case (_, .property(let p, let position)):
-            guard c.op != .in else {
-                throw QueryError("'IN' with a property on the right needs a list property, which is not supported yet",
-                                 at: position)
+        case (.path(let k, _), _):
+            return try compare(k, c, rhs, at: c.lhs.position)
+        case (_, .path(let k, let position)):
+            if c.op == .in {
+                // `'Rex' IN dogs.name`, `%@ IN dogs`: ANY element equals the value.
+                guard k.isToMany, c.quantifier == nil else {
+                    throw QueryError("'IN' with a key path on the right needs a to-many relationship (a list or linking objects), but '\(k.text)' is not one",
+                                     at: position)
+                }
+                var equal = c
+                equal.op = .equal
+                equal.quantifier = .any
+                return try compare(k, equal, lhs, at: position)
             }
             guard !c.op.isStringOperator, c.op != .between else {
                 throw QueryError("the left side of \(c.op.rawValue) must be a property", at: lhs.position)
             }
             var flipped = c
             flipped.op = c.op.mirrored
-            return try compare(p, flipped, lhs)
+            return try compare(k, flipped, lhs, at: position)
+        case (.object(_, let p, _), _), (.objects(_, let p, _), _):
+            throw QueryError("an object argument must be compared with a link or a to-many relationship", at: p)
         default:
+            if let q = c.quantifier {
+                throw QueryError("\(q.rawValue) needs a key path through a to-many relationship (a list or linking objects)", at: c.lhs.position)
+            }
             return .constant(try constantComparison(c, lhs, rhs))
         }
+    }
+
+    /// `path op[options] operand` for a key path on the left.
+    private func compare(_ k: ResolvedPath, _ c: ComparisonNode, _ rhs: Operand, at position: Int) throws(QueryError) -> ResolvedPredicate {
+        if let q = c.quantifier, !k.isToMany {
+            throw QueryError("\(q.rawValue) needs a key path through a to-many relationship (a list or linking objects), but '\(k.text)' is not one",
+                             at: position)
+        }
+        var plain = c
+        plain.quantifier = nil
+        let quantifier = c.quantifier ?? .any
+        switch k.end {
+        case .property(let p):
+            if case .path(let other, let q) = rhs, !(other.steps.isEmpty && other.filter == nil && isProperty(other)) {
+                throw QueryError("comparing with the key path '\(other.text)' is not supported yet: the right side may be a value or a property of the same object",
+                                 at: q)
+            }
+            if k.steps.isEmpty { return try compare(p, plain, rhs) }
+            if case .path = rhs {
+                throw QueryError("comparing the key path '\(k.text)' with another property is not supported yet", at: rhs.position)
+            }
+            return .path(k.steps, quantifier, try compare(p, plain, rhs, throughLinks: true))
+        case .objects:
+            let identity = try identity(k, plain, rhs)
+            return k.steps.isEmpty ? identity : .path(k.steps, quantifier, identity)
+        case .aggregate(let function):
+            if let q = c.quantifier {
+                throw QueryError("\(q.rawValue) cannot be used with '\(k.text)', which is one value per object", at: position)
+            }
+            if case .path = rhs {
+                throw QueryError("comparing '\(k.text)' with a key path is not supported yet", at: rhs.position)
+            }
+            let result = function.result
+            guard case .comparison(let resolved) = try compare(result, plain, rhs) else {
+                throw QueryError("cannot compare '\(k.text)' with this value", at: rhs.position)
+            }
+            return .aggregate(ResolvedAggregate(path: k.steps, function: function, filter: k.filter, variable: k.variable,
+                                                op: resolved.op, operand: resolved.operand))
+        }
+    }
+
+    private func isProperty(_ k: ResolvedPath) -> Bool {
+        if case .property = k.end { return true }
+        return false
+    }
+
+    /// `objects == %@`, `objects != %@`, `objects IN %@`: object identity with managed objects
+    /// of the same Realm (an unmanaged or deleted object equals nothing, as in Realm).
+    private func identity(_ k: ResolvedPath, _ c: ComparisonNode, _ rhs: Operand) throws(QueryError) -> ResolvedPredicate {
+        let target = k.targetClass ?? scope?.schema.name ?? schema.name
+        let objects: [ObjectArgument]
+        switch (c.op, rhs) {
+        case (.equal, .object(let o, _, _)), (.notEqual, .object(let o, _, _)): objects = [o]
+        case (.in, .objects(let os, _, _)): objects = os
+        default:
+            throw QueryError("'\(k.text)' is \(k.steps.isEmpty ? "an object" : "a collection of objects"): it can only be compared with an object argument using '==', '!=' or IN",
+                             at: rhs.position)
+        }
+        let keys = try objectKeys(objects, target: target, what: "'\(k.text)'", at: rhs)
+        let match: ResolvedPredicate = keys.isEmpty ? .constant(false) : .identity(keys)
+        return c.op == .notEqual ? .not(match) : match
+    }
+
+    /// The keys of object arguments, after checking their class and Realm.
+    private func objectKeys(_ objects: [ObjectArgument], target: String, what: String, at rhs: Operand) throws(QueryError) -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        for o in objects {
+            guard o.className == target else {
+                throw QueryError("cannot compare \(what), which holds '\(target)' objects, with a '\(o.className)' object", at: rhs.position)
+            }
+            guard !o.isFromOtherRealm else {
+                throw QueryError("the object compared with \(what) must be from the Realm being queried", at: rhs.position)
+            }
+            if let key = o.key { keys.append(key) }
+        }
+        return keys
     }
 
     /// Checks and builds `p op[options] operand` exactly as the text form does for a
@@ -191,15 +448,51 @@ package struct Resolver {
     /// query API builds its predicates through this, never through query text.
     package func comparison(_ p: PropertySchema, _ op: ComparisonOperator, options: StringOptions,
                             _ operand: ResolvedOperand) throws(QueryError) -> ResolvedPredicate {
-        let node = ComparisonNode(quantifier: nil, lhs: .keyPath(KeyPathNode(components: [.property(p.name, position: 0)], position: 0)),
-                                  op: op, options: options, rhs: .literal(.null, position: 0), position: 0)
-        let rhs: Operand
-        switch operand {
-        case .value(let v): rhs = .constant(v, position: 0, source: literalText(v))
-        case .values(let vs): rhs = .list(vs.map { ($0, source: literalText($0)) }, position: 0)
-        case .property(let q): rhs = .property(q, position: 0)
+        try compare(p, node(p.name, op, options), typedOperand(operand))
+    }
+
+    /// The same for a property reached through relationships (`$0.owner.name`,
+    /// `$0.dogs.age`): the comparison on the target objects, under `quantifier` when a step
+    /// is to-many; nil may be compared with any property there (a nil link reads as null).
+    package func comparison(path: [LinkStep], quantifier: Quantifier, _ p: PropertySchema, _ op: ComparisonOperator,
+                            options: StringOptions, _ operand: ResolvedOperand) throws(QueryError) -> ResolvedPredicate {
+        if path.isEmpty { return try comparison(p, op, options: options, operand) }
+        return .path(path, quantifier, try compare(p, node(p.name, op, options), typedOperand(operand), throughLinks: true))
+    }
+
+    /// A collection operator compared with a value (`$0.dogs.count > 1`, `$0.dogs.age.sum > 3`).
+    package func aggregate(path: [LinkStep], _ function: AggregateFunction, filter: ResolvedPredicate? = nil,
+                           _ op: ComparisonOperator, _ operand: ResolvedOperand) throws(QueryError) -> ResolvedPredicate {
+        guard case .comparison(let c) = try compare(function.result, node(function.description, op, []), typedOperand(operand)) else {
+            return .constant(false)
         }
-        return try compare(p, node, rhs)
+        return .aggregate(ResolvedAggregate(path: path, function: function, filter: filter, op: c.op, operand: c.operand))
+    }
+
+    /// A link property (or, with `path`, a collection) compared with objects by identity.
+    package func objectComparison(path: [LinkStep], quantifier: Quantifier, link: PropertySchema?, target: String,
+                                  _ op: ComparisonOperator, _ objects: [ObjectArgument]) throws(QueryError) -> ResolvedPredicate {
+        let rhs: Operand = op == .in ? .objects(objects, position: 0, source: "the objects") : .object(objects[0], position: 0, source: "the object")
+        if let link {
+            let inner = try compare(link, node(link.name, op, []), rhs, throughLinks: !path.isEmpty)
+            return path.isEmpty ? inner : .path(path, quantifier, inner)
+        }
+        let k = ResolvedPath(steps: path, end: .objects, text: pathText(path))
+        let inner = try identity(k, node(k.text, op, []), rhs)
+        return path.isEmpty ? inner : .path(path, quantifier, inner)
+    }
+
+    private func node(_ name: String, _ op: ComparisonOperator, _ options: StringOptions) -> ComparisonNode {
+        ComparisonNode(quantifier: nil, lhs: .keyPath(KeyPathNode(components: [.property(name, position: 0)], position: 0)),
+                       op: op, options: options, rhs: .literal(.null, position: 0), position: 0)
+    }
+
+    private func typedOperand(_ operand: ResolvedOperand) -> Operand {
+        switch operand {
+        case .value(let v): .constant(v, position: 0, source: literalText(v))
+        case .values(let vs): .list(vs.map { ($0, source: literalText($0)) }, position: 0)
+        case .property(let q): .path(ResolvedPath(steps: [], end: .property(q), text: q.name), position: 0)
+        }
     }
 
     /// Folds a comparison between two constants, after the same checks a property would get.
@@ -220,11 +513,32 @@ package struct Resolver {
         }
     }
 
-    /// Checks and builds `property op operand`.
-    private func compare(_ p: PropertySchema, _ c: ComparisonNode, _ rhs: Operand) throws(QueryError) -> ResolvedPredicate {
+    /// Checks and builds `property op operand`. `throughLinks`: the property is read through
+    /// links, so it may be null even when required, and may be compared with nil.
+    private func compare(_ p: PropertySchema, _ c: ComparisonNode, _ rhs: Operand, throughLinks: Bool = false) throws(QueryError) -> ResolvedPredicate {
         try checkOperator(p, c)
         switch rhs {
-        case .property(let q, let position):
+        case .object(let o, _, _):
+            guard p.type == .link else {
+                throw QueryError("cannot compare '\(p.name)' (\(p.type)) with an object", at: rhs.position)
+            }
+            guard c.op == .equal || c.op == .notEqual else {
+                throw QueryError("a link can only be compared with '==', '!=' or IN, not '\(c.op.rawValue)'", at: c.position)
+            }
+            let keys = try objectKeys([o], target: p.linkTarget ?? "", what: "'\(p.name)'", at: rhs)
+            guard let key = keys.first else { return .constant(c.op == .notEqual) }
+            return .comparison(ResolvedComparison(property: p, op: c.op, options: [], operand: .value(.link(key))))
+        case .objects(let os, _, _):
+            guard p.type == .link, c.op == .in else {
+                throw QueryError("an array of objects can only follow IN, with a link on the left", at: rhs.position)
+            }
+            let keys = try objectKeys(os, target: p.linkTarget ?? "", what: "'\(p.name)'", at: rhs)
+            return .comparison(ResolvedComparison(property: p, op: .in, options: [], operand: .values(keys.map { .link($0) })))
+        case .path(let k, let position):
+            guard k.steps.isEmpty, k.filter == nil, case .property(let q) = k.end else {
+                throw QueryError("comparing with the key path '\(k.text)' is not supported yet: the right side may be a value or a property of the same object",
+                                 at: position)
+            }
             guard c.op != .in, c.op != .between else {
                 throw QueryError("\(c.op.rawValue) needs a list {…} or an array argument, not the property '\(q.name)'", at: position)
             }
@@ -239,13 +553,13 @@ package struct Resolver {
             guard c.op != .in, c.op != .between else {
                 throw QueryError("\(c.op.rawValue) needs a list {…} or an array argument, but found \(source)", at: position)
             }
-            let value = try coerce(v, to: p, op: c.op, source: source, at: position)
+            let value = try coerce(v, to: p, op: c.op, source: source, at: position, allowNil: throughLinks)
             return .comparison(ResolvedComparison(property: p, op: c.op, options: c.options, operand: .value(value)))
         case .list(let items, let position):
             switch c.op {
             case .in:
                 var values: [Value] = []
-                for (v, source) in items { values.append(try coerce(v, to: p, op: .equal, source: source, at: position)) }
+                for (v, source) in items { values.append(try coerce(v, to: p, op: .equal, source: source, at: position, allowNil: throughLinks)) }
                 return .comparison(ResolvedComparison(property: p, op: .in, options: c.options, operand: .values(values)))
             case .between:
                 guard items.count == 2 else {
@@ -284,7 +598,8 @@ package struct Resolver {
     }
 
     /// Converts a constant to the property's type, or explains why it cannot be compared.
-    private func coerce(_ v: Value, to p: PropertySchema, op: ComparisonOperator, source: String, at position: Int) throws(QueryError) -> Value {
+    private func coerce(_ v: Value, to p: PropertySchema, op: ComparisonOperator, source: String, at position: Int,
+                        allowNil: Bool = false) throws(QueryError) -> Value {
         func mismatch() -> QueryError {
             QueryError("cannot compare '\(p.name)' (\(p.type)) with \(source)", at: position)
         }
@@ -292,7 +607,7 @@ package struct Resolver {
             guard op == .equal || op == .notEqual else {
                 throw QueryError("'\(op.rawValue)' cannot compare '\(p.name)' with nil", at: position)
             }
-            guard p.isOptional || p.type == .link else {
+            guard p.isOptional || p.type == .link || allowNil else {
                 throw QueryError("'\(p.name)' is not optional, so it cannot be compared with nil", at: position)
             }
             return .null
@@ -311,7 +626,7 @@ package struct Resolver {
             guard let u = UUID(uuidString: s) else { throw mismatch() }
             return .uuid(u)
         case (.link, _):
-            throw QueryError("comparing the link '\(p.name)' with a value other than nil is not supported yet", at: position)
+            throw QueryError("cannot compare the link '\(p.name)' with \(source); a link compares with nil or an object argument", at: position)
         default:
             throw mismatch()
         }

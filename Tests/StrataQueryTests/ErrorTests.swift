@@ -66,13 +66,15 @@ final class ErrorTests: QueryTestCase {
         XCTAssertEqual(error("age > %@", NSObject())?.message.hasSuffix("has a type that cannot be used in a query"), true)
     }
 
-    func testRelationshipFeaturesAreRejectedAsNotSupportedYet() {
-        assertError("owner.name == 'Jane'", message: "key paths through links ('owner.name') are not supported yet", at: 6)
-        assertError("ANY name == 'x'", message: "ANY applies to lists and to-many relationships, which are not supported yet", at: 4)
-        assertError("owner.@count > 1", message: "the collection operator '@count' is not supported yet", at: 6)
-        assertError("SUBQUERY(owner, $o, $o.age > 1).@count > 0", message: "SUBQUERY is not supported yet", at: 0)
-        assertError("@links.Person.dogs.@count > 0", message: "backlinks (@links) are not supported yet", at: 0)
+    func testRelationshipErrors() {
+        assertError("owner.name == 'Jane'", message: "the class 'Person' is not in this Realm's schema", at: 0)
+        assertError("ANY name == 'x'", message: "ANY needs a key path through a to-many relationship (a list or linking objects), but 'name' is not one", at: 4)
+        assertError("age.@count > 1", message: "the collection operator '@count' needs a to-many relationship (a list or linking objects) before it, but 'age' is an int", at: 4)
+        assertError("SUBQUERY(name, $o, $o.age > 1).@count > 0", message: "SUBQUERY needs a to-many relationship (a list or linking objects), but 'name' is not one", at: 9)
+        assertError("@links.Person.dogs.@count > 0", message: "the class 'Person' is not in this Realm's schema", at: 0)
         assertError("age.value == 1", message: "'age' is an int, not a link, so '.value' cannot follow it", at: 4)
+        assertError("$x.age == 1", message: "the variable '$x' is only valid inside a SUBQUERY that declares it", at: 0)
+        assertError("owner == 3", message: "cannot compare the link 'owner' with 3; a link compares with nil or an object argument", at: 9)
     }
 
     func testNestingBeyondTheCapIsAnErrorNotACrash() {

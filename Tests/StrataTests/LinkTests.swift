@@ -30,6 +30,7 @@ final class LinkTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Hound.self).first?.owner?.name, "Joe")
         try realm.write { rex.owner = nil }
         XCTAssertNil(rex.owner)
+        assertConsistent()
     }
 
     func testAssigningAnUnmanagedObjectInsideAWriteAddsIt() throws {
@@ -39,6 +40,7 @@ final class LinkTests: StrataTestCase {
         try realm.write { rex.owner = Owner(value: ["id": 5, "name": "New"]) }
         XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 5)?.name, "New")
         XCTAssertEqual(rex.owner?.id, 5)
+        assertConsistent()
     }
 
     func testAddingAnUnmanagedGraphAddsEveryObjectWithCyclesAndSelfLinks() throws {
@@ -60,6 +62,7 @@ final class LinkTests: StrataTestCase {
         XCTAssertEqual(storedA.bestFriend?.bestFriend?.name, "A")
         XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 3)?.bestFriend?.id, 3)
         XCTAssertEqual(rex.owner?.bestFriend?.name, "B", "key-path traversal reads lazily from the store")
+        assertConsistent()
     }
 
     func testNestedValuesBuildTheGraphAndUpdateInPlaceByPrimaryKey() throws {
@@ -81,6 +84,7 @@ final class LinkTests: StrataTestCase {
         let unmanaged = Hound(value: ["name": "Max", "owner": ["id": 9, "name": "Nested"]])
         XCTAssertEqual(unmanaged.owner?.name, "Nested", "init(value:) builds unmanaged nested objects")
         XCTAssertNil(unmanaged.owner?.realm)
+        assertConsistent()
     }
 
     func testDeletingATargetNullifiesLinksAndKeepsTheRest() throws {
@@ -100,6 +104,7 @@ final class LinkTests: StrataTestCase {
             realm.delete(realm.objects(Owner.self))
         }
         XCTAssertNil(realm.objects(Hound.self).first?.owner, "deleting a whole class nullifies links to it")
+        assertConsistent()
     }
 
     func testLinkingToADeletedObjectOrAnotherRealmIsRefused() throws {
@@ -111,6 +116,7 @@ final class LinkTests: StrataTestCase {
         let rex = try XCTUnwrap(realm.objects(Hound.self).first)
         XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Hound.self, value: ["name": "X", "owner": stranger]) })
         _ = rex
+        assertConsistent()
     }
 
     func testSchemaRecordsLinkTargetsAndAddsTargetClasses() throws {
@@ -120,6 +126,7 @@ final class LinkTests: StrataTestCase {
         XCTAssertEqual(owner.objectClassName, "Owner")
         XCTAssertTrue(owner.isOptional)
         XCTAssertNotNil(realm.schema["Owner"], "the target class is stored with the class that links to it")
+        assertConsistent()
     }
 }
 
@@ -139,6 +146,7 @@ final class GraphAtomicityTests: StrataTestCase {
         XCTAssertEqual(rex.owner?.name, "A", "and keep their values")
         XCTAssertEqual(realm.objects(Hound.self).count, 1, "the rest of the write commits")
         XCTAssertEqual(realm.object(ofType: Owner.self, forPrimaryKey: 2)?.name, "Taken")
+        assertConsistent()
     }
 }
 
@@ -181,6 +189,7 @@ final class LinkingObjectsTests: StrataTestCase {
         XCTAssertEqual(kennel.dogs.map(\.name), ["Buster"])
         try realm.write { realm.delete(kennel) }
         XCTAssertNil(realm.objects(Resident.self).filter("name == 'Buster'").first?.kennel)
+        assertConsistent()
     }
 
     func testAnInverseOfAMissingPropertyIsRefused() {
@@ -193,5 +202,6 @@ final class LinkingObjectsTests: StrataTestCase {
     func testLinkingObjectsAreNotStoredInTheSchema() throws {
         let realm = try openRealm(types: [Kennel.self])
         XCTAssertEqual(realm.schema["Kennel"]?.properties.map(\.name), ["id"])
+        assertConsistent()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 import XCTest
 @testable import Strata
 
@@ -21,6 +22,18 @@ class StrataTestCase: XCTestCase {
     /// A configuration for a file inside the test's directory.
     func configuration(_ name: String = "test.strata", types: [ObjectBase.Type]? = nil) -> Realm.Configuration {
         Realm.Configuration(fileURL: fileURL(name), objectTypes: types)
+    }
+
+    /// Fails unless the integrity checker finds the file's structures consistent (indexes,
+    /// links, lists, backlinks), on the newest version.
+    func assertConsistent(_ name: String = "test.strata", file: StaticString = #filePath, line: UInt = #line) {
+        do {
+            let txn = try StorageFile.open(path: fileURL(name).path, options: .init()).beginRead()
+            defer { txn.abort() }
+            _ = try IntegrityCheck.run(txn)
+        } catch {
+            XCTFail("integrity check: \(error)", file: file, line: line)
+        }
     }
 
     /// Runs `body`; the Realms it opens are closed when it returns (nothing else holds them).

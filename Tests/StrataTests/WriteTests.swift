@@ -99,7 +99,7 @@ final class WriteTests: StrataTestCase {
             XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
             XCTAssertTrue("\(error)".contains("Dog.age"), "\(error)")
         }
-        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Dog.self, value: [1, "too short"]) })
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Dog.self, value: [1, "n", 3, Date(), nil, "extra"] as [Any?]) })
         XCTAssertThrowsError(try realm.write { try realm.throwingCreate(AllTypes.self, value: ["int8": 300]) }) { error in
             XCTAssertTrue("\(error)".contains("AllTypes.int8"), "\(error)")
         }

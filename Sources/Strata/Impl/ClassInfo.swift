@@ -10,8 +10,10 @@ struct PropertyInfo {
     let field: PersistedField.Type
     /// The property as the code declares it (its id is the declaration index).
     let schema: PropertySchema
-    /// For a link, the target class.
+    /// For a link or a list of objects, the target class.
     let linkTarget: ObjectBase.Type?
+    /// For a list, how to make its managed collection.
+    let listAccess: ListAccess.Type?
 }
 
 /// One `LinkingObjects` property of a model class: where its field is and what it inverts.
@@ -140,15 +142,15 @@ final class ClassInfo: @unchecked Sendable {
             }
             let options = field.options(at: base + offset)
             let info = field.typeInfo
-            if info.type == .link && !info.isOptional {
+            if info.type == .link && !info.isOptional && !info.isList {
                 throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' links to an object and must be optional ('\(propertyName): \(info.linkTarget.map { String(describing: $0) } ?? "Object")?')")
             }
             let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
             let schema = PropertySchema(name: propertyName, type: info.type, isOptional: info.isOptional,
                                         isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
-                                        id: properties.count, intWidth: info.intWidth, linkTarget: target)
+                                        id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList)
             properties.append(PropertyInfo(name: propertyName, offset: offset, field: field, schema: schema,
-                                           linkTarget: info.linkTarget))
+                                           linkTarget: info.linkTarget, listAccess: field.valueType as? ListAccess.Type))
         }
         let primaryKeys = properties.filter(\.schema.isPrimaryKey)
         if primaryKeys.count > 1 {

@@ -42,7 +42,7 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: RealmC
     public func index(of object: Element) -> Int? { results?.index(of: object) }
 
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
-        managed.index(matching: predicateFormat, args)
+        managed.index(matching: predicateFormat, arguments: args)
     }
 
     public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }

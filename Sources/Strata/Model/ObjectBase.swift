@@ -92,6 +92,9 @@ open class ObjectBase: NSObject {
             _ = currentRow()  // traps if the object was deleted
             return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, originProperty: inverse.originProperty, target: objectKey))
         }
+        if _slowPath(binding!.properties[index].isList) {
+            return _StrataValue(.null, collection: info.properties[index].listAccess!.managed(ListStore(owner: self, index: index)))
+        }
         let value = managedValue(index)
         if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding!, index, key)) }
         return _StrataValue(value)
@@ -108,6 +111,9 @@ open class ObjectBase: NSObject {
     func setManagedValue(_ value: _StrataValue, _ index: Int) {
         let core = managingCore!
         core.checkWrite()
+        if binding!.properties[index].isList {
+            return replaceList(index, with: value.collection as? [_StrataValue] ?? [])
+        }
         do {
             let stored = try value.object.map { StrataStorage.Value.link(try core.linkKey(for: $0)) } ?? value.value
             try translatingErrors { try core.transaction().update(binding!.table, objectKey, [(binding!.properties[index], stored)]) }

@@ -112,6 +112,8 @@ extension Persisted where Value.PersistedType: _PrimaryKey {
 /// managed needs no `T`: it writes `managedIndex`, the first field.
 protocol PersistedField {
     static var typeInfo: _StrataTypeInfo { get }
+    /// The Swift type of the property (`T`).
+    static var valueType: Any.Type { get }
     /// Whether `managedIndex` is at offset 0, as `ObjectBase.attach` assumes.
     static var managedIndexIsFirst: Bool { get }
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions
@@ -123,6 +125,7 @@ protocol PersistedField {
 
 extension Persisted: PersistedField {
     static var typeInfo: _StrataTypeInfo { Value._strataTypeInfo }
+    static var valueType: Any.Type { Value.self }
     static var managedIndexIsFirst: Bool { MemoryLayout<Self>.offset(of: \Self.managedIndex) == 0 }
 
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions {

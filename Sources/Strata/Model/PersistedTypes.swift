@@ -28,6 +28,8 @@ public struct _StrataTypeInfo {
     var linkTarget: ObjectBase.Type? = nil
     /// Whether this is an inverse relationship (computed from backlinks, never stored).
     var isLinkingObjects = false
+    /// Whether this is a list of values of the rest of this description.
+    var isList = false
 }
 
 public protocol _HasPersistedType {

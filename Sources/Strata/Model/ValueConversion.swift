@@ -22,10 +22,11 @@ enum ValueConversion {
                 result[index] = try self.value(given, for: property, className: info.name)
             }
         case let array as [Any?]:
-            guard array.count == info.properties.count else {
-                throw Realm.Error(.invalidInput, "Invalid array input: \(array.count) values for the \(info.properties.count) properties of '\(info.name)' (\(info.properties.map(\.name).joined(separator: ", ")))")
+            // As in RealmSwift: values in declaration order; missing trailing ones take defaults.
+            guard array.count <= info.properties.count else {
+                throw Realm.Error(.invalidInput, "Invalid array input: more values (\(array.count)) than properties (\(info.properties.count)) of '\(info.name)' (\(info.properties.map(\.name).joined(separator: ", ")))")
             }
-            for (index, property) in info.properties.enumerated() {
+            for (index, property) in info.properties.enumerated().prefix(array.count) {
                 result[index] = try self.value(array[index], for: property, className: info.name)
             }
         case let object as Object:
@@ -43,6 +44,7 @@ enum ValueConversion {
     /// One value for a declared property; a link takes an object of the target class, or a
     /// dictionary or array to build an unmanaged one from.
     static func value(_ given: Any?, for property: PropertyInfo, className: String) throws -> _StrataValue {
+        if property.schema.isList { return try list(given, for: property, className: className) }
         guard let target = property.linkTarget else {
             return _StrataValue(try value(given, for: property.schema, className: className))
         }
@@ -63,6 +65,25 @@ enum ValueConversion {
             }
             return _StrataValue(.link(0), object: object)
         }
+    }
+
+    /// A list's elements from an array (or any sequence, or a List); each element as the list's
+    /// element type takes it.
+    private static func list(_ given: Any?, for property: PropertyInfo, className: String) throws -> _StrataValue {
+        let items: [Any?]
+        switch flatten(given) {
+        case nil, is NSNull: items = []
+        case let array as [Any?]: items = array
+        case let array as NSArray: items = array.map { $0 }
+        case let list as any ListElements: items = list.anyElements
+        default:
+            throw mismatch(given, property.schema, className, reason: "expected an array for a list")
+        }
+        var schema = property.schema
+        schema.isList = false
+        let element = PropertyInfo(name: property.name, offset: property.offset, field: property.field, schema: schema,
+                                   linkTarget: property.linkTarget, listAccess: nil)
+        return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className) })
     }
 
     /// One value for `property`; throws `.invalidInput` naming the property when it does not fit.
@@ -145,4 +166,10 @@ enum ValueConversion {
 private protocol AnyOptional { var wrappedAny: Any? { get } }
 extension Optional: AnyOptional {
     fileprivate var wrappedAny: Any? { self.map { $0 as Any } }
+}
+
+/// Lets a `List` given as a value be read as its elements without knowing its element type.
+protocol ListElements { var anyElements: [Any?] { get } }
+extension List: ListElements {
+    var anyElements: [Any?] { map { $0 as Any? } }
 }

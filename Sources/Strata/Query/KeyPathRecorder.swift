@@ -11,8 +11,9 @@ import StrataStorage
 /// recorded once per process and cached, so `where { … }` pays a dictionary lookup per
 /// property mentioned.
 ///
-/// Key paths through links will record one step per class: the recorded getter of a link
-/// returns a recorder of the target class, so `\Dog.owner.name` records `owner` then `name`.
+/// Key paths through links record one step per class: `$0.owner.name` is two member
+/// lookups, `\Dog.owner` recorded on a `Dog`, then `\Person.name` on a `Person`. A link read
+/// by a recorder is nil and an inverse relationship an empty `LinkingObjects`.
 enum KeyPathRecorder {
     private static let lock = NSLock()
     /// Declaration index by key path (key paths include their root type).
@@ -31,22 +32,42 @@ enum KeyPathRecorder {
         for (index, property) in info.properties.enumerated() {
             (base + property.offset).storeBytes(of: Int32(index), as: Int32.self)
         }
+        for (index, inverse) in info.linkingObjects.enumerated() {
+            (base + inverse.offset).storeBytes(of: Int32(info.properties.count + index), as: Int32.self)
+        }
         reads = []
+        recording = info
         _ = recorder[keyPath: keyPath]
+        recording = nil
         let recorded = reads
         reads = []
         guard recorded.count == 1 else {
             let what = recorded.isEmpty ? "reads no @Persisted property"
-                : "reads \(recorded.count) @Persisted properties (\(recorded.map { info.properties[$0].name }.joined(separator: ", ")))"
+                : "reads \(recorded.count) @Persisted properties (\(recorded.map { name(of: $0, in: info) }.joined(separator: ", ")))"
             fatalError("Invalid query: the key path \(keyPath) of '\(info.name)' \(what); a query needs exactly one")
         }
         cache[keyPath] = recorded[0]
         return recorded[0]
     }
 
-    /// Called by a recorder's accessor: notes the property read and returns null.
+    /// The class being recorded (written under `lock`).
+    nonisolated(unsafe) private static var recording: ClassInfo?
+
+    /// Called by a recorder's accessor: notes the property read and returns null (for a
+    /// link: nil; for an inverse relationship: an empty, unmanaged `LinkingObjects`).
     static func recordRead(_ index: Int) -> _StrataValue {
         reads.append(index)
+        if let info = recording, index >= info.properties.count, index - info.properties.count < info.linkingObjects.count {
+            let inverse = info.linkingObjects[index - info.properties.count]
+            let empty = (inverse.access as? LinkingObjectsTyped.Type)?.unmanaged(originProperty: inverse.originProperty)
+            return _StrataValue(.null, collection: empty)
+        }
         return _StrataValue(.null)
+    }
+
+    /// The name of the property with declaration index `index` (inverse relationships
+    /// follow the stored properties).
+    static func name(of index: Int, in info: ClassInfo) -> String {
+        index < info.properties.count ? info.properties[index].name : info.linkingObjects[index - info.properties.count].name
     }
 }

@@ -63,8 +63,6 @@ extension Query where T: OptionalProtocol, T.Wrapped: Comparable {
 extension Query {
     /// `property >= low AND property < high`, as RealmSwift builds a `Range`.
     func halfOpen(_ low: Value, _ high: Value) -> Query<Bool> {
-        let p = property
-        return Query<Bool>(.predicate(.and([context.comparison(p, .greaterOrEqual, options: [], .value(low)),
-                                            context.comparison(p, .less, options: [], .value(high))])), context)
+        Query<Bool>(.predicate(.and([condition(.greaterOrEqual, .value(low)), condition(.less, .value(high))])), context)
     }
 }

@@ -48,7 +48,10 @@ public struct Query<T> {
     /// `property IN {values}`: the property equals one of the values (none for an empty
     /// collection; nil among them matches nil).
     public func `in`<U: Sequence>(_ collection: U) -> Query<Bool> where U.Element == T {
-        compare(.in, values: collection.map { QueryValue.of($0) })
+        let items = Array(collection)
+        if case .property(let p) = node, p.type == .link { return compare(.in, objects: items.compactMap { QueryValue.object($0) }) }
+        if case .keyPath(_, let p) = node, p.type == .link { return compare(.in, objects: items.compactMap { QueryValue.object($0) }) }
+        return compare(.in, values: items.map { QueryValue.of($0) })
     }
 
     // MARK: Member access
@@ -56,14 +59,31 @@ public struct Query<T> {
     /// The query over a property of the object: `$0.age`.
     public subscript<V>(dynamicMember member: KeyPath<T, V>) -> Query<V> where T: ObjectBase {
         guard case .object = node else {
-            fatalError("Invalid query: key paths through links are not supported yet")
+            fatalError("Invalid query: a member of an object needs the object itself ($0)")
         }
-        let info = ClassInfo.forType(T.self)
+        return Query<V>(self.member(member, of: T.self, in: context.schema, after: []), context)
+    }
+
+    /// The node for a member of an object of `type` (whose stored schema is `schema`),
+    /// reached through `steps`: a property, or the objects of an inverse relationship.
+    func member<Root: ObjectBase, V>(_ member: KeyPath<Root, V>, of type: Root.Type, in schema: ClassSchema,
+                                     after steps: [LinkStep]) -> QueryNode {
+        let info = ClassInfo.forType(type)
         let index = KeyPathRecorder.declarationIndex(of: member, in: info)
-        let name = info.properties[index].name
-        guard let property = context.schema.property(named: name) else {
-            fatalError("Invalid query: '\(context.schema.name)' has no stored property '\(name)'")
+        if index >= info.properties.count {
+            let inverse = info.linkingObjects[index - info.properties.count]
+            let originName = inverse.origin._realmObjectName() ?? inverse.origin.className()
+            let origin = context.classSchema(originName)
+            guard let link = origin.property(named: inverse.originProperty) else {
+                fatalError("Invalid query: '\(originName)' has no stored property '\(inverse.originProperty)'")
+            }
+            return .collection(steps + [.backlinks(origin: originName, property: link, name: inverse.name)])
         }
-        return Query<V>(.property(property), context)
+        let name = info.properties[index].name
+        guard let property = schema.property(named: name) else {
+            fatalError("Invalid query: '\(schema.name)' has no stored property '\(name)'")
+        }
+        if property.isList { fatalError("Invalid query: queries through the list '\(schema.name).\(name)' are not supported yet") }
+        return steps.isEmpty ? .property(property) : .keyPath(steps, property)
     }
 }

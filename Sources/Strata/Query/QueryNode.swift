@@ -8,30 +8,82 @@ enum QueryNode {
     case object
     /// A stored property of the object (`$0.age`).
     case property(PropertySchema)
+    /// A property reached through relationships (`$0.owner.name`, `$0.dogs.age`).
+    case keyPath([LinkStep], PropertySchema)
+    /// The objects at the end of a to-many path (`$0.dogs`).
+    case collection([LinkStep])
+    /// A value computed over a to-many path (`$0.dogs.count`, `$0.dogs.age.sum`, and a
+    /// SUBQUERY's `(…).count` with its condition).
+    case aggregate([LinkStep], AggregateFunction, filter: ResolvedPredicate?)
     /// A condition (`$0.age > 3`).
     case predicate(ResolvedPredicate)
 }
 
 /// The class a type-safe query is built for and the schema it resolves against (the stored
-/// one once the class has a table, as for string queries).
+/// one once the class has a table, as for string queries), with the classes reachable
+/// through its relationships.
 final class QueryContext {
     let schema: ClassSchema
+    let lookup: SchemaLookup
+    /// The Realm queried, for object arguments (nil: objects are compared as unmanaged).
+    let core: RealmCore?
 
-    init(schema: ClassSchema) {
+    init(schema: ClassSchema, lookup: SchemaLookup? = nil, core: RealmCore? = nil) {
         self.schema = schema
+        self.lookup = lookup ?? SchemaLookup(schema)
+        self.core = core
     }
 
-    /// Builds a checked comparison, trapping with the string form's message on a
-    /// combination the string form would reject (such as `>` with nil).
-    func comparison(_ p: PropertySchema, _ op: ComparisonOperator, options: StrataQuery.StringOptions,
-                    _ operand: ResolvedOperand) -> ResolvedPredicate {
-        let result = Result { () throws(QueryError) -> ResolvedPredicate in
-            try Resolver(schema: schema, arguments: []).comparison(p, op, options: options, operand)
-        }
+    private var resolver: Resolver { Resolver(schema: schema, arguments: [], lookup: lookup) }
+
+    /// Runs a resolver call, trapping with the string form's message on a combination the
+    /// string form would reject (such as `>` with nil).
+    private func checked(_ body: (Resolver) throws(QueryError) -> ResolvedPredicate) -> ResolvedPredicate {
+        let resolver = self.resolver
+        let result = Result { () throws(QueryError) -> ResolvedPredicate in try body(resolver) }
         switch result {
         case .success(let predicate): return predicate
         case .failure(let error): fatalError("Invalid query: \(error.message)")
         }
+    }
+
+    /// Builds a checked comparison of a property of the object.
+    func comparison(_ p: PropertySchema, _ op: ComparisonOperator, options: StrataQuery.StringOptions,
+                    _ operand: ResolvedOperand) -> ResolvedPredicate {
+        checked { r throws(QueryError) in try r.comparison(p, op, options: options, operand) }
+    }
+
+    /// Builds a checked comparison of a property reached through `path` (ANY when a step is
+    /// to-many).
+    func comparison(path: [LinkStep], _ p: PropertySchema, _ op: ComparisonOperator, options: StrataQuery.StringOptions,
+                    _ operand: ResolvedOperand) -> ResolvedPredicate {
+        checked { r throws(QueryError) in try r.comparison(path: path, quantifier: .any, p, op, options: options, operand) }
+    }
+
+    /// A collection operator compared with a value.
+    func aggregate(path: [LinkStep], _ function: AggregateFunction, filter: ResolvedPredicate?, _ op: ComparisonOperator,
+                   _ operand: ResolvedOperand) -> ResolvedPredicate {
+        checked { r throws(QueryError) in try r.aggregate(path: path, function, filter: filter, op, operand) }
+    }
+
+    /// A link (`link` non-nil) or the objects of a to-many path compared with objects.
+    func objectComparison(path: [LinkStep], link: PropertySchema?, target: String, _ op: ComparisonOperator,
+                          _ objects: [ObjectBase]) -> ResolvedPredicate {
+        let arguments = objects.map { object -> ObjectArgument in
+            if let core { return QueryArguments.argument(object, for: core) }
+            let type = Swift.type(of: object) as ObjectBase.Type
+            return ObjectArgument(className: type._realmObjectName() ?? type.className(), key: nil)
+        }
+        if op == .in, arguments.isEmpty { return .constant(false) }
+        return checked { r throws(QueryError) in
+            try r.objectComparison(path: path, quantifier: .any, link: link, target: target, op, arguments)
+        }
+    }
+
+    /// The schema of a class reached through a relationship.
+    func classSchema(_ name: String) -> ClassSchema {
+        guard let s = lookup.classes[name] else { fatalError("Invalid query: the class '\(name)' is not in this Realm's schema") }
+        return s
     }
 }
 
@@ -44,15 +96,31 @@ enum QueryValue {
         if case .value(let v)? = ArgumentConversion.convert(value) { return v }
         fatalError("Invalid query: a value of type \(type(of: value)) cannot be used in a query")
     }
+
+    /// The object `value` holds, if it is one (or an optional wrapping one).
+    static func object(_ value: Any) -> ObjectBase? {
+        if let object = value as? ObjectBase { return object }
+        if let persistable = value as? any _Persistable { return persistable._strataValue.object }
+        return nil
+    }
 }
 
 extension Query {
-    /// The property this expression reads; traps if it is not a property.
+    /// The property this expression reads; traps if it is not a property of the object.
     var property: PropertySchema {
-        guard case .property(let p) = node else {
-            fatalError("Invalid query: a comparison needs a property on the left, such as $0.age")
+        switch node {
+        case .property(let p): return p
+        default: fatalError("Invalid query: a comparison needs a property on the left, such as $0.age")
         }
-        return p
+    }
+
+    /// The steps and the property of a property expression (steps empty for the object's own).
+    var propertyPath: ([LinkStep], PropertySchema) {
+        switch node {
+        case .property(let p): return ([], p)
+        case .keyPath(let steps, let p): return (steps, p)
+        default: fatalError("Invalid query: a comparison needs a property on the left, such as $0.age")
+        }
     }
 
     /// The condition this expression stands for. A bool property on its own means
@@ -62,29 +130,64 @@ extension Query {
         case .predicate(let p): return p
         case .property(let p) where p.type == .bool && !p.isOptional:
             return context.comparison(p, .equal, options: [], .value(.bool(true)))
-        case .property(let p):
+        case .keyPath(let steps, let p) where p.type == .bool && !p.isOptional:
+            return context.comparison(path: steps, p, .equal, options: [], .value(.bool(true)))
+        case .property(let p), .keyPath(_, let p):
             fatalError("Invalid query: '\(p.name)' is \(p.isOptional ? "an optional " : "a ")\(p.type), not a condition")
-        case .object:
+        case .object, .collection:
             fatalError("Invalid query: an object is not a condition")
+        case .aggregate:
+            fatalError("Invalid query: a collection operator is not a condition; compare it with a value")
+        }
+    }
+
+    /// `self op operand` for a property (of the object or through relationships) or an
+    /// aggregate.
+    func condition(_ op: ComparisonOperator, options: StrataQuery.StringOptions = [], _ operand: ResolvedOperand) -> ResolvedPredicate {
+        switch node {
+        case .property(let p): return context.comparison(p, op, options: options, operand)
+        case .keyPath(let steps, let p): return context.comparison(path: steps, p, op, options: options, operand)
+        case .aggregate(let steps, let function, let filter):
+            return context.aggregate(path: steps, function, filter: filter, op, operand)
+        default: fatalError("Invalid query: a comparison needs a property on the left, such as $0.age")
         }
     }
 
     /// `self op value`, for a constant of the expression's type.
     func compare(_ op: ComparisonOperator, _ value: T, options: StrataQuery.StringOptions = []) -> Query<Bool> {
+        if let object = QueryValue.object(value) { return compare(op, objects: [object]) }
         let v = QueryValue.of(value)
         if case .predicate(let p) = node, op == .equal || op == .notEqual, case .bool(let b) = v {
             return Query<Bool>(.predicate(b == (op == .equal) ? p : .not(p)), context)
         }
-        return Query<Bool>(.predicate(context.comparison(property, op, options: options, .value(v))), context)
+        return Query<Bool>(.predicate(condition(op, options: options, .value(v))), context)
+    }
+
+    /// A link (or the objects of a to-many path) compared with objects by identity.
+    func compare(_ op: ComparisonOperator, objects: [ObjectBase]) -> Query<Bool> {
+        switch node {
+        case .property(let p), .keyPath(_, let p):
+            let steps = propertyPath.0
+            guard p.type == .link else { fatalError("Invalid query: cannot compare '\(p.name)' (\(p.type)) with an object") }
+            return Query<Bool>(.predicate(context.objectComparison(path: steps, link: p, target: p.linkTarget ?? "", op, objects)), context)
+        case .collection(let steps):
+            return Query<Bool>(.predicate(context.objectComparison(path: steps, link: nil, target: steps.last?.targetClass ?? "", op, objects)),
+                               context)
+        default:
+            fatalError("Invalid query: only a link or a collection of objects can be compared with an object")
+        }
     }
 
     /// `self op other`, for another property of the same object.
     func compare(_ op: ComparisonOperator, to other: Query) -> Query<Bool> {
-        Query<Bool>(.predicate(context.comparison(property, op, options: [], .property(other.property))), context)
+        guard case .property(let q) = other.node else {
+            fatalError("Invalid query: the right side of a comparison may be a value or a property of the same object")
+        }
+        return Query<Bool>(.predicate(condition(op, .property(q))), context)
     }
 
     /// `self IN {values}` or `self BETWEEN {low, high}`.
     func compare(_ op: ComparisonOperator, values: [Value]) -> Query<Bool> {
-        Query<Bool>(.predicate(context.comparison(property, op, options: [], .values(values))), context)
+        Query<Bool>(.predicate(condition(op, .values(values))), context)
     }
 }

@@ -44,9 +44,13 @@ final class GraphWrite {
             throw Realm.Error(.invalidInput, "'\(info.name)' does not have a primary key and can not be updated")
         }
         var pending: [(index: Int, target: ObjectBase)] = []
+        var lists: [(index: Int, elements: [_StrataValue])] = []
         var stored: [StrataStorage.Value?] = []
         for (index, v) in values.enumerated() {
-            if let target = v?.object {
+            if info.properties[index].schema.isList {
+                if let elements = v?.collection as? [_StrataValue] { lists.append((index, elements)) }
+                stored.append(v == nil ? nil : .null)
+            } else if let target = v?.object {
                 if let key = try existingKey(of: target) {
                     stored.append(.link(key))
                 } else {
@@ -57,23 +61,26 @@ final class GraphWrite {
                 stored.append(v?.value)
             }
         }
-        if pending.isEmpty || isNested {
-            return try write(info, binding, stored, pending, update, object)
+        let addsObjects = !pending.isEmpty || lists.contains { $0.elements.contains { $0.object.map { $0.managingCore == nil } ?? false } }
+        if !addsObjects || isNested {
+            return try write(info, binding, stored, pending, lists, update, object)
         }
         // More than one object: all of them or none.
         isNested = true
         defer { isNested = false }
         return try translatingErrors(path: core.path) {
-            try txn.atomically { try write(info, binding, stored, pending, update, object) }
+            try txn.atomically { try write(info, binding, stored, pending, lists, update, object) }
         }
     }
 
-    /// Writes one object's row, then adds its unmanaged link targets and links to them.
+    /// Writes one object's row, then adds its unmanaged link targets and links to them, then
+    /// writes its lists (replacing an existing object's).
     private func write(_ info: ClassInfo, _ binding: TableBinding, _ stored: [StrataStorage.Value?],
-                       _ pending: [(index: Int, target: ObjectBase)], _ update: Realm.UpdatePolicy,
-                       _ object: ObjectBase?) throws -> (binding: TableBinding, key: ObjectKey) {
+                       _ pending: [(index: Int, target: ObjectBase)], _ lists: [(index: Int, elements: [_StrataValue])],
+                       _ update: Realm.UpdatePolicy, _ object: ObjectBase?) throws -> (binding: TableBinding, key: ObjectKey) {
         let txn = try core.transaction()
         let pk = info.schema.primaryKey
+        var existed = false
         let key: ObjectKey = try translatingErrors(path: core.path) {
             let defaults = stored.contains { $0 == nil } ? defaultValues(info) : []
             if update != .error, let pk, let existing = try txn.objectKey(binding.table, primaryKey: stored[pk.id] ?? defaults[pk.id]) {
@@ -82,6 +89,7 @@ final class GraphWrite {
                     if let v { changes.append((binding.properties[index], v)) }
                 }
                 try txn.update(binding.table, existing, changes, onlyIfDifferent: update == .modified)
+                existed = true
                 return existing
             }
             var row = [StrataStorage.Value](repeating: .null, count: binding.table.schema.slotCount)
@@ -96,6 +104,18 @@ final class GraphWrite {
             let targetKey = try add(target, update: hasPrimaryKey ? update : .error)
             try translatingErrors(path: core.path) {
                 try txn.update(binding.table, key, [(binding.properties[index], .link(targetKey))], onlyIfDifferent: true)
+            }
+        }
+        for (index, elements) in lists {
+            let values = try elements.map { element -> StrataStorage.Value in
+                guard let target = element.object else { return element.value }
+                if let key = try existingKey(of: target) { return .link(key) }
+                let hasPrimaryKey = try ClassInfo.of(type(of: target)).schema.primaryKey != nil
+                return .link(try add(target, update: hasPrimaryKey ? update : .error))
+            }
+            try translatingErrors(path: core.path) {
+                if existed { try txn.listRemoveAll(binding.table, binding.properties[index], owner: key) }
+                try txn.listInsert(binding.table, binding.properties[index], owner: key, values, at: 0)
             }
         }
         return (binding, key)

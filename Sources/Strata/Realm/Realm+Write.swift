@@ -116,6 +116,12 @@ extension Realm {
         for object in Array(objects) { delete(object) }
     }
 
+    /// Deletes every object of a list (each once, even if it appears several times).
+    public func delete<Element: ObjectBase>(_ objects: List<Element>) {
+        var deleted = Set<ObjectKey>()
+        for object in Array(objects) where deleted.insert(object.objectKey).inserted { delete(object) }
+    }
+
     /// Deletes every object of the results (a whole class in one step when unfiltered).
     public func delete<Element: ObjectBase>(_ objects: Results<Element>) {
         core.checkWrite()

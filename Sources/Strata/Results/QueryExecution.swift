@@ -4,9 +4,14 @@ import StrataStorage
 /// Runs a compiled query against a table: the plan step (`CompiledQuery.plan`: an index
 /// lookup, prefix or range scan, or a scan that decodes only what the predicate reads) and
 /// the SORT / DISTINCT / LIMIT steps.
+///
+/// A query whose predicate follows relationships (`CompiledQuery.followsLinks`) is matched
+/// with a `LinkReader` over the same transaction, which reads the linked objects' rows and
+/// the stored backlinks; any other query runs on the rows alone.
 enum QueryExecution {
     /// The keys of the objects matching `query`'s predicate, in table (key) order.
     static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+        if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
         switch query.plan {
         case .nothing:
             return []
@@ -30,9 +35,66 @@ enum QueryExecution {
         }
     }
 
+    /// A reader of the objects `query` reaches, through `txn`.
+    static func reader(_ query: CompiledQuery, _ txn: StorageTransaction) -> LinkReader {
+        LinkReader(TransactionLinkSource(txn, classes: query.linkedClasses))
+    }
+
+    /// `matches` for a predicate that reads linked objects.
+    private static func matchesFollowingLinks(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+        let reader = reader(query, txn)
+        var keys: [ObjectKey] = []
+        switch query.plan {
+        case .nothing:
+            return []
+        case .scan:
+            try txn.forEachRow(table) { key, row in
+                if query.matches(key, row, reader) { keys.append(key) }
+                return true
+            }
+        case .index(let access):
+            var candidates = try self.candidates(access, in: table, txn)
+            candidates.sort()
+            var previous: ObjectKey?
+            for key in candidates where key != previous {
+                previous = key
+                if let row = try txn.row(table, key), query.matches(key, row, reader) { keys.append(key) }
+            }
+        }
+        try reader.check()
+        return keys
+    }
+
+    /// How many objects match a query that scans (no index step, no suffixes), without
+    /// collecting their keys.
+    static func count(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> Int {
+        if query.constantResult == false { return 0 }
+        var n = 0
+        if query.followsLinks {
+            let reader = reader(query, txn)
+            try txn.forEachRow(table) { key, row in
+                if query.matches(key, row, reader) { n += 1 }
+                return true
+            }
+            try reader.check()
+            return n
+        }
+        try txn.forEachRow(table) { _, row in
+            if query.matches(row) { n += 1 }
+            return true
+        }
+        return n
+    }
+
     /// The keys among `keys` (in their order) whose rows match `query`'s predicate.
     static func filter(_ keys: [ObjectKey], _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
-        try keys.filter { key in try txn.row(table, key).map(query.matches) ?? false }
+        if query.followsLinks {
+            let reader = reader(query, txn)
+            let kept = try keys.filter { key in try txn.row(table, key).map { query.matches(key, $0, reader) } ?? false }
+            try reader.check()
+            return kept
+        }
+        return try keys.filter { key in try txn.row(table, key).map(query.matches) ?? false }
     }
 
     /// The object keys an index access yields (a superset of the matches, in any order).
@@ -75,8 +137,29 @@ enum QueryExecution {
             }
         case .sort(let sortKeys):
             var sorted = keys
-            try PartialSort.orderPrefix(&sorted, count: keys.count, by: sortKeys) { try txn.row(table, $0) }
+            try orderPrefix(&sorted, count: keys.count, by: sortKeys, in: table, txn)
             return sorted
         }
+    }
+
+    /// Puts the first `count` of `keys` in sort order (see `PartialSort`), following the
+    /// to-one links of sort keys such as `owner.name`.
+    static func orderPrefix(_ keys: inout [ObjectKey], count: Int, by sortKeys: [SortKey], in table: Table,
+                            _ txn: StorageTransaction) throws {
+        try PartialSort.orderPrefix(&keys, count: count, by: sortKeys, row: { try txn.row(table, $0) },
+                                    follow: { row, key in try follow(key.path, from: row, txn) })
+    }
+
+    /// The row at the end of `path` (to-one links) from `row`, or nil when a link is nil.
+    static func follow(_ path: [LinkStep], from row: RowView, _ txn: StorageTransaction) throws -> RowView? {
+        var current = row
+        for step in path {
+            guard case .link(let p) = step, !current.isNull(p.id), current.hasSlot(p.id),
+                  case .link(let key) = current.value(p),
+                  let target = try txn.table(step.targetClass),
+                  let next = try txn.row(target, key) else { return nil }
+            current = next
+        }
+        return current
     }
 }

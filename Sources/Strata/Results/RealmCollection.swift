@@ -6,6 +6,7 @@ import Foundation
 /// row as it goes (no lookup per object); otherwise it walks the result keys.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     private let results: Results<Element>?
+    private let elementAt: ((Int) -> Element)?
     private var index = 0
     private let count: Int
     private var scan: RowScan?
@@ -13,14 +14,29 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     /// Iterates `results` (nothing when nil: an unmanaged collection).
     init(_ results: Results<Element>?) {
         self.results = results
+        elementAt = nil
         count = results?.count ?? 0
         scan = results?.tableScan()
     }
 
+    /// Iterates `count` elements made by `element(i)`.
+    init(count: Int, element: @escaping (Int) -> Element) {
+        results = nil
+        elementAt = element
+        self.count = count
+    }
+
+    /// Iterates an array (an unmanaged collection).
+    init(elements: [Element]) {
+        self.init(count: elements.count) { elements[$0] }
+    }
+
     /// The next element, or nil at the end.
     public mutating func next() -> Element? {
-        guard index < count, let results else { return nil }
+        guard index < count else { return nil }
         defer { index += 1 }
+        if let elementAt { return elementAt(index) }
+        guard let results else { return nil }
         if let scan {
             if let element = results.element(from: scan) { return element }
             self.scan = nil
@@ -83,4 +99,11 @@ public struct SortDescriptor: ExpressibleByStringLiteral, Equatable, CustomStrin
     public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
 
     public var description: String { "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))" }
+}
+
+public extension RealmCollection where Element: KeypathSortable {
+    /// Sorted by one property (ascending by default). Traps on an unknown property.
+    func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
 }

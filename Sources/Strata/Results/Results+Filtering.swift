@@ -19,8 +19,10 @@ extension Results {
 
     func filtered(_ text: String, _ args: [Any]) throws -> Results<Element> {
         core.checkThread()
+        let arguments = QueryArguments.prepare(args, for: core)
+        let lookup = core.schemaLookup()
         let result = Result { () throws(QueryError) -> CompiledQuery in
-            try compileQuery(text, arguments: args, schema: querySchema)
+            try compileQuery(text, arguments: arguments, schema: querySchema, lookup: lookup)
         }
         let compiled: CompiledQuery
         switch result {
@@ -38,7 +40,7 @@ extension Results {
     /// Sorted by several properties, the first the most significant. Nil sorts first
     /// ascending. Traps on an unknown property.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
-        let keys = sortDescriptors.map { SortKey(property: property($0.keyPath, for: "sort"), ascending: $0.ascending) }
+        let keys = sortDescriptors.map { sortKey($0.keyPath, ascending: $0.ascending) }
         return appending(.sort(keys))
     }
 
@@ -49,6 +51,11 @@ extension Results {
 
     /// The index of the first object matching `predicateFormat`, or nil.
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        index(matching: predicateFormat, arguments: args)
+    }
+
+    /// `index(matching:_:)` with the arguments as an array.
+    func index(matching predicateFormat: String, arguments args: [Any]) -> Int? {
         let matching: Set<ObjectKey>
         do { matching = Set(try filtered(predicateFormat, args).keys) } catch { trap(error) }
         return keys.firstIndex { matching.contains($0) }
@@ -67,6 +74,18 @@ extension Results {
         let base = query ?? CompiledQuery.all(querySchema)
         let step = CompiledQuery(ResolvedQuery(predicate: .constant(true), suffixes: [suffix]), schema: querySchema)
         return refined(by: base.and(step))
+    }
+
+    /// The sort key for `keyPath`: a property, or one reached through to-one links
+    /// (`owner.name`). Traps with a clear message on anything else.
+    func sortKey(_ keyPath: String, ascending: Bool) -> SortKey {
+        guard keyPath.contains(".") else { return SortKey(property: property(keyPath, for: "sort"), ascending: ascending) }
+        let resolver = Resolver(schema: querySchema, arguments: [], lookup: core.schemaLookup())
+        let result = Result { () throws(QueryError) -> SortKey in try resolver.sortKey(keyPath, ascending: ascending) }
+        switch result {
+        case .success(let key): return key
+        case .failure(let error): fatalError("Cannot sort on key path '\(keyPath)': \(error.message)")
+        }
     }
 
     /// The stored property named `name`; traps with a clear message if there is none.

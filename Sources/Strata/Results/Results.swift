@@ -46,7 +46,11 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             guard let binding, let property = binding.table.schema.property(named: name) else { return 0 }
             return (try? core.transaction().originCount(binding.table, property, linkingTo: target)) ?? 0
         }
-        if let query, case .scan = query.plan, query.suffixes.isEmpty, let binding {
+        if query == nil, case .list(let name, let owner, let ownerInfo) = source {
+            guard let table = try? core.binding(for: ownerInfo)?.table, let property = table.schema.property(named: name) else { return 0 }
+            return (try? core.transaction().listCount(table, property, owner: owner)) ?? 0
+        }
+        if source == .table, let query, case .scan = query.plan, query.suffixes.isEmpty, let binding {
             return countByScan(query, binding.table)
         }
         return evaluated().count
@@ -54,17 +58,9 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
 
     /// Counts the rows matching a query that needs a scan, without collecting their keys.
     private func countByScan(_ query: CompiledQuery, _ table: Table) -> Int {
-        if query.constantResult == false { return 0 }
-        var n = 0
         do {
-            try translatingErrors(path: core.path) {
-                try core.transaction().forEachRow(table) { _, row in
-                    if query.matches(row) { n += 1 }
-                    return true
-                }
-            }
+            return try translatingErrors(path: core.path) { try QueryExecution.count(query, in: table, core.transaction()) }
         } catch { trap(error) }
-        return n
     }
 
     /// The object at `position` in the results.
@@ -121,7 +117,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         do {
             try translatingErrors(path: core.path) {
                 let txn = try core.transaction()
-                try PartialSort.orderPrefix(&keys, count: wanted, by: sortKeys) { try txn.row(binding!.table, $0) }
+                try QueryExecution.orderPrefix(&keys, count: wanted, by: sortKeys, in: binding!.table, txn)
             }
         } catch { trap(error) }
         state.keys = keys
@@ -150,9 +146,18 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         let txn = try core.transaction()
         let table = binding.table
         var base: [ObjectKey]?
-        if case .backlinks(let name, let target) = source {
+        switch source {
+        case .table:
+            break
+        case .backlinks(let name, let target):
             guard let property = table.schema.property(named: name) else { return [] }
             base = try txn.origins(table, property, linkingTo: target)
+        case .list(let name, let owner, let ownerInfo):
+            guard let ownerTable = try core.binding(for: ownerInfo)?.table,
+                  let property = ownerTable.schema.property(named: name) else { return [] }
+            base = try txn.listValues(ownerTable, property, owner: owner).compactMap {
+                if case .link(let key) = $0 { return key } else { return nil }
+            }
         }
         guard let query else {
             if let base { return base }
@@ -201,6 +206,17 @@ enum ResultsSource: Equatable {
     case table
     /// The objects whose link property `property` points at object `target` (backlinks).
     case backlinks(property: String, target: ObjectKey)
+    /// The objects of object `owner`'s list `property`, in list order (repeats included).
+    case list(property: String, owner: ObjectKey, ownerInfo: ClassInfo)
+
+    static func == (a: ResultsSource, b: ResultsSource) -> Bool {
+        switch (a, b) {
+        case (.table, .table): true
+        case let (.backlinks(p, t), .backlinks(q, u)): p == q && t == u
+        case let (.list(p, o, i), .list(q, k, j)): p == q && o == k && i === j
+        default: false
+        }
+    }
 }
 
 /// A table cursor and the snapshot stamp it belongs to.

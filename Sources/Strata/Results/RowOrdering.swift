@@ -14,6 +14,13 @@ enum RowOrdering {
         return 0
     }
 
+    /// The same for one key whose rows may be missing (a nil link on a key path reads as
+    /// null, which sorts first).
+    static func compare(_ a: RowView?, _ b: RowView?, _ p: PropertySchema) -> Int {
+        guard let a, let b else { return a == nil ? (b == nil ? 0 : -1) : 1 }
+        return compare(a, b, p)
+    }
+
     private static func compare(_ a: RowView, _ b: RowView, _ p: PropertySchema) -> Int {
         let slot = p.id
         let aNull = a.isNull(slot) || (p.isOptional && !a.hasSlot(slot))
@@ -36,17 +43,38 @@ enum RowOrdering {
 
 /// Puts the first `k` objects of `keys` in sort order, in place, reading rows through `row`.
 /// The rest keep their relative order after them. Stable: equal rows keep the order of `keys`.
+/// Sort keys through links (`owner.name`) read the row `follow` reaches from each object's.
 enum PartialSort {
     static func orderPrefix(_ keys: inout [ObjectKey], count k: Int, by sortKeys: [SortKey],
-                            row: (ObjectKey) throws -> RowView?) throws {
+                            row: (ObjectKey) throws -> RowView?,
+                            follow: ((RowView, SortKey) throws -> RowView?)? = nil) throws {
         let n = keys.count
         let k = Swift.min(k, n)
         var rows: [RowView?] = []
         rows.reserveCapacity(n)
         for key in keys { rows.append(try row(key)) }
+        // Per sort key through links, the linked row of each object (nil: a nil link).
+        var linked: [[RowView?]?] = Array(repeating: nil, count: sortKeys.count)
+        if let follow {
+            for (j, key) in sortKeys.enumerated() where !key.path.isEmpty {
+                var targets: [RowView?] = []
+                targets.reserveCapacity(n)
+                for r in rows { targets.append(try r.flatMap { try follow($0, key) }) }
+                linked[j] = targets
+            }
+        }
+        let throughLinks = linked.contains { $0 != nil }
+        func compare(_ i: Int, _ j: Int, _ a: RowView, _ b: RowView) -> Int {
+            guard throughLinks else { return RowOrdering.compare(a, b, by: sortKeys) }
+            for (m, key) in sortKeys.enumerated() {
+                let c = linked[m].map { RowOrdering.compare($0[i], $0[j], key.property) } ?? RowOrdering.compare(a, b, by: [key])
+                if c != 0 { return key.ascending || linked[m] == nil ? c : -c }
+            }
+            return 0
+        }
         func before(_ i: Int, _ j: Int) -> Bool {
             guard let a = rows[i], let b = rows[j] else { return rows[i] != nil ? false : (rows[j] != nil || i < j) }
-            let c = RowOrdering.compare(a, b, by: sortKeys)
+            let c = compare(i, j, a, b)
             return c < 0 || (c == 0 && i < j)
         }
         var chosen: [Int]

@@ -51,6 +51,23 @@ package enum ListEncoding {
             guard chunks.reduce(0, { $0 + $1.count }) == self.total else { return nil }
         }
 
+        /// Reads only as much of an encoded directory as it takes to find position `index`:
+        /// the list's size, the chunk holding the position and the offset in it (for an index
+        /// out of bounds, the size and chunk 0). Nil if the directory is damaged.
+        static func find(_ index: Int, in bytes: UnsafeRawBufferPointer) -> (total: Int, chunk: UInt32, offset: Int)? {
+            var o = 0
+            guard let total = Varint.read(bytes, at: &o), Varint.read(bytes, at: &o) != nil,
+                  let n = Varint.read(bytes, at: &o) else { return nil }
+            guard index >= 0, index < Int(total) else { return (Int(total), 0, 0) }
+            var start = 0
+            for _ in 0..<n {
+                guard let id = Varint.read(bytes, at: &o), let count = Varint.read(bytes, at: &o) else { return nil }
+                if index < start + Int(count) { return (Int(total), UInt32(truncatingIfNeeded: id), index - start) }
+                start += Int(count)
+            }
+            return nil
+        }
+
         /// The chunk holding position `index` and the position's offset in it. For
         /// `index == total` (an append), the last chunk and its end.
         func locate(_ index: Int) -> (chunk: Int, offset: Int)? {
@@ -99,6 +116,19 @@ package enum ListEncoding {
             o += Int(n - 1)
         }
         return result
+    }
+
+    /// The bytes of element `offset` of an encoded chunk (nil inside for null), without
+    /// decoding the others; nil if the chunk is damaged or shorter.
+    static func element(at offset: Int, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer?? {
+        var o = 0
+        for i in 0...offset {
+            guard let n = Varint.read(bytes, at: &o), n == 0 || n - 1 <= bytes.count - o else { return nil }
+            let length = n == 0 ? 0 : Int(n - 1)
+            if i == offset { return n == 0 ? .some(nil) : UnsafeRawBufferPointer(rebasing: bytes[o..<(o + length)]) }
+            o += length
+        }
+        return nil
     }
 
     /// Splits elements into chunk-sized runs.

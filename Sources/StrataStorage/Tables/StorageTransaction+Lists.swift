@@ -8,16 +8,29 @@ import LMDB
 extension StorageTransaction {
     /// Number of elements in `owner`'s list `property`.
     package func listCount(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws -> Int {
-        try directory(table, property, owner).total
+        try read(table, property, key: Self.listKey(owner)) { bytes in
+            guard let bytes else { return 0 }
+            var o = 0
+            guard let total = Varint.read(bytes, at: &o) else { throw damagedList(table, property, owner) }
+            return Int(total)
+        }
     }
 
-    /// Element `index` of `owner`'s list `property`.
+    /// Element `index` of `owner`'s list `property`: reads the directory and one chunk, and
+    /// decodes only that element.
     package func listValue(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws -> Value {
-        let dir = try directory(table, property, owner)
-        guard index >= 0, index < dir.total, let (c, offset) = dir.locate(index) else {
-            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
+        let found = try read(table, property, key: Self.listKey(owner)) { bytes -> (total: Int, chunk: UInt32, offset: Int)? in
+            guard let bytes else { return nil }
+            guard let found = ListEncoding.Directory.find(index, in: bytes) else { throw damagedList(table, property, owner) }
+            return found
         }
-        return decode(try chunk(table, property, owner, dir.chunks[c].id)[offset], property)
+        guard let found, index >= 0, index < found.total else {
+            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(found?.total ?? 0) elements)")
+        }
+        return try read(table, property, key: Self.listKey(owner, chunk: found.chunk)) { bytes in
+            guard let bytes, let element = ListEncoding.element(at: found.offset, in: bytes) else { throw damagedList(table, property, owner) }
+            return element.map { ValueCodec.decode($0, as: property.type) } ?? .null
+        }
     }
 
     /// Every element of `owner`'s list `property`, in order.

@@ -1,0 +1,62 @@
+import Foundation
+import StrataStorage
+
+// Aggregates over a list's own values (lists of numbers and dates). Nil elements are ignored;
+// `min`/`max`/`average` of no values are nil and `sum` is zero, as in RealmSwift.
+
+public extension List where Element.PersistedType: MinMaxType {
+    /// The smallest element, or nil.
+    func min() -> Element? { extreme(wantMax: false) }
+    /// The largest element, or nil.
+    func max() -> Element? { extreme(wantMax: true) }
+}
+
+public extension List where Element.PersistedType: AddableType {
+    /// The sum of the elements.
+    func sum() -> Element {
+        var ints: Int64 = 0, doubles = 0.0
+        for v in storedValues() {
+            if case .int(let i) = v { ints &+= i } else { doubles += v.numeric ?? 0 }
+        }
+        let type = (Element.self as! any _Persistable.Type)._strataTypeInfo.type
+        let total: StrataStorage.Value = switch type {
+        case .int: .int(ints)
+        case .float: .float(Float(doubles))
+        default: .double(doubles)
+        }
+        return element(total)
+    }
+
+    /// The mean of the elements, or nil when there are none.
+    func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
+        let numbers = storedValues().compactMap(\.numeric)
+        guard !numbers.isEmpty, let type = T.self as? any _Persistable.Type else { return nil }
+        let mean = numbers.reduce(0, +) / Double(numbers.count)
+        let value: StrataStorage.Value = switch type._strataTypeInfo.type {
+        case .int: .int(Int64(mean))
+        case .float: .float(Float(mean))
+        default: .double(mean)
+        }
+        return type._strataFrom(_StrataValue(value)) as? T
+    }
+}
+
+extension List {
+    /// The stored values of the elements, nils left out.
+    func storedValues() -> [StrataStorage.Value] {
+        let values = store.map { $0.read { try $0.values() } } ?? map { ($0 as! any _Persistable)._strataValue.value }
+        return values.filter { !$0.isNull }
+    }
+
+    /// An element from a stored (non-link) value.
+    func element(_ value: StrataStorage.Value) -> Element {
+        (Element.self as! any _Persistable.Type)._strataFrom(_StrataValue(value)) as! Element
+    }
+
+    private func extreme(wantMax: Bool) -> Element? {
+        storedValues().max { a, b in
+            let c = StrataStorage.Value.compare(a, b)
+            return wantMax ? c < 0 : c > 0
+        }.map(element)
+    }
+}

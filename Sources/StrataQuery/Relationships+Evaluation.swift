@@ -1,0 +1,316 @@
+import Foundation
+import StrataStorage
+
+/// A compiled condition on one object that may read other objects: the object's key, its
+/// encoded row, and a reader for the rows and backlinks of the classes the query reaches.
+package typealias ObjectPredicate = @Sendable (ObjectKey, RowView, LinkReader) -> Bool
+
+/// Where a query reads linked objects from while it runs: in the database, the current
+/// transaction. Classes are numbered by the compiled query (`CompiledQuery.linkedClasses`).
+package protocol LinkSource: AnyObject {
+    /// The row of object `key` of class number `table`, or nil when it does not exist.
+    func row(_ table: Int, _ key: ObjectKey) throws -> RowView?
+    /// The keys of the objects of class number `origin` whose link `property` points at `target`.
+    func origins(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> [ObjectKey]
+    /// How many objects of class number `origin` link to `target` through `property`.
+    func originCount(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> Int
+}
+
+/// The reader handed to compiled predicates during one execution. A read that fails reads
+/// as "no object"; the first error is kept and the caller throws it after the run.
+package final class LinkReader {
+    private let source: LinkSource
+    /// The first error a read raised, if any.
+    package private(set) var error: Error?
+
+    package init(_ source: LinkSource) { self.source = source }
+
+    @inline(__always)
+    func row(_ table: Int, _ key: ObjectKey) -> RowView? {
+        do { return try source.row(table, key) } catch { note(error); return nil }
+    }
+
+    func origins(_ origin: Int, _ property: PropertySchema, _ target: ObjectKey) -> [ObjectKey] {
+        do { return try source.origins(origin, property, linkingTo: target) } catch { note(error); return [] }
+    }
+
+    func originCount(_ origin: Int, _ property: PropertySchema, _ target: ObjectKey) -> Int {
+        do { return try source.originCount(origin, property, linkingTo: target) } catch { note(error); return 0 }
+    }
+
+    private func note(_ e: Error) { if error == nil { error = e } }
+
+    /// Throws the first error a read raised.
+    package func check() throws { if let error { throw error } }
+}
+
+/// Numbers the classes a compiled predicate reaches, in order of first use.
+struct ClassNumbers {
+    private(set) var names: [String] = []
+    mutating func number(_ name: String) -> Int {
+        if let i = names.firstIndex(of: name) { return i }
+        names.append(name)
+        return names.count - 1
+    }
+}
+
+/// One step, ready to follow.
+private struct CompiledStep: Sendable {
+    enum Kind: Sendable {
+        /// The link in `slot` of the current row.
+        case link(slot: Int)
+        /// The backlinks of `property` of class number `origin` pointing at the current object.
+        case backlinks(property: PropertySchema)
+    }
+    let kind: Kind
+    /// The class number of the objects reached.
+    let target: Int
+}
+
+extension Evaluator {
+    /// Compiles a predicate that may follow relationships. Parts that read only the row are
+    /// compiled by `compile(_:)` and run first.
+    static func compileObject(_ predicate: ResolvedPredicate, _ classes: inout ClassNumbers) -> ObjectPredicate {
+        if !predicate.followsLinks {
+            let f = compile(predicate)
+            return { _, row, _ in f(row) }
+        }
+        switch predicate {
+        case .and(let ps):
+            let local = ps.filter { !$0.followsLinks }
+            let rowTest: RowPredicate? = local.isEmpty ? nil : compile(local.count == 1 ? local[0] : .and(local))
+            let linked = ps.filter(\.followsLinks).map { compileObject($0, &classes) }
+            if let rowTest {
+                return { key, row, reader in rowTest(row) && linked.allSatisfy { $0(key, row, reader) } }
+            }
+            return { key, row, reader in linked.allSatisfy { $0(key, row, reader) } }
+        case .or(let ps):
+            let local = ps.filter { !$0.followsLinks }
+            let rowTest: RowPredicate? = local.isEmpty ? nil : compile(local.count == 1 ? local[0] : .or(local))
+            let linked = ps.filter(\.followsLinks).map { compileObject($0, &classes) }
+            if let rowTest {
+                return { key, row, reader in rowTest(row) || linked.contains { $0(key, row, reader) } }
+            }
+            return { key, row, reader in linked.contains { $0(key, row, reader) } }
+        case .not(let p):
+            let f = compileObject(p, &classes)
+            return { !f($0, $1, $2) }
+        case .identity(let keys):
+            if keys.count == 1 { let k = keys[0]; return { key, _, _ in key == k } }
+            let set = Set(keys)
+            return { key, _, _ in set.contains(key) }
+        case .path(let steps, let quantifier, let inner):
+            return compilePath(steps, quantifier, inner, &classes)
+        case .aggregate(let a):
+            return compileAggregate(a, &classes)
+        case .constant, .comparison:
+            let f = compile(predicate)
+            return { _, row, _ in f(row) }
+        }
+    }
+
+    private static func compileSteps(_ steps: [LinkStep], _ classes: inout ClassNumbers) -> [CompiledStep] {
+        steps.map { step in
+            switch step {
+            case .link(let p): CompiledStep(kind: .link(slot: p.id), target: classes.number(step.targetClass))
+            case .backlinks(_, let p, _): CompiledStep(kind: .backlinks(property: p), target: classes.number(step.targetClass))
+            }
+        }
+    }
+
+    /// Follows `steps[i...]` from one object, calling `body` for each object reached (in
+    /// order) until it returns false. Returns false when `body` stopped the walk. A nil link
+    /// or a missing object on the way reaches nothing.
+    private static func forEachTarget(_ steps: [CompiledStep], _ i: Int, _ key: ObjectKey, _ row: RowView, _ reader: LinkReader,
+                                      _ body: (ObjectKey, RowView) -> Bool) -> Bool {
+        if i == steps.count { return body(key, row) }
+        let step = steps[i]
+        switch step.kind {
+        case .link(let slot):
+            guard !row.isNull(slot), row.hasSlot(slot) else { return true }
+            let target = linkKey(row.slotBytes(slot))
+            guard let next = reader.row(step.target, target) else { return true }
+            return forEachTarget(steps, i + 1, target, next, reader, body)
+        case .backlinks(let property):
+            for origin in reader.origins(step.target, property, key) {
+                guard let next = reader.row(step.target, origin) else { continue }
+                if !forEachTarget(steps, i + 1, origin, next, reader, body) { return false }
+            }
+            return true
+        }
+    }
+
+    private static func compilePath(_ steps: [LinkStep], _ quantifier: Quantifier, _ inner: ResolvedPredicate,
+                                    _ classes: inout ClassNumbers) -> ObjectPredicate {
+        let compiled = compileSteps(steps, &classes)
+        let test = compileObject(inner, &classes)
+        guard steps.contains(where: \.isToMany) else {
+            // To-one links only: one target, or a null object when a link is nil.
+            let whenNull = nullResult(inner)
+            if compiled.count == 1, case .link(let slot) = compiled[0].kind {
+                let target = compiled[0].target
+                return { _, row, reader in
+                    guard !row.isNull(slot), row.hasSlot(slot) else { return whenNull }
+                    let key = linkKey(row.slotBytes(slot))
+                    guard let next = reader.row(target, key) else { return whenNull }
+                    return test(key, next, reader)
+                }
+            }
+            return { key, row, reader in
+                var result = whenNull
+                _ = forEachTarget(compiled, 0, key, row, reader) { k, r in result = test(k, r, reader); return false }
+                return result
+            }
+        }
+        switch quantifier {
+        case .any:
+            return { key, row, reader in
+                !forEachTarget(compiled, 0, key, row, reader) { k, r in !test(k, r, reader) }
+            }
+        case .all:
+            return { key, row, reader in
+                forEachTarget(compiled, 0, key, row, reader) { k, r in test(k, r, reader) }
+            }
+        case .none:
+            return { key, row, reader in
+                forEachTarget(compiled, 0, key, row, reader) { k, r in !test(k, r, reader) }
+            }
+        }
+    }
+
+    private static func compileAggregate(_ a: ResolvedAggregate, _ classes: inout ClassNumbers) -> ObjectPredicate {
+        let compiled = compileSteps(a.path, &classes)
+        let compare = valueTest(a.op, a.operand)
+        let filter = a.filter.map { compileObject($0, &classes) }
+        switch a.function {
+        case .count:
+            if filter == nil, compiled.count == 1, case .backlinks(let property) = compiled[0].kind {
+                let origin = compiled[0].target
+                return { key, _, reader in compare(.int(Int64(reader.originCount(origin, property, key)))) }
+            }
+            return { key, row, reader in
+                var n: Int64 = 0
+                _ = forEachTarget(compiled, 0, key, row, reader) { k, r in
+                    if filter?(k, r, reader) ?? true { n += 1 }
+                    return true
+                }
+                return compare(.int(n))
+            }
+        case .sum(let p), .avg(let p), .min(let p), .max(let p):
+            let function = a.function
+            return { key, row, reader in
+                var values: [Value] = []
+                _ = forEachTarget(compiled, 0, key, row, reader) { k, r in
+                    if filter?(k, r, reader) ?? true {
+                        let v = r.value(p)
+                        if !v.isNull { values.append(v) }
+                    }
+                    return true
+                }
+                return compare(aggregate(function, values))
+            }
+        }
+    }
+
+    /// The value of a collection operator over non-null values (`@count` is counted apart).
+    static func aggregate(_ function: AggregateFunction, _ values: [Value]) -> Value {
+        switch function {
+        case .count:
+            return .int(Int64(values.count))
+        case .sum(let p):
+            if p.type == .int { return .int(values.reduce(Int64(0)) { $0 &+ (Int64(exactly: $1.numeric ?? 0) ?? 0) }) }
+            let total = values.reduce(0.0) { $0 + ($1.numeric ?? 0) }
+            return p.type == .float ? .float(Float(total)) : .double(total)
+        case .avg(let p):
+            guard !values.isEmpty else { return .null }
+            let mean = values.reduce(0.0) { $0 + ($1.numeric ?? 0) } / Double(values.count)
+            return p.type == .float ? .float(Float(mean)) : .double(mean)
+        case .min:
+            return values.min { Value.compare($0, $1) < 0 } ?? .null
+        case .max:
+            return values.max { Value.compare($0, $1) < 0 } ?? .null
+        }
+    }
+
+    /// `value op operand` with the null rules of `ValueSemantics`.
+    static func valueTest(_ op: ComparisonOperator, _ operand: ResolvedOperand) -> @Sendable (Value) -> Bool {
+        switch operand {
+        case .value(let v):
+            return { ValueSemantics.compare($0, op, v, options: []) }
+        case .values(let vs) where op == .between:
+            return { ValueSemantics.compare($0, .greaterOrEqual, vs[0], options: []) && ValueSemantics.compare($0, .lessOrEqual, vs[1], options: []) }
+        case .values(let vs):
+            return { v in vs.contains { ValueSemantics.compare(v, .equal, $0, options: []) } }
+        case .property:
+            return { _ in false }
+        }
+    }
+
+    /// What a predicate gives on a null object (the target of a nil link): every property
+    /// reads null, every to-many relationship is empty.
+    static func nullResult(_ p: ResolvedPredicate) -> Bool {
+        switch p {
+        case .constant(let b): return b
+        case .and(let ps): return ps.allSatisfy(nullResult)
+        case .or(let ps): return ps.contains(where: nullResult)
+        case .not(let q): return !nullResult(q)
+        case .identity: return false
+        case .comparison(let c):
+            switch c.operand {
+            case .value(let v): return ValueSemantics.compare(.null, c.op, v, options: [])
+            case .values(let vs): return c.op == .in && vs.contains(.null)
+            case .property: return ValueSemantics.compare(.null, c.op, .null, options: [])
+            }
+        case .path(let steps, let q, let inner):
+            if steps.contains(where: \.isToMany) { return q != .any }
+            return nullResult(inner)
+        case .aggregate(let a):
+            let value: Value
+            switch a.function {
+            case .count: value = .int(0)
+            case .sum: value = aggregate(a.function, [])
+            default: value = .null
+            }
+            return valueTest(a.op, a.operand)(value)
+        }
+    }
+}
+
+/// Reads linked objects through a storage transaction (what queries use at run time).
+package final class TransactionLinkSource: LinkSource {
+    private let txn: StorageTransaction
+    private let names: [String]
+    private var tables: [Table?]
+    private var opened: [Bool]
+
+    /// A source for the classes `names` (numbered as the compiled query numbers them).
+    package init(_ txn: StorageTransaction, classes names: [String]) {
+        self.txn = txn
+        self.names = names
+        tables = Array(repeating: nil, count: names.count)
+        opened = Array(repeating: false, count: names.count)
+    }
+
+    @inline(__always)
+    private func table(_ i: Int) throws -> Table? {
+        if opened[i] { return tables[i] }
+        tables[i] = try txn.table(names[i])
+        opened[i] = true
+        return tables[i]
+    }
+
+    package func row(_ table: Int, _ key: ObjectKey) throws -> RowView? {
+        guard let t = try self.table(table) else { return nil }
+        return try txn.row(t, key)
+    }
+
+    package func origins(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> [ObjectKey] {
+        guard let t = try table(origin) else { return [] }
+        return try txn.origins(t, property, linkingTo: target)
+    }
+
+    package func originCount(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> Int {
+        guard let t = try table(origin) else { return 0 }
+        return try txn.originCount(t, property, linkingTo: target)
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import StrataStorage
+
+/// One step of a key path through a relationship, from the objects of one class to the
+/// objects of another.
+///
+/// A to-one step (`owner`) yields at most one object; a to-many step (a `LinkingObjects`
+/// property, or `@links.Class.property`) yields any number. Lists, once stored, become one
+/// more to-many case here: everything downstream (quantifiers, `@count`, aggregates,
+/// `SUBQUERY`) only asks a step for its targets.
+package enum LinkStep: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// A to-one link property of the current class: its slot holds the target's object key.
+    case link(PropertySchema)
+    /// The objects of class `origin` whose link `property` points at the current object,
+    /// read from the stored backlinks. `name` is how the query wrote it: the
+    /// `LinkingObjects` property's name, or nil for `@links.Origin.property`.
+    case backlinks(origin: String, property: PropertySchema, name: String?)
+
+    /// Whether the step may yield more than one object.
+    package var isToMany: Bool {
+        if case .link = self { return false }
+        return true
+    }
+
+    /// The class of the objects the step yields.
+    package var targetClass: String {
+        switch self {
+        case .link(let p): p.linkTarget ?? ""
+        case .backlinks(let origin, _, _): origin
+        }
+    }
+
+    /// The step as query text: `owner`, `dogs`, `@links.Dog.owner`.
+    package var description: String {
+        switch self {
+        case .link(let p): p.name
+        case .backlinks(let origin, let p, let name): name ?? "@links.\(origin).\(p.name)"
+        }
+    }
+
+    package static func == (a: LinkStep, b: LinkStep) -> Bool {
+        switch (a, b) {
+        case (.link(let p), .link(let q)): p.id == q.id && p.name == q.name && p.linkTarget == q.linkTarget
+        case (.backlinks(let o, let p, let n), .backlinks(let r, let q, let m)): o == r && p.id == q.id && p.name == q.name && n == m
+        default: false
+        }
+    }
+
+    package func hash(into h: inout Hasher) {
+        h.combine(description)
+        h.combine(targetClass)
+    }
+}
+
+/// A path of steps as query text: `owner.bestFriend`.
+package func pathText(_ steps: [LinkStep]) -> String { steps.map(\.description).joined(separator: ".") }
+
+/// What a collection operator computes over the objects at the end of a to-many path.
+package enum AggregateFunction: Equatable, Sendable, CustomStringConvertible {
+    /// `@count` / `@size`: how many objects.
+    case count
+    /// `@sum.property`: 0 when there are none (nulls are skipped).
+    case sum(PropertySchema)
+    /// `@avg.property`: null when there are no non-null values.
+    case avg(PropertySchema)
+    /// `@min.property`: null when there are no non-null values.
+    case min(PropertySchema)
+    /// `@max.property`: null when there are no non-null values.
+    case max(PropertySchema)
+
+    /// The property aggregated (nil for `@count`).
+    package var property: PropertySchema? {
+        switch self {
+        case .count: nil
+        case .sum(let p), .avg(let p), .min(let p), .max(let p): p
+        }
+    }
+
+    /// `@count`, `@sum.age`, ...
+    package var description: String {
+        switch self {
+        case .count: "@count"
+        case .sum(let p): "@sum.\(p.name)"
+        case .avg(let p): "@avg.\(p.name)"
+        case .min(let p): "@min.\(p.name)"
+        case .max(let p): "@max.\(p.name)"
+        }
+    }
+
+    /// The type of the computed value, as a property the operand is converted to.
+    package var result: PropertySchema {
+        switch self {
+        case .count: return PropertySchema(name: "@count", type: .int, id: -1)
+        case .sum(let p): return PropertySchema(name: description, type: p.type, id: -1)
+        case .avg(let p): return PropertySchema(name: description, type: p.type == .float ? .float : .double, isOptional: true, id: -1)
+        case .min(let p), .max(let p): return PropertySchema(name: description, type: p.type, isOptional: true, id: -1)
+        }
+    }
+}
+
+/// `path.@count op value`, `path.@sum.property op value`, or
+/// `SUBQUERY(path, $x, filter).@count op value`.
+package struct ResolvedAggregate: Equatable, Sendable, CustomStringConvertible {
+    /// The steps from the object to the objects aggregated (at least one to-many step).
+    package var path: [LinkStep]
+    /// What is computed.
+    package var function: AggregateFunction
+    /// SUBQUERY's condition on each object (only those matching are aggregated).
+    package var filter: ResolvedPredicate?
+    /// SUBQUERY's variable name, for the text.
+    package var variable: String?
+    /// The comparison applied to the computed value.
+    package var op: ComparisonOperator
+    /// What the computed value is compared with (already of the result's type).
+    package var operand: ResolvedOperand
+
+    package init(path: [LinkStep], function: AggregateFunction, filter: ResolvedPredicate? = nil, variable: String? = nil,
+                 op: ComparisonOperator, operand: ResolvedOperand) {
+        self.path = path
+        self.function = function
+        self.filter = filter
+        self.variable = variable
+        self.op = op
+        self.operand = operand
+    }
+
+    /// Query text.
+    package var description: String {
+        let lhs: String
+        if let filter {
+            let v = variable ?? "x"
+            lhs = "SUBQUERY(\(pathText(path)), $\(v), \(filter.description(prefix: "$" + v + "."))).@count"
+        } else {
+            lhs = "\(pathText(path)).\(function)"
+        }
+        return "\(lhs) \(op.rawValue) \(operand)"
+    }
+}
+
+/// A managed object given as a query argument (`owner == %@`), as the resolver sees it.
+package struct ObjectArgument: Sendable, Equatable {
+    /// The object's class name.
+    package var className: String
+    /// Its object key; nil for an unmanaged or deleted object (which equals no stored object).
+    package var key: ObjectKey?
+    /// Whether it belongs to another Realm file than the one queried (an error, as in Realm).
+    package var isFromOtherRealm: Bool
+
+    package init(className: String, key: ObjectKey?, isFromOtherRealm: Bool = false) {
+        self.className = className
+        self.key = key
+        self.isFromOtherRealm = isFromOtherRealm
+    }
+}
+
+/// An inverse relationship (`@Persisted(originProperty: "owner") var dogs: LinkingObjects<Dog>`)
+/// declared by a class. It is not stored in the file, so the object layer passes the
+/// declarations in.
+package struct InverseRelationship: Equatable, Sendable {
+    /// The property's name in the class that declares it (`dogs`).
+    package var name: String
+    /// The class whose link points at the declaring class (`Dog`).
+    package var originClass: String
+    /// That link property's name (`owner`).
+    package var originProperty: String
+
+    package init(name: String, originClass: String, originProperty: String) {
+        self.name = name
+        self.originClass = originClass
+        self.originProperty = originProperty
+    }
+}
+
+/// The classes a query may reach through relationships: the stored schemas, and the
+/// inverse relationships each class declares.
+package struct SchemaLookup: Sendable {
+    /// Every class by name (the stored schema, with stable property ids).
+    package var classes: [String: ClassSchema]
+    /// The inverse relationships declared by each class, by the declaring class's name.
+    package var inverses: [String: [InverseRelationship]]
+
+    package init(classes: [String: ClassSchema] = [:], inverses: [String: [InverseRelationship]] = [:]) {
+        self.classes = classes
+        self.inverses = inverses
+    }
+
+    /// A lookup that knows one class only (no relationships can be followed).
+    package init(_ schema: ClassSchema) {
+        self.init(classes: [schema.name: schema])
+    }
+}
+
+extension ResolvedPredicate {
+    /// The predicate as text with every property name prefixed (`owner.` + `name == 'x'`).
+    package func description(prefix: String) -> String {
+        switch self {
+        case .constant, .aggregate: return description
+        case .and(let ps): return "(" + ps.map { $0.description(prefix: prefix) }.joined(separator: " AND ") + ")"
+        case .or(let ps): return "(" + ps.map { $0.description(prefix: prefix) }.joined(separator: " OR ") + ")"
+        case .not(let p): return "NOT " + p.description(prefix: prefix)
+        case .comparison(let c):
+            let rhs: String
+            if case .property(let q) = c.operand { rhs = prefix + q.name } else { rhs = c.operand.description }
+            return "\(prefix)\(c.property.name) \(c.op.rawValue)\(c.options) \(rhs)"
+        case .identity(let keys):
+            let object = prefix.hasSuffix(".") ? String(prefix.dropLast()) : (prefix.isEmpty ? "SELF" : prefix)
+            return keys.count == 1 ? "\(object) == link(\(keys[0]))" : "\(object) IN {" + keys.map { "link(\($0))" }.joined(separator: ", ") + "}"
+        case .path(let steps, let q, let inner):
+            let quantifier = steps.contains(where: \.isToMany) && prefix.isEmpty ? q.rawValue + " " : ""
+            return quantifier + inner.description(prefix: prefix + pathText(steps) + ".")
+        }
+    }
+
+    /// Whether evaluating the predicate reads other objects than the one tested.
+    package var followsLinks: Bool {
+        switch self {
+        case .constant, .comparison: return false
+        case .and(let ps), .or(let ps): return ps.contains { $0.followsLinks }
+        case .not(let p): return p.followsLinks
+        case .path, .aggregate, .identity: return true
+        }
+    }
+}

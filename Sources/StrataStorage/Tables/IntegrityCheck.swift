@@ -1,0 +1,137 @@
+import LMDB
+
+/// Checks that a file's structures agree: every row decodes; every index entry matches its
+/// row and every row has its entry; primary keys are unique; every to-one link and list member
+/// points at an existing object and has its backlink, and every backlink stands for a link;
+/// every list's directory matches its chunks. Used by tests, the stress suite and
+/// `strata check`. Reports the first inconsistency found.
+package struct IntegrityCheck {
+    /// What was checked, for a summary line.
+    package struct Report: Sendable {
+        package var classes = 0
+        package var objects = 0
+        package var indexEntries = 0
+        package var links = 0
+        package var listElements = 0
+    }
+
+    /// An inconsistency, described precisely (class, object key, property).
+    package struct Problem: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    private let txn: StorageTransaction
+    private var report = Report()
+
+    /// Checks the snapshot `txn` sees.
+    package static func run(_ txn: StorageTransaction) throws -> Report {
+        var check = IntegrityCheck(txn: txn)
+        for schema in txn.schema.sorted {
+            guard let table = try txn.table(schema.name) else { throw Problem(description: "class '\(schema.name)' has no table") }
+            try check.check(table)
+        }
+        return check.report
+    }
+
+    private init(txn: StorageTransaction) { self.txn = txn }
+
+    private mutating func check(_ table: Table) throws {
+        report.classes += 1
+        var rows = 0
+        var pks = Set<Value>()
+        try txn.forEachRow(table) { key, row in
+            rows += 1
+            if let pk = table.primaryKey {
+                let value = row.value(pk)
+                if table.keysArePrimaryKeys, case .int(let i) = value, ObjectKeyCoding.key(forIntegerPrimaryKey: i) != key {
+                    throw Problem(description: "'\(table.name)' object \(key): its key does not match its primary key \(i)")
+                }
+                if !pks.insert(value).inserted {
+                    throw Problem(description: "'\(table.name)': primary key '\(describe(value))' is not unique (object \(key))")
+                }
+            }
+            for property in table.schema.properties where table.indexes[property.id] != nil {
+                let value = row.value(property)
+                if try !txn.lookup(table, property, equalTo: value).contains(key) {
+                    throw Problem(description: "'\(table.name)' object \(key): no entry in the index of '\(property.name)' for '\(describe(value))'")
+                }
+            }
+            for link in table.links {
+                guard case .link(let target) = row.value(link) else { continue }
+                try checkTarget(table, link, key, target)
+                if try !txn.origins(table, link, linkingTo: target).contains(key) {
+                    throw Problem(description: "'\(table.name)' object \(key): its link '\(link.name)' to object \(target) has no backlink")
+                }
+                report.links += 1
+            }
+            for list in table.listProperties {
+                try check(list: list, of: table, owner: key)
+            }
+            return true
+        }
+        report.objects += rows
+        for property in table.schema.properties where table.indexes[property.id] != nil {
+            let entries = try txn.lmdbCall("Counting an index") { try txn.lmdb.count(table.indexes[property.id]!) }
+            if entries != rows {
+                throw Problem(description: "'\(table.name)': the index of '\(property.name)' has \(entries) entries for \(rows) objects")
+            }
+            report.indexEntries += entries
+        }
+        try checkBacklinks(table)
+    }
+
+    private mutating func check(list: PropertySchema, of table: Table, owner: ObjectKey) throws {
+        let values: [Value]
+        do {
+            values = try txn.listValues(table, list, owner: owner)
+        } catch {
+            throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' cannot be read (\(error))")
+        }
+        if try txn.listCount(table, list, owner: owner) != values.count {
+            throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' directory does not match its chunks")
+        }
+        report.listElements += values.count
+        guard list.type == .link else { return }
+        var occurrences: [ObjectKey: Int] = [:]
+        for case .link(let target) in values { occurrences[target, default: 0] += 1 }
+        for (target, _) in occurrences {
+            try checkTarget(table, list, owner, target)
+            if try !txn.origins(table, list, linkingTo: target).contains(owner) {
+                throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' holds object \(target) with no backlink")
+            }
+        }
+    }
+
+    /// Every backlink entry stands for a link or list membership that exists.
+    private func checkBacklinks(_ table: Table) throws {
+        for property in table.schema.properties where table.backlinks[property.id] != nil {
+            let db = table.backlinks[property.id]!
+            var entries: [(target: ObjectKey, origin: ObjectKey)] = []
+            try txn.lmdbCall("Reading backlinks") {
+                let cursor = try txn.lmdb.cursor(db)
+                var entry = try cursor.first()
+                while let e = entry {
+                    entries.append((ObjectKeyCoding.decode(e.key), ObjectKeyCoding.decode(e.value)))
+                    entry = try cursor.next()
+                }
+            }
+            for (target, origin) in entries {
+                let holds: Bool
+                if property.isList {
+                    holds = try txn.row(table, origin) != nil && txn.listValues(table, property, owner: origin).contains(.link(target))
+                } else {
+                    holds = try txn.row(table, origin)?.value(property) == .link(target)
+                }
+                if !holds {
+                    throw Problem(description: "'\(table.name).\(property.name)': a backlink says object \(origin) links to object \(target), but it does not")
+                }
+            }
+        }
+    }
+
+    private func checkTarget(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ target: ObjectKey) throws {
+        guard let name = property.linkTarget, let targetTable = try txn.table(name), try txn.row(targetTable, target) != nil else {
+            throw Problem(description: "'\(table.name)' object \(owner): '\(property.name)' points at \(property.linkTarget ?? "?") object \(target), which does not exist")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+final class Walker: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var dogs: List<Pup>
+    @Persisted var nicknames: List<String>
+    @Persisted var scores: List<Int?>
+}
+
+final class Pup: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted(originProperty: "dogs") var walkers: LinkingObjects<Walker>
+}
+
+final class ListTests: StrataTestCase {
+    private func names(_ list: List<Pup>) -> [String] { list.map(\.name) }
+
+    func testTheIssueExampleWorks() throws {
+        let realm = try openRealm(types: [Walker.self])
+        try realm.write {
+            let jane = realm.create(Walker.self, value: [1, "Jane", [["Buster"], ["Buddy"]], ["J"], [1, nil]])
+            jane.dogs.move(from: 0, to: 1)
+        }
+        let jane = try XCTUnwrap(realm.object(ofType: Walker.self, forPrimaryKey: 1))
+        XCTAssertEqual(names(jane.dogs), ["Buddy", "Buster"])
+        XCTAssertEqual(Array(jane.nicknames), ["J"])
+        XCTAssertEqual(Array(jane.scores), [1, nil])
+        let buster = try XCTUnwrap(realm.objects(Pup.self).filter("name == 'Buster'").first)
+        XCTAssertEqual(buster.walkers.count, 1)
+        XCTAssertEqual(buster.walkers.first?.name, "Jane")
+        try realm.write { realm.delete(realm.object(ofType: Walker.self, forPrimaryKey: 1)!) }
+        XCTAssertEqual(buster.walkers.count, 0)
+        assertConsistent()
+    }
+
+    func testTheMutableCollectionApi() throws {
+        let realm = try openRealm(types: [Walker.self])
+        let walker = Walker(value: ["id": 1])
+        let pups = (0..<5).map { Pup(value: ["name": "p\($0)", "age": $0]) }
+        walker.dogs.append(pups[0])
+        XCTAssertEqual(walker.dogs.count, 1, "unmanaged lists work before add")
+        try realm.write { realm.add(walker) }
+        XCTAssertNotNil(pups[0].realm, "adding the owner adds the list's objects")
+        let dogs = walker.dogs
+        try realm.write {
+            dogs.append(objectsIn: pups[1...3])
+            dogs.insert(pups[4], at: 0)
+        }
+        XCTAssertEqual(names(dogs), ["p4", "p0", "p1", "p2", "p3"])
+        try realm.write {
+            dogs.remove(at: 1)
+            dogs.swapAt(0, 3)
+            dogs.replace(index: 1, object: pups[0])
+            dogs[2] = pups[4]
+        }
+        XCTAssertEqual(names(dogs), ["p3", "p0", "p4", "p4"])
+        XCTAssertEqual(dogs.index(of: pups[4]), 2)
+        XCTAssertEqual(dogs.first?.name, "p3")
+        XCTAssertEqual(dogs.last?.name, "p4")
+        try realm.write {
+            dogs.removeFirst()
+            dogs.removeLast(2)
+            dogs.insert(contentsOf: [pups[1], pups[1]], at: 1)
+        }
+        XCTAssertEqual(names(dogs), ["p0", "p1", "p1"])
+        XCTAssertEqual(dogs.filter("name == 'p1'").count, 2, "an object may appear twice")
+        XCTAssertEqual(dogs.sorted(byKeyPath: "age", ascending: false).map(\.name), ["p1", "p1", "p0"])
+        XCTAssertEqual(dogs.sum(ofProperty: "age") as Int, 2)
+        XCTAssertEqual(pups[1].walkers.count, 1, "backlinks count each owner once")
+        try realm.write { dogs.removeAll() }
+        XCTAssertEqual(dogs.count, 0)
+        XCTAssertEqual(realm.objects(Pup.self).count, 5, "removing from a list keeps the objects")
+        assertConsistent()
+    }
+
+    func testDeletingAnObjectRemovesEveryOccurrenceFromEveryList() throws {
+        let realm = try openRealm(types: [Walker.self])
+        try realm.write {
+            realm.create(Walker.self, value: ["id": 1, "dogs": [["name": "a"], ["name": "b"]]])
+            let a = realm.objects(Pup.self).filter("name == 'a'").first!
+            let other = realm.create(Walker.self, value: ["id": 2])
+            other.dogs.append(objectsIn: [a, a])
+            realm.object(ofType: Walker.self, forPrimaryKey: 1)!.dogs.append(a)
+        }
+        let a = try XCTUnwrap(realm.objects(Pup.self).filter("name == 'a'").first)
+        XCTAssertEqual(a.walkers.count, 2)
+        try realm.write { realm.delete(a) }
+        XCTAssertEqual(names(realm.object(ofType: Walker.self, forPrimaryKey: 1)!.dogs), ["b"])
+        XCTAssertEqual(realm.object(ofType: Walker.self, forPrimaryKey: 2)!.dogs.count, 0)
+        try realm.write { realm.deleteAll() }
+        XCTAssertTrue(realm.isEmpty)
+        assertConsistent()
+    }
+
+    func testListsOfPrimitivesAndReplacingAListByAssignmentOrUpdate() throws {
+        let realm = try openRealm(types: [Walker.self])
+        try realm.write { realm.create(Walker.self, value: ["id": 1, "nicknames": ["a", "b"], "scores": [3, nil, 5]]) }
+        let walker = try XCTUnwrap(realm.object(ofType: Walker.self, forPrimaryKey: 1))
+        XCTAssertEqual(walker.scores.max(), 5)
+        try realm.write {
+            walker.nicknames.append("c")
+            walker.nicknames.remove(at: 0)
+        }
+        XCTAssertEqual(Array(walker.nicknames), ["b", "c"])
+        XCTAssertEqual(walker.nicknames.index(of: "c"), 1)
+        try realm.write { realm.create(Walker.self, value: ["id": 1, "nicknames": ["z"]], update: .modified) }
+        XCTAssertEqual(Array(walker.nicknames), ["z"], "an update replaces the list")
+        XCTAssertEqual(walker.scores.count, 3, "lists not given are kept")
+        let replacement = List<String>()
+        replacement.append(objectsIn: ["x", "y"])
+        try realm.write { walker.nicknames = replacement }
+        XCTAssertEqual(Array(walker.nicknames), ["x", "y"])
+        assertConsistent()
+    }
+
+    func testListsWithManyMembersStayCorrectAcrossChunks() throws {
+        let realm = try openRealm(types: [Walker.self])
+        let walker = Walker(value: ["id": 1])
+        try realm.write { realm.add(walker) }
+        try realm.write {
+            walker.nicknames.append(objectsIn: (0..<2000).map { "n\($0)" })
+            walker.nicknames.insert("first", at: 0)
+            walker.nicknames.remove(at: 1000)
+        }
+        XCTAssertEqual(walker.nicknames.count, 2000)
+        XCTAssertEqual(walker.nicknames[0], "first")
+        XCTAssertEqual(walker.nicknames[1000], "n1000")
+        XCTAssertEqual(walker.nicknames[1999], "n1999")
+        assertConsistent()
+    }
+
+    func testBadListInputThrowsAndChangesNothing() throws {
+        let realm = try openRealm(types: [Walker.self])
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Walker.self, value: ["id": 1, "dogs": [["name": 3]]]) })
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Walker.self, value: ["id": 1, "nicknames": "notAnArray"]) })
+        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Walker.self, value: ["id": 1, "nicknames": [1]]) })
+        XCTAssertEqual(realm.objects(Walker.self).count, 0)
+        assertConsistent()
+    }
+}
