@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataStorage"], swiftSettings: swift5),
         .executableTarget(name: "StrataBench", dependencies: ["Strata", "LMDB", "CLMDB", "CSQLite"],
                           swiftSettings: swift5),
-        .executableTarget(name: "StrataStress", dependencies: ["Strata"], path: "Stress",
+        .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",
                           swiftSettings: swift5),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: swift5),
         .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: swift5),

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// The `bank` scenario: several processes move money between accounts at once.
 ///
@@ -72,12 +73,25 @@ enum Bank {
         failures += check("negative balances \(negative) == 0", negative == 0)
         failures += check("transfer counters \(counted) == 2 × \(made) made", counted == 2 * made)
         failures += check("commits \(commits) == \(processes * transfers)", commits == UInt64(processes * transfers))
+        failures += check("integrity check: \(integrity(path))", integrity(path) == "consistent")
         if options.string("file", default: "").isEmpty { try? FileManager.default.removeItem(atPath: directory) }
         if !failures.isEmpty {
             emit("bank: FAILED: " + failures.joined(separator: "; "))
             exit(1)
         }
         emit("bank: all invariants hold")
+    }
+
+    /// The integrity checker's verdict on the file: "consistent" or the first problem.
+    private static func integrity(_ path: String) -> String {
+        do {
+            let txn = try StorageFile.open(path: path, options: .init()).beginRead()
+            defer { txn.abort() }
+            _ = try IntegrityCheck.run(txn)
+            return "consistent"
+        } catch {
+            return "\(error)"
+        }
     }
 
     private static func check(_ text: String, _ holds: Bool) -> [String] {

@@ -48,6 +48,31 @@ final class CLITests: StrataTestCase {
         XCTAssertTrue(result.errorOutput.contains("unknown command 'frobnicate'"), result.transcript)
     }
 
+    func testCheckReportsAConsistentFileWhileAnotherProcessWrites() throws {
+        let demo = try strata(["demo", "--dir", directory.path])
+        XCTAssertEqual(demo.process.terminationStatus, 0, demo.transcript)
+        let file = directory.appendingPathComponent("demo.strata").path
+        let writer = try WorkerProcess.stress(["worker", "insert", "--file", file, "--from", "1", "--count", "200"])
+        let check = try strata(["check", file])
+        XCTAssertEqual(check.process.terminationStatus, 0, check.transcript)
+        XCTAssertTrue(check.lines.first?.contains("consistent at version") ?? false, check.transcript)
+        try writer.waitForSuccess()
+        let after = try strata(["check", file])
+        XCTAssertEqual(after.process.terminationStatus, 0, after.transcript)
+    }
+
+    func testCheckExitsWithStatusOneOnAnInconsistentFile() throws {
+        let path = fileURL().path
+        try closingRealms {
+            let realm = try openRealm(types: [Dog.self])
+            try realm.write { realm.add(Dog(value: ["id": 1, "name": "Rex"])) }
+        }
+        try StorageFixtures.removeIndexEntries(path: path, className: "Dog")
+        let check = try strata(["check", path])
+        XCTAssertEqual(check.process.terminationStatus, 1, check.transcript)
+        XCTAssertTrue(check.errorOutput.contains("no entry in the index of 'name'"), check.transcript)
+    }
+
     func testBadDemoArgumentExitsWithStatusTwoAndTheUsage() throws {
         let result = try strata(["demo", "--dir"])
         XCTAssertEqual(result.process.terminationStatus, 2)
