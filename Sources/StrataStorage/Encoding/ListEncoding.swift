@@ -11,8 +11,10 @@
 package enum ListEncoding {
     /// The most elements in one chunk.
     static let chunkCapacity = 256
-    /// The bytes at which a chunk is full (a single larger element gets a chunk of its own).
-    static let chunkBytes = 4000
+    /// The bytes at which a chunk is full (a single larger element gets a chunk of its own):
+    /// below LMDB's largest in-page value on 4 KiB pages (about 2,040 bytes), so that a chunk
+    /// rewrite changes one page rather than allocating overflow pages.
+    static let chunkBytes = 1900
 
     /// A list's directory: its size and its chunks in order.
     struct Directory: Equatable {
