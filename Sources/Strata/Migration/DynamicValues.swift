@@ -63,10 +63,29 @@ enum DynamicValues {
         return value >= -limit && value < limit
     }
 
-    /// "int", "int8?", "string"...
+    /// "int", "int8?", "string", "<Person>", "array<int>", "array<Person>"...
     static func typeName(_ p: PropertySchema) -> String {
-        (p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description) + (p.isOptional ? "?" : "")
+        let element = p.type == .link ? (p.linkTarget ?? "?")
+            : (p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description) + (p.isOptional ? "?" : "")
+        if p.isList { return "array<\(element)>" }
+        return p.type == .link ? "<\(element)>" : element
     }
+
+    /// `value` without its layers of `Optional`.
+    static func unwrapped(_ value: Any?) -> Any? { flatten(value) }
+
+    /// The elements of an array or other sequence (a `List`, a `Set`...), nil for anything
+    /// else; nil itself is an empty list.
+    static func elements(_ value: Any?) -> [Any?]? {
+        guard let v = flatten(value), !(v is NSNull) else { return [] }
+        if v is String || v is Data || v is NSDictionary || v is [String: Any?] { return nil }
+        if let array = v as? [Any?] { return array }
+        if let array = v as? NSArray { return array.map { $0 } }
+        if let sequence = v as? any Sequence { return collect(sequence) }
+        return nil
+    }
+
+    private static func collect<S: Sequence>(_ sequence: S) -> [Any?] { sequence.map { $0 } }
 
     private static func flatten(_ value: Any?) -> Any? {
         guard let value else { return nil }

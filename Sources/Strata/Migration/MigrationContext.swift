@@ -87,7 +87,10 @@ final class MigrationContext {
         var copies: [(from: PropertySchema, to: PropertySchema)] = []
         var requiredNow: [PropertySchema] = []
         var narrowed: [PropertySchema] = []
-        var isEmpty: Bool { defaults.isEmpty && copies.isEmpty && requiredNow.isEmpty && narrowed.isEmpty }
+        /// Lists whose elements must be checked: made required (nil elements become the
+        /// default) or narrowed integers.
+        var lists: [PropertySchema] = []
+        var isEmpty: Bool { defaults.isEmpty && copies.isEmpty && requiredNow.isEmpty && narrowed.isEmpty && lists.isEmpty }
     }
 
     private func applyNewSchema(_ infos: [ClassInfo]) throws {
@@ -103,8 +106,11 @@ final class MigrationContext {
             var slots = SlotWork()
             var properties: [PropertySchema] = []
             for var p in code.properties {
-                if let o = old.property(named: p.name), o.type == p.type, o.linkTarget == p.linkTarget {
-                    if Self.indexKind(o, in: old) != Self.indexKind(p, in: code) {
+                if let o = old.property(named: p.name), o.type == p.type, o.linkTarget == p.linkTarget, o.isList == p.isList {
+                    if p.isList {
+                        p.id = o.id
+                        if (o.isOptional && !p.isOptional) || (p.type == .int && p.intWidth < o.intWidth) { slots.lists.append(p) }
+                    } else if Self.indexKind(o, in: old) != Self.indexKind(p, in: code) {
                         p.id = next; next += 1
                         slots.copies.append((o, p))
                     } else {
@@ -114,7 +120,8 @@ final class MigrationContext {
                     }
                 } else {
                     p.id = next; next += 1
-                    slots.defaults[p.id] = DynamicValues.defaultValue(p)
+                    // A new list starts empty (its elements live in their own database).
+                    if !p.isList { slots.defaults[p.id] = DynamicValues.defaultValue(p) }
                 }
                 properties.append(p)
             }
@@ -150,20 +157,47 @@ final class MigrationContext {
                 }
             }
             if !values.isEmpty { try txn.migrationUpdate(table, key, slotCount: slotCount, values) }
+            for p in slots.lists { try checkListElements(table, p, owner: key) }
         }
+    }
+
+    /// Turns the nil elements of a list made required into the default, and fails when a
+    /// narrowed integer list holds a value that does not fit.
+    private func checkListElements(_ table: Table, _ p: PropertySchema, owner: ObjectKey) throws {
+        let values = try txn.listValues(table, p, owner: owner)
+        var converted = values
+        for (i, v) in values.enumerated() {
+            if v.isNull && !p.isOptional { converted[i] = ValueCodec.defaultValue(p.type) }
+            if case .int(let n) = v, !DynamicValues.fits(n, width: p.intWidth) {
+                throw Realm.Error(.invalidInput, "List '\(table.name).\(p.name)' was narrowed to int\(p.intWidth), but object \(owner) holds \(n); convert it in the migration block under a new property name")
+            }
+        }
+        if converted != values { try txn.rewriteList(table, p, owner, converted) }
     }
 
     // MARK: Step 3: finishing
 
     private func finish() throws {
         for name in removed.sorted() {
+            // RealmSwift refuses a schema in which a property links to a class it lacks.
+            if let (origin, p) = (txn.schema.links(to: name) + txn.schema.lists(of: name)).first {
+                throw fail("Cannot remove class '\(name)' from the file with deleteData(forType:): '\(origin.name).\(p.name)' still \(p.isList ? "lists" : "links to") its objects. Remove or retype that property in the same migration, or delete its class too")
+            }
+        }
+        for name in removed.sorted() {
             if let old = oldTables[name] { try txn.reservePropertyIDs(name, below: max(txn.nextPropertyID(name), old.schema.slotCount)) }
         }
+        var moved: [(String, [ObjectKey: ObjectKey])] = []
         for name in changed.union(touched).subtracting(removed).sorted() {
-            try txn.rebuild(name, old: oldTables[name])
+            let keys = try txn.rebuild(name, old: oldTables[name])
+            if !keys.isEmpty { moved.append((name, keys)) }
             let before = oldTables[name]?.schema.slotCount ?? 0
             try txn.reservePropertyIDs(name, below: max(txn.nextPropertyID(name), before))
         }
+        // Links, lists and backlinks: follow re-keyed objects, drop what points at deleted
+        // objects, rebuild the backlinks of every relationship of or into a changed class.
+        for (name, keys) in moved { try txn.remapKeys(of: name, keys) }
+        try txn.repairRelationships(changed.union(touched).union(removed))
     }
 
     // MARK: Step 2: what the block calls
@@ -208,8 +242,55 @@ final class MigrationContext {
                 throw fail("'\(object.dynamicClassName)' has no property '\(name)' in the \(object.isOldObject ? "old" : "new") schema")
             }
             guard let table = try table(of: object), let row = try txn.row(table, object.dynamicKey) else { return nil }
+            if property.isList {
+                let values = try txn.listValues(table, property, owner: object.dynamicKey)
+                if property.type == .link, let target = property.linkTarget {
+                    return values.compactMap { v -> DynamicObject? in
+                        guard case .link(let k) = v else { return nil }
+                        return DynamicObject(self, className: target, key: k, old: object.isOldObject)
+                    }
+                }
+                let elements = values.map { DynamicValues.swiftValue($0, property) }
+                return property.isOptional ? elements as [Any?] : elements.compactMap { $0 } as [Any]
+            }
+            if property.type == .link {
+                guard case .link(let k) = row.value(property), let target = property.linkTarget else { return nil }
+                return DynamicObject(self, className: target, key: k, old: object.isOldObject)
+            }
             return DynamicValues.swiftValue(row.value(property), property)
         }
+    }
+
+    /// The stored value of `value` for a property that is not a list: a link takes a
+    /// `DynamicObject` of this migration (of the link's class, existing in the new schema)
+    /// or nil.
+    private func storedValue(_ value: Any?, _ property: PropertySchema, className: String) throws -> StrataStorage.Value {
+        guard property.type == .link else { return try DynamicValues.storedValue(value, property, className: className) }
+        guard let value = DynamicValues.unwrapped(value), !(value is NSNull) else {
+            if property.isList { throw fail("Invalid value nil for an element of list '\(className).\(property.name)': lists of objects cannot hold nil") }
+            return .null
+        }
+        let target = property.linkTarget ?? "?"
+        guard let object = value as? DynamicObject, object.migrationContext === self else {
+            throw fail("Invalid value '\(value)' (\(type(of: value))) for property '\(className).\(property.name)' of type '<\(target)>': give an object handed to this migration (newObject, or one returned by migration.create) or nil")
+        }
+        guard object.dynamicClassName == target else {
+            throw fail("Invalid value for property '\(className).\(property.name)': it links to '\(target)' objects, not '\(object.dynamicClassName)' objects")
+        }
+        guard let table = try txn.table(target), try txn.row(table, object.dynamicKey) != nil else {
+            throw fail("Invalid value for property '\(className).\(property.name)': the '\(target)' object was deleted or is not in the new schema")
+        }
+        return .link(object.dynamicKey)
+    }
+
+    /// Replaces the elements of `owner`'s list `property` with `value` (an array or any
+    /// sequence of values or, for a list of objects, of objects handed to this migration).
+    private func setList(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ value: Any?) throws {
+        guard let elements = DynamicValues.elements(value) else {
+            throw fail("Invalid value '\(value.map { "\($0)" } ?? "nil")' for list '\(table.name).\(property.name)': give an array")
+        }
+        let stored = try elements.map { try storedValue($0, property, className: table.name) }
+        try txn.rewriteList(table, property, owner, stored)
     }
 
     func set(_ object: DynamicObject, _ name: String, _ value: Any?) {
@@ -220,8 +301,13 @@ final class MigrationContext {
             guard let schema = schema(of: object), let property = schema.property(named: name) else {
                 throw fail("'\(object.dynamicClassName)' has no property '\(name)' in the new schema")
             }
-            let stored = try DynamicValues.storedValue(value, property, className: schema.name)
             guard let table = try txn.table(schema.name) else { return }
+            if property.isList {
+                try setList(table, property, owner: object.dynamicKey, value)
+                touched.insert(schema.name)
+                return
+            }
+            let stored = try storedValue(value, property, className: schema.name)
             let slotCount = max(oldTables[schema.name]?.schema.slotCount ?? 0, schema.slotCount)
             try txn.migrationUpdate(table, object.dynamicKey, slotCount: slotCount, [property.id: stored])
             touched.insert(schema.name)
@@ -253,28 +339,33 @@ final class MigrationContext {
             }
             var values = [StrataStorage.Value](repeating: .null, count: schema.slotCount)
             let defaults = ClassInfo.discovered.first { $0.name == typeName }.map { ($0.type as! Object.Type).init() }
-            for p in schema.properties {
-                let given: Any?? = switch value {
-                case let d as [String: Any?]: d[p.name]
-                case let d as NSDictionary: d[p.name].map { Optional($0) }
-                default: nil
+            let array = (value as? [Any?]).flatMap { $0.isEmpty ? nil : $0 }
+            if let array, array.count != schema.properties.count {
+                throw fail("Invalid array input: \(array.count) values for the \(schema.properties.count) properties of '\(typeName)' (\(schema.properties.map(\.name).joined(separator: ", ")))")
+            }
+            var lists: [(PropertySchema, Any?)] = []
+            for (i, p) in schema.properties.enumerated() {
+                let given: Any?? = if let array { .some(array[i]) } else {
+                    switch value {
+                    case let d as [String: Any?]: d[p.name]
+                    case let d as NSDictionary: d[p.name].map { Optional($0) }
+                    default: nil
+                    }
                 }
-                if let given {
-                    values[p.id] = try DynamicValues.storedValue(given, p, className: typeName)
-                } else if let defaults, let v = try? DynamicValues.storedValue(defaults[p.name], p, className: typeName) {
+                if p.isList {
+                    if let given { lists.append((p, given)) }
+                } else if let given {
+                    values[p.id] = try storedValue(given, p, className: typeName)
+                } else if p.type != .link, let defaults, let v = try? DynamicValues.storedValue(defaults[p.name], p, className: typeName) {
                     values[p.id] = v
                 } else {
                     values[p.id] = DynamicValues.defaultValue(p)
                 }
             }
-            if let array = value as? [Any?], !array.isEmpty {
-                guard array.count == schema.properties.count else {
-                    throw fail("Invalid array input: \(array.count) values for the \(schema.properties.count) properties of '\(typeName)' (\(schema.properties.map(\.name).joined(separator: ", ")))")
-                }
-                for (p, v) in zip(schema.properties, array) { values[p.id] = try DynamicValues.storedValue(v, p, className: typeName) }
-            }
             touched.insert(typeName)
-            return try txn.migrationInsert(table, values: values)
+            let key = try txn.migrationInsert(table, values: values)
+            for (p, given) in lists { try setList(table, p, owner: key, given) }
+            return key
         }
         return DynamicObject(self, className: typeName, key: key, old: false)
     }
@@ -322,7 +413,7 @@ final class MigrationContext {
                 throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the destination property already exists.")
             }
             let t = target.properties[index]
-            if o.type != t.type || o.linkTarget != t.linkTarget {
+            if o.type != t.type || o.linkTarget != t.linkTarget || o.isList != t.isList {
                 throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(DynamicValues.typeName(o))' to '\(DynamicValues.typeName(t))'.")
             }
             guard let table = try txn.table(typeName) else { return }

@@ -4,7 +4,10 @@ import StrataStorage
 /// An untyped object: its properties are read and written by name (`object["name"]`, or
 /// `object.name` through dynamic member lookup). Migration blocks receive them
 /// (`MigrationObject`): the old object reads the file's old schema, in its types; the new
-/// object reads and writes the new schema.
+/// object reads and writes the new schema. A link reads as a `DynamicObject` of the same side
+/// (or nil), a list of objects as `[DynamicObject]`, a list of values as an array of its
+/// values (`[Any]`, or `[Any?]` for optional elements); links are set to objects handed to the
+/// migration, lists to arrays.
 @dynamicMemberLookup
 public final class DynamicObject: Object {
     /// The migration the object belongs to, its class, key and side (old or new schema).
@@ -45,7 +48,16 @@ public final class DynamicObject: Object {
     /// "Person { name = Ann; age = 3; }" with the properties of its schema (old or new).
     public override var description: String {
         guard let context = migrationContext, let schema = context.schema(of: self) else { return "DynamicObject {}" }
-        let body = schema.properties.map { "\t\($0.name) = \(self[$0.name].map { "\($0)" } ?? "nil");" }
+        let body = schema.properties.map { p -> String in
+            let value = self[p.name]
+            // Links are shown by class and key, so that cycles print finitely.
+            let shown: String = switch value {
+            case let o as DynamicObject: "\(o.dynamicClassName)(\(o.dynamicKey))"
+            case let list as [DynamicObject]: "[" + list.map { "\($0.dynamicClassName)(\($0.dynamicKey))" }.joined(separator: ", ") + "]"
+            default: value.map { "\($0)" } ?? "nil"
+            }
+            return "\t\(p.name) = \(shown);"
+        }
         return "\(schema.name) {\n\(body.joined(separator: "\n"))\n}"
     }
 

@@ -28,7 +28,7 @@ final class TableBinding {
                 lines.append("Property '\(name).\(p.name)' has been added.")
                 continue
             }
-            if s.type != p.type || s.intWidth != p.intWidth {
+            if s.type != p.type || s.intWidth != p.intWidth || s.linkTarget != p.linkTarget || s.isList != p.isList {
                 lines.append("Property '\(name).\(p.name)' has been changed from '\(describeType(s))' to '\(describeType(p))'.")
             } else if s.isOptional != p.isOptional {
                 lines.append("Property '\(name).\(p.name)' has been made \(p.isOptional ? "optional" : "required").")
@@ -46,7 +46,8 @@ final class TableBinding {
     }
 
     private static func describeType(_ p: PropertySchema) -> String {
-        let base = p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description
-        return base + (p.isOptional ? "?" : "")
+        if p.type == .link { return p.isList ? "array<\(p.linkTarget ?? "?")>" : "<\(p.linkTarget ?? "?")>" }
+        let base = (p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description) + (p.isOptional ? "?" : "")
+        return p.isList ? "array<\(base)>" : base
     }
 }

@@ -89,11 +89,15 @@ extension StorageTransaction {
         lastKeys[table.name] = nil
     }
 
-    /// Empties the rows and index databases of `table` (the class stays in the schema).
+    /// Empties the rows, index, backlink and list databases of `table` (the class stays in
+    /// the schema). Links and lists of other classes that point into it are left for
+    /// `repairRelationships`.
     package func migrationEmpty(_ table: Table) throws {
         try lmdbCall("Clearing '\(table.name)'") {
             try lmdb.empty(table.rows)
             for db in table.indexes.values { try lmdb.empty(db) }
+            for db in table.backlinks.values { try lmdb.empty(db) }
+            for db in table.lists.values { try lmdb.empty(db) }
         }
         lastKeys[table.name] = nil
     }
@@ -101,10 +105,13 @@ extension StorageTransaction {
     /// Restores what the migration's row operations left undone for class `name`, whose
     /// table in this transaction has the new schema: re-keys the objects when their keys are
     /// the integer primary key, drops the slots of removed properties, rebuilds every index
-    /// (failing on a duplicate primary key), and empties the index databases of `old` that
-    /// the new schema no longer has.
-    package func rebuild(_ name: String, old: Table?) throws {
-        guard let table = try table(name) else { return }
+    /// (failing on a duplicate primary key), and empties the index, backlink and list
+    /// databases of `old` that the new schema no longer has. Returns the keys that changed
+    /// (old key → new key) when the objects were re-keyed: links and lists pointing at them
+    /// are then moved with `remapKeys`.
+    @discardableResult
+    package func rebuild(_ name: String, old: Table?) throws -> [ObjectKey: ObjectKey] {
+        guard let table = try table(name) else { return [:] }
         let ids = Set(table.schema.properties.map(\.id))
         let slotCount = table.schema.slotCount
         // Rows as (key, bytes), with the slots of removed properties cleared.
@@ -116,6 +123,7 @@ extension StorageTransaction {
             return true
         }
         var rekeyed = false
+        var moved: [ObjectKey: ObjectKey] = [:]
         if table.keysArePrimaryKeys, let pk = table.primaryKey {
             var seen = Set<ObjectKey>()
             for i in rows.indices {
@@ -125,7 +133,7 @@ extension StorageTransaction {
                 if !seen.insert(key).inserted {
                     throw StorageError(.invalidInput, "The migration left two '\(name)' objects with the primary key value '\(v)': primary keys must be unique")
                 }
-                if key != rows[i].0 { rekeyed = true }
+                if key != rows[i].0 { rekeyed = true; moved[rows[i].0] = key }
                 rows[i].0 = key
             }
         }
@@ -135,6 +143,8 @@ extension StorageTransaction {
             if let old {
                 let kept = Set(table.indexes.values)
                 for db in old.indexes.values where !kept.contains(db) { try lmdb.empty(db) }
+                let keptRelations = Set(table.backlinks.values).union(table.lists.values)
+                for db in Array(old.backlinks.values) + Array(old.lists.values) where !keptRelations.contains(db) { try lmdb.empty(db) }
             }
         }
         if rekeyed { rows.sort { $0.0 < $1.0 } }
@@ -158,6 +168,7 @@ extension StorageTransaction {
             let next = max(sequences[name] ?? 0, last &+ 1)
             sequences[name] = next
         }
+        return moved
     }
 
     private func putRow(_ table: Table, _ key: ObjectKey, _ bytes: [UInt8]) throws {
