@@ -124,14 +124,14 @@ package enum QueryPlanner {
     }
 
     /// The properties with these ids, in id order, taken from the predicate itself; then the
-    /// inverse relationships it reads (named as written, such as `dogs`).
+    /// inverse relationships and lists it reads (named as written, such as `dogs`).
     private static func propertiesReading(_ ids: Set<Int>, in predicate: ResolvedPredicate) -> [PropertySchema] {
         var found: [Int: PropertySchema] = [:]
         var inverses: [String] = []
         func step(_ s: LinkStep?) {
             switch s {
             case .link(let p)?: found[p.id] = p
-            case .backlinks?: if !inverses.contains(s!.description) { inverses.append(s!.description) }
+            case .backlinks?, .list?: if !inverses.contains(s!.description) { inverses.append(s!.description) }
             case nil: break
             }
         }

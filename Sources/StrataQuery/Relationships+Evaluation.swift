@@ -14,6 +14,12 @@ package protocol LinkSource: AnyObject {
     func origins(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> [ObjectKey]
     /// How many objects of class number `origin` link to `target` through `property`.
     func originCount(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> Int
+    /// The elements of the list `property` of object `key` of class number `owner`, in order
+    /// (object keys as `.link` values for a list of objects).
+    func listValues(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> [Value]
+    /// How many elements the list `property` of object `key` of class number `owner` has,
+    /// without reading them.
+    func listCount(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> Int
 }
 
 /// The reader handed to compiled predicates during one execution. A read that fails reads
@@ -36,6 +42,14 @@ package final class LinkReader {
 
     func originCount(_ origin: Int, _ property: PropertySchema, _ target: ObjectKey) -> Int {
         do { return try source.originCount(origin, property, linkingTo: target) } catch { note(error); return 0 }
+    }
+
+    func listValues(_ owner: Int, _ property: PropertySchema, _ key: ObjectKey) -> [Value] {
+        do { return try source.listValues(owner, property, of: key) } catch { note(error); return [] }
+    }
+
+    func listCount(_ owner: Int, _ property: PropertySchema, _ key: ObjectKey) -> Int {
+        do { return try source.listCount(owner, property, of: key) } catch { note(error); return 0 }
     }
 
     private func note(_ e: Error) { if error == nil { error = e } }
@@ -61,6 +75,15 @@ private struct CompiledStep: Sendable {
         case link(slot: Int)
         /// The backlinks of `property` of class number `origin` pointing at the current object.
         case backlinks(property: PropertySchema)
+        /// The list `property` of the current object, of class number `owner`.
+        case list(owner: Int, property: PropertySchema)
+
+        /// Whether the number of objects the step reaches is stored (a list's directory,
+        /// the backlinks' duplicate count).
+        var isCounted: Bool {
+            if case .link = self { return false }
+            return true
+        }
     }
     let kind: Kind
     /// The class number of the objects reached.
@@ -114,6 +137,10 @@ extension Evaluator {
             switch step {
             case .link(let p): CompiledStep(kind: .link(slot: p.id), target: classes.number(step.targetClass))
             case .backlinks(_, let p, _): CompiledStep(kind: .backlinks(property: p), target: classes.number(step.targetClass))
+            case .list(let owner, let p):
+                // A list of values reaches no class: its target number is never used.
+                CompiledStep(kind: .list(owner: classes.number(owner), property: p),
+                             target: p.type == .link ? classes.number(step.targetClass) : -1)
             }
         }
     }
@@ -137,12 +164,73 @@ extension Evaluator {
                 if !forEachTarget(steps, i + 1, origin, next, reader, body) { return false }
             }
             return true
+        case .list(let owner, let property):
+            // Repeats are visited as often as the list holds them.
+            for case .link(let target) in reader.listValues(owner, property, key) {
+                guard let next = reader.row(step.target, target) else { continue }
+                if !forEachTarget(steps, i + 1, target, next, reader, body) { return false }
+            }
+            return true
+        }
+    }
+
+    /// Follows `steps` (to objects), then reads the list of values `list` of each object
+    /// reached, calling `body` for each element until it returns false. Returns false when
+    /// `body` stopped the walk.
+    private static func forEachValue(_ steps: [CompiledStep], _ list: CompiledStep, _ key: ObjectKey, _ row: RowView,
+                                     _ reader: LinkReader, _ body: (Value) -> Bool) -> Bool {
+        guard case .list(let owner, let property) = list.kind else { return true }
+        return forEachTarget(steps, 0, key, row, reader) { k, _ in
+            for v in reader.listValues(owner, property, k) where !body(v) { return false }
+            return true
+        }
+    }
+
+    /// Compiles a condition on one element of a list of values (its comparisons name the
+    /// list): the same null and string rules as on a property (`ValueSemantics`).
+    static func compileElement(_ predicate: ResolvedPredicate) -> @Sendable (Value) -> Bool {
+        switch predicate {
+        case .constant(let b):
+            return { _ in b }
+        case .and(let ps):
+            let fs = ps.map(compileElement)
+            return { v in fs.allSatisfy { $0(v) } }
+        case .or(let ps):
+            let fs = ps.map(compileElement)
+            return { v in fs.contains { $0(v) } }
+        case .not(let p):
+            let f = compileElement(p)
+            return { !f($0) }
+        case .comparison(let c):
+            let (op, options) = (c.op, c.options)
+            switch c.operand {
+            case .value(let x):
+                return { ValueSemantics.compare($0, op, x, options: options) }
+            case .values(let vs) where op == .between:
+                let (low, high) = (vs[0], vs[1])
+                return { ValueSemantics.compare($0, .greaterOrEqual, low, options: []) && ValueSemantics.compare($0, .lessOrEqual, high, options: []) }
+            case .values(let vs):
+                return { v in vs.contains { ValueSemantics.compare(v, .equal, $0, options: options) } }
+            case .property:
+                return { _ in false }
+            }
+        case .path, .aggregate, .identity:
+            preconditionFailure("a list of values holds values, not objects")
         }
     }
 
     private static func compilePath(_ steps: [LinkStep], _ quantifier: Quantifier, _ inner: ResolvedPredicate,
                                     _ classes: inout ClassNumbers) -> ObjectPredicate {
         let compiled = compileSteps(steps, &classes)
+        if steps.last?.isValueList == true {
+            let head = Array(compiled.dropLast()), list = compiled[compiled.count - 1]
+            let test = compileElement(inner)
+            switch quantifier {
+            case .any: return { key, row, reader in !forEachValue(head, list, key, row, reader) { !test($0) } }
+            case .all: return { key, row, reader in forEachValue(head, list, key, row, reader) { test($0) } }
+            case .none: return { key, row, reader in forEachValue(head, list, key, row, reader) { !test($0) } }
+            }
+        }
         let test = compileObject(inner, &classes)
         guard steps.contains(where: \.isToMany) else {
             // To-one links only: one target, or a null object when a link is nil.
@@ -182,11 +270,48 @@ extension Evaluator {
         let compiled = compileSteps(a.path, &classes)
         let compare = valueTest(a.op, a.operand)
         let filter = a.filter.map { compileObject($0, &classes) }
+        if a.path.last?.isValueList == true {
+            // `tags.@count`, `scores.@sum`: over the elements of the lists reached.
+            let head = Array(compiled.dropLast()), list = compiled[compiled.count - 1]
+            guard case .list(let owner, let property) = list.kind else { return { _, _, _ in false } }
+            if case .count = a.function {
+                if head.isEmpty { return { key, _, reader in compare(.int(Int64(reader.listCount(owner, property, key)))) } }
+                return { key, row, reader in
+                    var n: Int64 = 0
+                    _ = forEachTarget(head, 0, key, row, reader) { k, _ in n += Int64(reader.listCount(owner, property, k)); return true }
+                    return compare(.int(n))
+                }
+            }
+            let function = a.function
+            return { key, row, reader in
+                var values: [Value] = []
+                _ = forEachValue(head, list, key, row, reader) { v in
+                    if !v.isNull { values.append(v) }
+                    return true
+                }
+                return compare(aggregate(function, values))
+            }
+        }
         switch a.function {
         case .count:
-            if filter == nil, compiled.count == 1, case .backlinks(let property) = compiled[0].kind {
-                let origin = compiled[0].target
-                return { key, _, reader in compare(.int(Int64(reader.originCount(origin, property, key)))) }
+            if filter == nil, let last = compiled.last, last.kind.isCounted {
+                // Counted from the list's directory or the backlinks, without reading the
+                // objects counted.
+                let head = Array(compiled.dropLast())
+                let kind = last.kind, origin = last.target
+                @Sendable func count(_ key: ObjectKey, _ reader: LinkReader) -> Int64 {
+                    switch kind {
+                    case .backlinks(let property): Int64(reader.originCount(origin, property, key))
+                    case .list(let owner, let property): Int64(reader.listCount(owner, property, key))
+                    case .link: 0
+                    }
+                }
+                if head.isEmpty { return { key, _, reader in compare(.int(count(key, reader))) } }
+                return { key, row, reader in
+                    var n: Int64 = 0
+                    _ = forEachTarget(head, 0, key, row, reader) { k, _ in n += count(k, reader); return true }
+                    return compare(.int(n))
+                }
             }
             return { key, row, reader in
                 var n: Int64 = 0
@@ -312,5 +437,15 @@ package final class TransactionLinkSource: LinkSource {
     package func originCount(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> Int {
         guard let t = try table(origin) else { return 0 }
         return try txn.originCount(t, property, linkingTo: target)
+    }
+
+    package func listValues(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> [Value] {
+        guard let t = try table(owner) else { return [] }
+        return try txn.listValues(t, property, owner: key)
+    }
+
+    package func listCount(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> Int {
+        guard let t = try table(owner) else { return 0 }
+        return try txn.listCount(t, property, owner: key)
     }
 }

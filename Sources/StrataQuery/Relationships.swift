@@ -5,9 +5,10 @@ import StrataStorage
 /// objects of another.
 ///
 /// A to-one step (`owner`) yields at most one object; a to-many step (a `LinkingObjects`
-/// property, or `@links.Class.property`) yields any number. Lists, once stored, become one
-/// more to-many case here: everything downstream (quantifiers, `@count`, aggregates,
-/// `SUBQUERY`) only asks a step for its targets.
+/// property, `@links.Class.property`, or a `List` property) yields any number. Everything
+/// downstream (quantifiers, `@count`, aggregates, `SUBQUERY`) only asks a step for its
+/// targets. A list of values (`List<String>`) is a to-many step too, but it yields values,
+/// not objects, so it can only end a path.
 package enum LinkStep: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// A to-one link property of the current class: its slot holds the target's object key.
     case link(PropertySchema)
@@ -15,6 +16,10 @@ package enum LinkStep: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// read from the stored backlinks. `name` is how the query wrote it: the
     /// `LinkingObjects` property's name, or nil for `@links.Origin.property`.
     case backlinks(origin: String, property: PropertySchema, name: String?)
+    /// The list `property` of the current class `owner`, read from the list's own database:
+    /// the objects it holds (in list order, repeats included) for a list of objects, or its
+    /// values for a list of values.
+    case list(owner: String, property: PropertySchema)
 
     /// Whether the step may yield more than one object.
     package var isToMany: Bool {
@@ -27,7 +32,21 @@ package enum LinkStep: Equatable, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .link(let p): p.linkTarget ?? ""
         case .backlinks(let origin, _, _): origin
+        case .list(_, let p): p.linkTarget ?? ""
         }
+    }
+
+    /// Whether the step is a list of values (it yields values, not objects).
+    package var isValueList: Bool {
+        if case .list(_, let p) = self { return p.type != .link }
+        return false
+    }
+
+    /// For a list of values: one element as a property (the list's name, type and
+    /// optionality), which the comparisons on its elements are resolved against.
+    package var element: PropertySchema? {
+        guard case .list(_, let p) = self, p.type != .link else { return nil }
+        return PropertySchema(name: p.name, type: p.type, isOptional: p.isOptional, id: p.id, intWidth: p.intWidth)
     }
 
     /// The step as query text: `owner`, `dogs`, `@links.Dog.owner`.
@@ -35,6 +54,7 @@ package enum LinkStep: Equatable, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .link(let p): p.name
         case .backlinks(let origin, let p, let name): name ?? "@links.\(origin).\(p.name)"
+        case .list(_, let p): p.name
         }
     }
 
@@ -42,6 +62,8 @@ package enum LinkStep: Equatable, Hashable, Sendable, CustomStringConvertible {
         switch (a, b) {
         case (.link(let p), .link(let q)): p.id == q.id && p.name == q.name && p.linkTarget == q.linkTarget
         case (.backlinks(let o, let p, let n), .backlinks(let r, let q, let m)): o == r && p.id == q.id && p.name == q.name && n == m
+        case (.list(let o, let p), .list(let r, let q)):
+            o == r && p.id == q.id && p.name == q.name && p.type == q.type && p.linkTarget == q.linkTarget
         default: false
         }
     }
@@ -84,6 +106,17 @@ package enum AggregateFunction: Equatable, Sendable, CustomStringConvertible {
         case .avg(let p): "@avg.\(p.name)"
         case .min(let p): "@min.\(p.name)"
         case .max(let p): "@max.\(p.name)"
+        }
+    }
+
+    /// `@count`, `@sum`, ... without the property (as it follows a list of values).
+    package var operatorName: String {
+        switch self {
+        case .count: "@count"
+        case .sum: "@sum"
+        case .avg: "@avg"
+        case .min: "@min"
+        case .max: "@max"
         }
     }
 
@@ -130,6 +163,8 @@ package struct ResolvedAggregate: Equatable, Sendable, CustomStringConvertible {
         if let filter {
             let v = variable ?? "x"
             lhs = "SUBQUERY(\(pathText(path)), $\(v), \(filter.description(prefix: "$" + v + "."))).@count"
+        } else if path.last?.isValueList == true {
+            lhs = "\(pathText(path)).\(function.operatorName)"
         } else {
             lhs = "\(pathText(path)).\(function)"
         }
@@ -207,6 +242,11 @@ extension ResolvedPredicate {
             return keys.count == 1 ? "\(object) == link(\(keys[0]))" : "\(object) IN {" + keys.map { "link(\($0))" }.joined(separator: ", ") + "}"
         case .path(let steps, let q, let inner):
             let quantifier = steps.contains(where: \.isToMany) && prefix.isEmpty ? q.rawValue + " " : ""
+            if steps.last?.isValueList == true {
+                // The inner comparisons are named by the list itself: `ANY tags == 'x'`.
+                let head = Array(steps.dropLast())
+                return quantifier + inner.description(prefix: prefix + (head.isEmpty ? "" : pathText(head) + "."))
+            }
             return quantifier + inner.description(prefix: prefix + pathText(steps) + ".")
         }
     }

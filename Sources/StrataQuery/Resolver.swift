@@ -103,8 +103,11 @@ package struct Resolver {
             case property(PropertySchema)
             /// The objects themselves (a to-many step, or a SUBQUERY variable on its own).
             case objects
-            /// A collection operator over the objects (`@count`, `@sum.age`).
+            /// A collection operator over the objects (`@count`, `@sum.age`), or over the
+            /// values of a list of values (`tags.@count`, `scores.@sum`).
             case aggregate(AggregateFunction)
+            /// The elements of a list of values (`tags`), as the property they are compared as.
+            case values(PropertySchema)
         }
         var steps: [LinkStep]
         var end: End
@@ -153,6 +156,10 @@ package struct Resolver {
             return .list(values, position: p)
         case .subquery(let s):
             let collection = try path(s.collection)
+            if case .values = collection.end {
+                throw QueryError("SUBQUERY over the list of values '\(s.collection)' is not supported yet; compare its elements with ANY, ALL or NONE",
+                                 at: s.collection.position)
+            }
             guard case .objects = collection.end, collection.isToMany, let target = collection.targetClass,
                   let targetSchema = lookup.classes[target] else {
                 throw QueryError("SUBQUERY needs a to-many relationship (a list or linking objects), but '\(s.collection)' is not one",
@@ -223,7 +230,20 @@ package struct Resolver {
             case .name(let n, let position):
                 if let p = current.property(named: n) {
                     if p.isList {
-                        throw QueryError("queries through the list '\(current.name).\(n)' are not supported yet", at: position)
+                        let step = LinkStep.list(owner: current.name, property: p)
+                        steps.append(step)
+                        if let element = step.element {
+                            // A list of values yields values: only a collection operator may follow.
+                            if isLast { return ResolvedPath(steps: steps, end: .values(element), text: text) }
+                            guard case .collectionOperator = parts[i + 1] else {
+                                throw QueryError("'\(n)' is a list of \(p.type) values, so only a collection operator (@count, @sum, @avg, @min, @max) may follow it",
+                                                 at: position)
+                            }
+                        } else {
+                            current = try classSchema(p.linkTarget ?? "", at: position)
+                        }
+                        i += 1
+                        continue
                     }
                     if isLast { return ResolvedPath(steps: steps, end: .property(p), text: text) }
                     guard p.type == .link else {
@@ -266,10 +286,18 @@ package struct Resolver {
                     guard isLast else { throw QueryError("nothing can follow '@\(op)'", at: position) }
                     return ResolvedPath(steps: steps, end: .aggregate(.count), text: text)
                 }
-                guard i == parts.count - 2, case .name(let n, let q) = parts[i + 1] else {
-                    throw QueryError("'@\(op)' must be followed by one property of '\(current.name)', such as '@\(op).age'", at: position)
+                let n: String, q: Int, p: PropertySchema
+                if let element = steps.last?.element {
+                    // `scores.@sum`: the list's own values.
+                    guard isLast else { throw QueryError("nothing can follow '@\(op)' on the list of values '\(element.name)'", at: position) }
+                    (n, q, p) = (element.name, position, element)
+                } else {
+                    guard i == parts.count - 2, case .name(let name, let at) = parts[i + 1] else {
+                        throw QueryError("'@\(op)' must be followed by one property of '\(current.name)', such as '@\(op).age'", at: position)
+                    }
+                    guard let property = current.property(named: name) else { throw QueryError(unknownProperty(name, in: current), at: at) }
+                    (n, q, p) = (name, at, property)
                 }
-                guard let p = current.property(named: n) else { throw QueryError(unknownProperty(n, in: current), at: q) }
                 let function: AggregateFunction
                 switch op {
                 case "sum": function = .sum(p)
@@ -386,6 +414,12 @@ package struct Resolver {
                 throw QueryError("comparing the key path '\(k.text)' with another property is not supported yet", at: rhs.position)
             }
             return .path(k.steps, quantifier, try compare(p, plain, rhs, throughLinks: true))
+        case .values(let element):
+            // `ANY tags == 'x'`: the comparison on each element (ANY without a quantifier).
+            if case .path(let other, let q) = rhs {
+                throw QueryError("comparing the list '\(k.text)' with the key path '\(other.text)' is not supported yet", at: q)
+            }
+            return .path(k.steps, quantifier, try compare(element, plain, rhs))
         case .objects:
             let identity = try identity(k, plain, rhs)
             return k.steps.isEmpty ? identity : .path(k.steps, quantifier, identity)
@@ -417,6 +451,7 @@ package struct Resolver {
         let objects: [ObjectArgument]
         switch (c.op, rhs) {
         case (.equal, .object(let o, _, _)), (.notEqual, .object(let o, _, _)): objects = [o]
+        case (.contains, .object(let o, _, _)) where k.isToMany: objects = [o]  // `dogs CONTAINS %@`
         case (.in, .objects(let os, _, _)): objects = os
         default:
             throw QueryError("'\(k.text)' is \(k.steps.isEmpty ? "an object" : "a collection of objects"): it can only be compared with an object argument using '==', '!=' or IN",
@@ -457,6 +492,10 @@ package struct Resolver {
     package func comparison(path: [LinkStep], quantifier: Quantifier, _ p: PropertySchema, _ op: ComparisonOperator,
                             options: StringOptions, _ operand: ResolvedOperand) throws(QueryError) -> ResolvedPredicate {
         if path.isEmpty { return try comparison(p, op, options: options, operand) }
+        if path.last?.isValueList == true {
+            // The elements of a list of values: `p` is `path.last!.element`.
+            return .path(path, quantifier, try compare(p, node(p.name, op, options), typedOperand(operand)))
+        }
         return .path(path, quantifier, try compare(p, node(p.name, op, options), typedOperand(operand), throughLinks: true))
     }
 

@@ -163,7 +163,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, _Persis
     public func setValue(_ value: Any?, forKey key: String) { results.setValue(value, forKey: key) }
 
     /// The list's objects as results (for queries): a managed list of objects only.
-    private var results: Results<Element> {
+    var results: Results<Element> {
         guard let store, let target = store.targetInfo else {
             fatalError("Queries on a List need a managed list of objects: add its object to a Realm first")
         }

@@ -4,7 +4,8 @@ import StrataStorage
 
 // Type-safe queries through relationships: `$0.owner.name == "Jane"`, `$0.owner == nil`,
 // `$0.dogs.count > 1`, `$0.dogs.name == "Rex"` (ANY), `$0.dogs.age.sum > 3`,
-// `($0.dogs.age > 2 && $0.dogs.name.starts(with: "B")).count > 0` (SUBQUERY). Each builds the
+// `($0.dogs.age > 2 && $0.dogs.name.starts(with: "B")).count > 0` (SUBQUERY), and on lists of
+// values `$0.tags.contains("x")`, `$0.scores > 3` (ANY), `$0.scores.sum`. Each builds the
 // same resolved predicate as the string form.
 
 extension Query where T: OptionalProtocol {
@@ -35,26 +36,98 @@ extension Query where T: RealmCollection {
         return Query<Int>(.aggregate(steps, .count, filter: nil), context)
     }
 
-    /// Whether `value` is one of the objects (`%@ IN dogs`).
+    /// Whether `value` is one of the objects (`%@ IN dogs`), or one of the values of a list
+    /// of values (`'x' IN tags`).
     public func contains(_ value: T.Element) -> Query<Bool> {
-        guard let object = QueryValue.object(value) else { fatalError("Invalid query: contains(_:) needs an object") }
-        return compare(.equal, objects: [object])
+        if let object = QueryValue.object(value) { return compare(.equal, objects: [object]) }
+        return elements(.equal, .value(QueryValue.of(value)))
     }
 
-    /// Whether any of `collection` is one of the objects (`ANY dogs IN %@`).
+    /// Whether any of `collection` is one of the objects (`ANY dogs IN %@`), or of the values
+    /// (`ANY tags IN {…}`).
     public func containsAny<U: Sequence>(in collection: U) -> Query<Bool> where U.Element == T.Element {
-        compare(.in, objects: collection.compactMap { QueryValue.object($0) })
+        let items = Array(collection)
+        if isValueList { return elements(.in, .values(items.map { QueryValue.of($0) })) }
+        return compare(.in, objects: items.compactMap { QueryValue.object($0) })
     }
 
-    /// `ANY collection == object`.
+    /// `ANY collection == element`.
     public static func == (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> {
         lhs.contains(rhs)
     }
 
-    /// `ANY collection != object`: some object of the collection is not `rhs`.
+    /// `ANY collection != element`: some element of the collection is not `rhs`.
     public static func != (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> {
+        if lhs.isValueList { return lhs.elements(.notEqual, .value(QueryValue.of(rhs))) }
         guard let object = QueryValue.object(rhs) else { fatalError("Invalid query: != needs an object") }
         return lhs.compare(.notEqual, objects: [object])
+    }
+
+    /// Whether the expression is the values of a list of values (`$0.tags`).
+    var isValueList: Bool {
+        if case .collection(let steps) = node { return steps.last?.isValueList ?? false }
+        return false
+    }
+
+    /// `ANY element op operand` over a list of values.
+    func elements(_ op: ComparisonOperator, _ operand: ResolvedOperand) -> Query<Bool> {
+        guard isValueList else { fatalError("Invalid query: a collection of objects can only be compared with objects") }
+        return Query<Bool>(.predicate(condition(op, operand)), context)
+    }
+
+    /// A collection operator over the values of a list of values (`$0.scores.sum`).
+    func valueAggregate<E>(_ function: (PropertySchema) -> AggregateFunction) -> Query<E> {
+        guard case .collection(let steps) = node, let element = steps.last?.element else {
+            fatalError("Invalid query: min, max, avg and sum on a collection need a list of values, such as $0.scores")
+        }
+        let f = function(element)
+        switch f {
+        case .sum, .avg:
+            if !element.type.isNumeric { fatalError("Invalid query: sum and avg need numbers, but '\(element.name)' holds \(element.type) values") }
+        default: break
+        }
+        return Query<E>(.aggregate(steps, f, filter: nil), context)
+    }
+}
+
+extension Query where T: RealmCollection, T.Element.PersistedType: _QueryNumeric {
+    /// `ANY values > value`: some element of the list of values is greater.
+    public static func > (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.greater, .value(QueryValue.of(rhs))) }
+    /// `ANY values >= value`.
+    public static func >= (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.greaterOrEqual, .value(QueryValue.of(rhs))) }
+    /// `ANY values < value`.
+    public static func < (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.less, .value(QueryValue.of(rhs))) }
+    /// `ANY values <= value`.
+    public static func <= (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.lessOrEqual, .value(QueryValue.of(rhs))) }
+
+    /// `values.@min` (null for an empty list).
+    public var min: Query<T.Element> { valueAggregate { .min($0) } }
+    /// `values.@max` (null for an empty list).
+    public var max: Query<T.Element> { valueAggregate { .max($0) } }
+    /// `values.@avg` (null for an empty list).
+    public var avg: Query<T.Element> { valueAggregate { .avg($0) } }
+    /// `values.@sum` (0 for an empty list).
+    public var sum: Query<T.Element> { valueAggregate { .sum($0) } }
+}
+
+extension Query where T: RealmCollection, T.Element: Comparable {
+    /// Every element in the range: `values.@min >= low AND values.@max < high`.
+    public func contains(_ range: Range<T.Element>) -> Query<Bool> {
+        bounded(QueryValue.of(range.lowerBound), .less, QueryValue.of(range.upperBound))
+    }
+
+    /// Every element in the range: `values.@min >= low AND values.@max <= high`.
+    public func contains(_ range: ClosedRange<T.Element>) -> Query<Bool> {
+        bounded(QueryValue.of(range.lowerBound), .lessOrEqual, QueryValue.of(range.upperBound))
+    }
+}
+
+extension Query where T: RealmCollection {
+    /// `values.@min >= low AND values.@max op high` (RealmSwift's range on a collection).
+    func bounded(_ low: Value, _ op: ComparisonOperator, _ high: Value) -> Query<Bool> {
+        let min: Query<T.Element> = valueAggregate { .min($0) }
+        let max: Query<T.Element> = valueAggregate { .max($0) }
+        return Query<Bool>(.predicate(.and([min.condition(.greaterOrEqual, .value(low)), max.condition(op, .value(high))])), context)
     }
 }
 

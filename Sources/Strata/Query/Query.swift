@@ -65,7 +65,8 @@ public struct Query<T> {
     }
 
     /// The node for a member of an object of `type` (whose stored schema is `schema`),
-    /// reached through `steps`: a property, or the objects of an inverse relationship.
+    /// reached through `steps`: a property, or the objects of an inverse relationship or a
+    /// list (the values of a list of values).
     func member<Root: ObjectBase, V>(_ member: KeyPath<Root, V>, of type: Root.Type, in schema: ClassSchema,
                                      after steps: [LinkStep]) -> QueryNode {
         let info = ClassInfo.forType(type)
@@ -83,7 +84,7 @@ public struct Query<T> {
         guard let property = schema.property(named: name) else {
             fatalError("Invalid query: '\(schema.name)' has no stored property '\(name)'")
         }
-        if property.isList { fatalError("Invalid query: queries through the list '\(schema.name).\(name)' are not supported yet") }
+        if property.isList { return .collection(steps + [.list(owner: schema.name, property: property)]) }
         return steps.isEmpty ? .property(property) : .keyPath(steps, property)
     }
 }

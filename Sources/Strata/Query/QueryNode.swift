@@ -10,7 +10,8 @@ enum QueryNode {
     case property(PropertySchema)
     /// A property reached through relationships (`$0.owner.name`, `$0.dogs.age`).
     case keyPath([LinkStep], PropertySchema)
-    /// The objects at the end of a to-many path (`$0.dogs`).
+    /// The objects at the end of a to-many path (`$0.dogs`), or the values of a list of
+    /// values at its end (`$0.tags`).
     case collection([LinkStep])
     /// A value computed over a to-many path (`$0.dogs.count`, `$0.dogs.age.sum`, and a
     /// SUBQUERY's `(…).count` with its condition).
@@ -149,6 +150,9 @@ extension Query {
         case .keyPath(let steps, let p): return context.comparison(path: steps, p, op, options: options, operand)
         case .aggregate(let steps, let function, let filter):
             return context.aggregate(path: steps, function, filter: filter, op, operand)
+        case .collection(let steps) where steps.last?.element != nil:
+            // The elements of a list of values (ANY): `$0.scores > 3`.
+            return context.comparison(path: steps, steps.last!.element!, op, options: options, operand)
         default: fatalError("Invalid query: a comparison needs a property on the left, such as $0.age")
         }
     }
