@@ -17,8 +17,12 @@ import StrataStorage
 /// 3. **Finish.** Every class whose schema changed or which the block touched is rebuilt
 ///    (`StorageTransaction.rebuild`): re-keyed when its keys are its integer primary key,
 ///    slots of removed properties cleared, indexes rebuilt (a duplicate primary key fails
-///    the migration), index databases of removed indexes emptied. The schema version is
-///    stored and everything commits at once.
+///    the migration), index databases of removed indexes emptied. Then relationships: links
+///    and lists pointing at re-keyed objects are moved to the new keys, links to objects the
+///    migration deleted become nil and such list elements are removed, and the backlinks of
+///    every relationship of or into a changed class are rebuilt (`repairRelationships`). A
+///    class removed by `deleteData` that a remaining property still links to or lists fails
+///    the migration. The schema version is stored and everything commits at once.
 ///
 /// Bad input inside the block is recorded (the first error wins, later calls do nothing)
 /// and thrown when the block returns: the transaction is abandoned, the file is unchanged.
@@ -64,6 +68,7 @@ final class MigrationContext {
             try translatingErrors(path: path) {
                 try context.finish()
                 try txn.setSchemaVersion(newVersion)
+                txn.discardChanges()   // list rewrites record changes; a migration's entry has none
                 txn.commitDescription = "Migration from schema version \(oldVersion) to \(newVersion)"
                 try txn.commit(processName: processName, pid: pid)
             }

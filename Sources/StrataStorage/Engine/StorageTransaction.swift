@@ -215,6 +215,9 @@ package final class StorageTransaction {
         return newVersion
     }
 
+    /// Forgets the changes recorded so far (a migration commits without per-class change sets).
+    package func discardChanges() { changes = ChangeSet() }
+
     /// Records a change of `table` (used by the row operations).
     func record(_ table: Table, _ change: (inout ClassChanges) -> Void) {
         change(&changes.classes[table.name, default: ClassChanges()])
