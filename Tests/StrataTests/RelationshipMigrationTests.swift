@@ -109,6 +109,22 @@ final class RmScores1: Object {
     @Persisted var flags: List<Int>
 }
 
+// A self-linking class that gains an integer primary key.
+final class RmNode0: Object {
+    override class func _realmObjectName() -> String? { "RmNode" }
+    @Persisted var name = ""
+    @Persisted var next: RmNode0?
+    @Persisted var children: List<RmNode0>
+}
+
+final class RmNode1: Object {
+    override class func _realmObjectName() -> String? { "RmNode" }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var next: RmNode1?
+    @Persisted var children: List<RmNode1>
+}
+
 /// Things a `@Sendable` migration block leaves behind.
 final class RmLog: @unchecked Sendable {
     var lines: [String] = []
@@ -419,6 +435,34 @@ final class RelationshipMigrationTests: StrataTestCase {
         XCTAssertEqual(realm.objects(RmDogKeyed.self).sorted(byKeyPath: "id").map(\.name), ["Stray", "Spot", "Fido", "Rex"])
         assertConsistent()
     }
+
+    func testReKeyingASelfLinkingClassMovesItsOwnLinksAndLists() throws {
+        try closingRealms {
+            let realm = try Realm(configuration: config(0, [RmNode0.self]))
+            try realm.write {
+                let a = realm.create(RmNode0.self, value: ["name": "a"])
+                let b = realm.create(RmNode0.self, value: ["name": "b", "next": a])
+                let c = realm.create(RmNode0.self, value: ["name": "c", "next": c0(b)])
+                a.next = c
+                a.children.append(objectsIn: [b, c, a])
+                c.children.append(a)
+            }
+        }
+        let realm = try Realm(configuration: config(1, [RmNode1.self]) { migration, _ in
+            migration.enumerateObjects(ofType: "RmNode") { old, new in
+                new!["id"] = ["a": 30, "b": -5, "c": 7][old!["name"] as! String]!
+            }
+        })
+        let node = { (id: Int) in realm.object(ofType: RmNode1.self, forPrimaryKey: id)! }
+        XCTAssertEqual(node(30).next?.name, "c")
+        XCTAssertEqual(node(-5).next?.name, "a")
+        XCTAssertEqual(node(7).next?.name, "b")
+        XCTAssertEqual(node(30).children.map(\.name), ["b", "c", "a"])
+        XCTAssertEqual(node(7).children.map(\.name), ["a"])
+        assertConsistent()
+    }
+
+    private func c0(_ node: RmNode0) -> RmNode0 { node }
 
     // MARK: Reading and writing through the block
 
