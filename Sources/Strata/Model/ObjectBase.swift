@@ -81,23 +81,24 @@ open class ObjectBase: NSObject {
         V._strataFrom(_managedValue(index))
     }
 
-    /// Reads a managed property's stored value.
+    /// Reads a managed property's stored value: a value, a link's object, or a collection.
     @usableFromInline
     func _managedValue(_ index: Int) -> _StrataValue {
         // Unmanaged with a managed index: a key-path recorder (Query/KeyPathRecorder.swift).
-        if _slowPath(managingCore == nil) { return KeyPathRecorder.recordRead(index) }
-        let info = binding!.info
-        if _slowPath(index >= info.properties.count) {
-            let inverse = info.linkingObjects[index - info.properties.count]
-            _ = currentRow()  // traps if the object was deleted
-            return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, originProperty: inverse.originProperty, target: objectKey))
+        guard let binding else { return KeyPathRecorder.recordRead(index) }
+        let slots = binding.slots
+        if _fastPath(index < slots.count), _fastPath(!slots[index].isList) {
+            let value = currentRow().value(slots[index])
+            if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding, index, key)) }
+            return _StrataValue(value)
         }
-        if _slowPath(binding!.properties[index].isList) {
+        let info = binding.info
+        _ = currentRow()  // traps if the object was deleted
+        if index < slots.count {
             return _StrataValue(.null, collection: info.properties[index].listAccess!.managed(ListStore(owner: self, index: index)))
         }
-        let value = managedValue(index)
-        if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding!, index, key)) }
-        return _StrataValue(value)
+        let inverse = info.linkingObjects[index - slots.count]
+        return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, originProperty: inverse.originProperty, target: objectKey))
     }
 
     /// Writes a managed property (called from `@Persisted`'s accessor).

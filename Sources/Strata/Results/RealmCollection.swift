@@ -5,11 +5,11 @@ import Foundation
 /// A whole class read outside a write walks the table with a cursor, handing each object its
 /// row as it goes (no lookup per object); otherwise it walks the result keys.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
-    private let results: Results<Element>?
-    private let elementAt: ((Int) -> Element)?
-    private var index = 0
-    private let count: Int
-    private var scan: RowScan?
+    @usableFromInline let results: Results<Element>?
+    @usableFromInline let elementAt: ((Int) -> Element)?
+    @usableFromInline var index = 0
+    @usableFromInline let count: Int
+    @usableFromInline var scan: RowScan?
 
     /// Iterates `results` (nothing when nil: an unmanaged collection).
     init(_ results: Results<Element>?) {
@@ -31,14 +31,16 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         self.init(count: elements.count) { elements[$0] }
     }
 
-    /// The next element, or nil at the end.
+    /// The next element, or nil at the end. Inlined into the caller, so that iterating a
+    /// collection of a concrete class does no generic type lookups per element.
+    @inlinable
     public mutating func next() -> Element? {
         guard index < count else { return nil }
         defer { index += 1 }
         if let elementAt { return elementAt(index) }
         guard let results else { return nil }
         if let scan {
-            if let element = results.element(from: scan) { return element }
+            if let object = results.nextObject(from: scan) { return unsafeBitCast(object, to: Element.self) }
             self.scan = nil
         }
         return results[index]

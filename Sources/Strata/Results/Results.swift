@@ -188,10 +188,10 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     }
 
     /// The next object of `scan`, or nil when the scan ended or the snapshot moved on.
-    @inline(__always)
-    func element(from scan: RowScan) -> Element? {
+    @usableFromInline
+    func nextObject(from scan: RowScan) -> ObjectBase? {
         guard scan.stamp == core.stamp, let (key, row) = try? scan.cursor.next() else { return nil }
-        return unsafeBitCast(core.object(ObjectBase.self, binding!, key, row: row), to: Element.self)
+        return core.object(ObjectBase.self, binding!, key, row: row)
     }
 
     @inline(__always)
@@ -220,6 +220,7 @@ enum ResultsSource: Equatable {
 }
 
 /// A table cursor and the snapshot stamp it belongs to.
+@usableFromInline
 final class RowScan {
     let cursor: RowCursor
     let stamp: UInt64

@@ -16,11 +16,14 @@ package struct Slot: Sendable {
     package let id: Int
     package let type: PropertyType
     package let isOptional: Bool
+    /// A list property: its values are not in the row.
+    package let isList: Bool
 
     package init(_ property: PropertySchema) {
         id = property.id
         type = property.type
         isOptional = property.isOptional
+        isList = property.isList
     }
 }
 
