@@ -62,6 +62,7 @@ final class CLITests: StrataTestCase {
     }
 
     func testCheckExitsWithStatusOneOnAnInconsistentFile() throws {
+        checksIntegrityAfterTest = false
         let path = fileURL().path
         try closingRealms {
             let realm = try openRealm(types: [Dog.self])

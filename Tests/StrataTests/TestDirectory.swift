@@ -12,8 +12,29 @@ class StrataTestCase: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
+    /// Tests that damage a file on purpose turn this off.
+    var checksIntegrityAfterTest = true
+
     override func tearDownWithError() throws {
+        if checksIntegrityAfterTest { checkEveryDatabase() }
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs the integrity checker on every Strata file the test left in its directory (files
+    /// that do not open as Strata databases, which some tests make on purpose, are skipped).
+    private func checkEveryDatabase() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasSuffix(".strata") || name.hasSuffix(".realm") {
+            let path = directory.appendingPathComponent(name).path
+            guard let file = try? StorageFile.open(path: path, options: .init(readOnly: true)),
+                  let txn = try? file.beginRead() else { continue }
+            defer { txn.abort() }
+            do {
+                _ = try IntegrityCheck.run(txn)
+            } catch {
+                XCTFail("integrity check of \(name) after the test: \(error)")
+            }
+        }
     }
 
     /// A file URL inside the test's directory.
