@@ -14,6 +14,8 @@ struct PropertyInfo {
     let linkTarget: ObjectBase.Type?
     /// For a list, how to make its managed collection.
     let listAccess: ListAccess.Type?
+    /// Reads the unmanaged value of the field at its address (`PersistedField.valueReader`).
+    let read: (UnsafeMutableRawPointer) -> _StrataValue
 }
 
 /// One `LinkingObjects` property of a model class: where its field is and what it inverts.
@@ -150,7 +152,8 @@ final class ClassInfo: @unchecked Sendable {
                                         isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
                                         id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList)
             properties.append(PropertyInfo(name: propertyName, offset: offset, field: field, schema: schema,
-                                           linkTarget: info.linkTarget, listAccess: field.valueType as? ListAccess.Type))
+                                           linkTarget: info.linkTarget, listAccess: field.valueType as? ListAccess.Type,
+                                           read: field.valueReader))
         }
         let primaryKeys = properties.filter(\.schema.isPrimaryKey)
         if primaryKeys.count > 1 {

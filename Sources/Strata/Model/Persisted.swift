@@ -118,6 +118,9 @@ protocol PersistedField {
     static var managedIndexIsFirst: Bool { get }
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions
     static func value(at field: UnsafeMutableRawPointer) -> _StrataValue
+    /// `value(at:)` as a closure made once per property: calling it needs no generic type
+    /// lookups (it carries `T`), which matters on the path that adds objects.
+    static var valueReader: (UnsafeMutableRawPointer) -> _StrataValue { get }
     static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer)
     /// The stored value as this field's Swift type, boxed.
     static func box(_ value: _StrataValue) -> Any
@@ -134,6 +137,10 @@ extension Persisted: PersistedField {
 
     static func value(at field: UnsafeMutableRawPointer) -> _StrataValue {
         field.assumingMemoryBound(to: Self.self).pointee.value._strataValue
+    }
+
+    static var valueReader: (UnsafeMutableRawPointer) -> _StrataValue {
+        { $0.assumingMemoryBound(to: Self.self).pointee.value._strataValue }
     }
 
     static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer) {

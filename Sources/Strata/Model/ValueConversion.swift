@@ -82,7 +82,7 @@ enum ValueConversion {
         var schema = property.schema
         schema.isList = false
         let element = PropertyInfo(name: property.name, offset: property.offset, field: property.field, schema: schema,
-                                   linkTarget: property.linkTarget, listAccess: nil)
+                                   linkTarget: property.linkTarget, listAccess: nil, read: property.read)
         return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className) })
     }
 

@@ -29,7 +29,8 @@ final class GraphWrite {
     func add(_ object: ObjectBase, update: Realm.UpdatePolicy) throws -> ObjectKey {
         if let done = written[ObjectIdentifier(object)] { return done.key }
         let info = try ClassInfo.of(type(of: object))
-        let values = info.properties.indices.map { Optional(info.properties[$0].field.value(at: info.field($0, of: object))) }
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        let values = info.properties.map { Optional($0.read(base + $0.offset)) }
         return try upsert(info, values: values, update: update, writing: object).key
     }
 
