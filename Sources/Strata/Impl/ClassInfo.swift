@@ -41,6 +41,8 @@ final class ClassInfo: @unchecked Sendable {
     let linkingObjects: [LinkingObjectsInfo]
     /// The schema the code declares, property ids = declaration indexes.
     let schema: ClassSchema
+    /// Whether any property links to objects or is a list (adding needs the graph logic).
+    let hasRelationships: Bool
     private let indexByName: [String: Int]
 
     /// Recursive: checking a class's inverse relationships discovers their origin classes.
@@ -162,6 +164,7 @@ final class ClassInfo: @unchecked Sendable {
         self.properties = properties
         self.linkingObjects = linkingObjects
         schema = ClassSchema(name: name, properties: properties.map(\.schema))
+        hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.isList }
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
     }
 

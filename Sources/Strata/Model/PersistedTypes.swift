@@ -8,15 +8,26 @@ import StrataStorage
 /// A stored value in transit between a Swift property and storage (opaque to users).
 public struct _StrataValue {
     let value: StrataStorage.Value
-    /// The object a link value stands for (managed or not), when there is one.
-    let object: ObjectBase?
-    /// The collection a collection property reads as (`LinkingObjects`), when there is one.
-    let collection: Any?
+    /// The object a link value stands for, or a box around a collection value; one reference
+    /// keeps the common case (a plain value) small to copy.
+    private let reference: AnyObject?
+
     init(_ value: StrataStorage.Value, object: ObjectBase? = nil, collection: Any? = nil) {
         self.value = value
-        self.object = object
-        self.collection = collection
+        reference = object ?? collection.map(CollectionBox.init)
     }
+
+    /// The object a link value stands for (managed or not), when there is one.
+    var object: ObjectBase? { reference as? ObjectBase }
+    /// The collection a collection property reads as (`List`, `LinkingObjects`, or the values
+    /// of an unmanaged list), when there is one.
+    var collection: Any? { (reference as? CollectionBox)?.value }
+}
+
+/// Holds a collection value inside a `_StrataValue`.
+private final class CollectionBox {
+    let value: Any
+    init(_ value: Any) { self.value = value }
 }
 
 /// How a Swift type is stored (opaque to users): the storage type, optionality, integer width,

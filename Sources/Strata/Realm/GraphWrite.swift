@@ -47,8 +47,11 @@ final class GraphWrite {
         var pending: [(index: Int, target: ObjectBase)] = []
         var lists: [(index: Int, elements: [_StrataValue])] = []
         var stored: [StrataStorage.Value?] = []
+        stored.reserveCapacity(values.count)
         for (index, v) in values.enumerated() {
-            if info.properties[index].schema.isList {
+            if !info.hasRelationships {
+                stored.append(v?.value)
+            } else if info.properties[index].schema.isList {
                 if let elements = v?.collection as? [_StrataValue] { lists.append((index, elements)) }
                 stored.append(v == nil ? nil : .null)
             } else if let target = v?.object {
@@ -99,7 +102,13 @@ final class GraphWrite {
             }
             return try txn.insert(binding.table, values: row)
         }
-        if let object { written[ObjectIdentifier(object)] = (object, binding, key) }
+        if let object {
+            if !isNested && pending.isEmpty && lists.isEmpty && written.isEmpty {
+                object.attach(core, binding, key)  // a lone object: nothing after it can fail
+            } else {
+                written[ObjectIdentifier(object)] = (object, binding, key)
+            }
+        }
         for (index, target) in pending {
             let hasPrimaryKey = try ClassInfo.of(type(of: target)).schema.primaryKey != nil
             let targetKey = try add(target, update: hasPrimaryKey ? update : .error)
