@@ -35,6 +35,23 @@ protocol BenchEngine: AnyObject {
     func enumerate() throws -> (rows: Int, sum: Int)
     /// W7: the first `Workload.sortLimit` objects by (age, name), as `Workload.sortHash`.
     func sortLimit() throws -> Int
+    /// W11: the number of objects whose id is in `ids` (distinct) and the sum of their ages.
+    func inQuery(_ ids: [Int]) throws -> QueryResult
+    /// W12: the objects whose name begins with `prefix`, through the name index.
+    func prefixQuery(_ prefix: String) throws -> QueryResult
+    /// W13: the objects whose id is in `range`, through the primary key.
+    func rangeQuery(_ range: ClosedRange<Int>) throws -> QueryResult
+    /// Whether W14 and W15 (queries over lists of objects) are part of this engine's workload.
+    var runsListQueries: Bool { get }
+    /// Untimed, before W14: stores `Workload.teams` teams of `Workload.teamSize` random persons
+    /// below `n`.
+    func makeTeams(below n: Int) throws
+    /// W14: the teams with `ANY members.age > Workload.anyMinAge`.
+    func anyQuery() throws -> QueryResult
+    /// W15: the teams matching `Workload.subqueryPredicate`.
+    func subqueryQuery() throws -> QueryResult
+    /// Untimed, after W15: deletes the teams again.
+    func deleteTeams() throws
     /// W8: `count` durable write transactions, inserting Person(first + j) each.
     func smallCommits(from first: Int, count: Int) throws
     /// Whether `asyncCommits` is part of this engine's workload.
@@ -50,6 +67,23 @@ protocol BenchEngine: AnyObject {
 extension BenchEngine {
     var asyncCommitSupport: AsyncCommitSupport { .notApplicable }
     func asyncCommits(from first: Int, count: Int) throws {}
+    var runsListQueries: Bool { false }
+    func makeTeams(below n: Int) throws {}
+    func anyQuery() throws -> QueryResult { QueryResult() }
+    func subqueryQuery() throws -> QueryResult { QueryResult() }
+    func deleteTeams() throws {}
+}
+
+/// What one query of W11-W15 found: how many objects, and the sum of one of their integer
+/// properties (a person's `age`, a team's `id`).
+struct QueryResult {
+    var count = 0
+    var sum = 0
+
+    static func += (total: inout QueryResult, one: QueryResult) {
+        total.count += one.count
+        total.sum += one.sum
+    }
 }
 
 /// An engine failure with a message naming the failing call.

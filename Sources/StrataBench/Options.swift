@@ -34,7 +34,10 @@ struct Options {
                             [--engines strata,lmdb,sqlite] [--dir PATH]
           --n N        objects inserted by W1 (default 1000000)
           --nosync     commits without flushing (LMDB MDB_NOSYNC, SQLite synchronous=OFF)
-          --only LIST  ops to run, from W1-W10, W8b, RSS (W1 always runs)
+          --only LIST  ops to run, from W1-W15, W8b, RSS (W1 always runs):
+                       W11 `id IN` 1,000 ids, W12 `name BEGINSWITH` on the index,
+                       W13 `id BETWEEN` 1,000 ids, W14 `ANY` and W15 `SUBQUERY` over lists
+                       (Strata only; "–" for the baselines), each time per query
           --json       print the results as a JSON array instead of a table
           --engines    engines to run, in this order (default lmdb,sqlite,strata)
           --dir PATH   where each engine's temporary directory is made (default /tmp)

@@ -155,6 +155,64 @@ final class RawLMDBEngine: BenchEngine {
         }
     }
 
+    func inQuery(_ ids: [Int]) throws -> QueryResult {
+        var result = QueryResult()
+        try transaction(readOnly: true) { txn in
+            for id in ids {
+                var key = encodeKey(id)
+                var row = MDB_val()
+                let rc = mdb_get(txn, table, &key, &row)
+                if rc == MDB_NOTFOUND { continue }
+                try lmdbCheck(rc, "mdb_get")
+                result.count += 1
+                result.sum += age(row)
+            }
+        }
+        return result
+    }
+
+    func prefixQuery(_ prefix: String) throws -> QueryResult {
+        var result = QueryResult()
+        let bytes = Array(prefix.utf8)
+        try transaction(readOnly: true) { txn in
+            try withCursor(txn, nameIndex) { cursor in
+                try bytes.withUnsafeBytes { prefixBytes in
+                    var name = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: prefixBytes.baseAddress!))
+                    var id = MDB_val()
+                    var rc = mdb_cursor_get(cursor, &name, &id, MDB_SET_RANGE)
+                    while rc == MDB_SUCCESS, name.mv_size >= bytes.count,
+                          memcmp(name.mv_data, prefixBytes.baseAddress!, bytes.count) == 0 {
+                        var row = MDB_val()
+                        try lmdbCheck(mdb_get(txn, table, &id, &row), "mdb_get")
+                        result.count += 1
+                        result.sum += age(row)
+                        rc = mdb_cursor_get(cursor, &name, &id, MDB_NEXT)
+                    }
+                    if rc != MDB_SUCCESS && rc != MDB_NOTFOUND { try lmdbCheck(rc, "mdb_cursor_get") }
+                }
+            }
+        }
+        return result
+    }
+
+    func rangeQuery(_ range: ClosedRange<Int>) throws -> QueryResult {
+        var result = QueryResult()
+        try transaction(readOnly: true) { txn in
+            try withCursor(txn, table) { cursor in
+                var key = encodeKey(range.lowerBound)
+                var row = MDB_val()
+                var rc = mdb_cursor_get(cursor, &key, &row, MDB_SET_RANGE)
+                while rc == MDB_SUCCESS, decodeKey(key) <= range.upperBound {
+                    result.count += 1
+                    result.sum += age(row)
+                    rc = mdb_cursor_get(cursor, &key, &row, MDB_NEXT)
+                }
+                if rc != MDB_SUCCESS && rc != MDB_NOTFOUND { try lmdbCheck(rc, "mdb_cursor_get") }
+            }
+        }
+        return result
+    }
+
     func smallCommits(from first: Int, count: Int) throws {
         for j in 0..<count {
             try transaction { txn in try insertPerson(first + j, txn) }

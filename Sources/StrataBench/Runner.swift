@@ -49,6 +49,7 @@ struct Runner {
             seconds = try measure { hash = try engine.sortLimit() }
             record(.w7, seconds, units: n, checks: ["hash": hash])
         }
+        try runQueries()
         var next = n
         if ops.contains(.w8) {
             seconds = try measure { try engine.smallCommits(from: next, count: Workload.smallCommits) }
@@ -76,6 +77,40 @@ struct Runner {
             record(.w9, seconds, units: rows,
                    checks: ["rows_before": rows - asyncRows, "left": try engine.entriesLeft()])
         }
+    }
+
+    /// W11-W15: the queries the planner answers from the primary key or an index, and the
+    /// queries over lists of objects (Strata only). Each reports the time per query and the
+    /// total count and sum over all its runs.
+    private func runQueries() throws {
+        if ops.contains(.w11) {
+            try timeQueries(.w11, Workload.inSets(below: n), engine.inQuery)
+        }
+        if ops.contains(.w12) {
+            try timeQueries(.w12, Workload.prefixes, engine.prefixQuery)
+        }
+        if ops.contains(.w13) {
+            try timeQueries(.w13, Workload.ranges(below: n), engine.rangeQuery)
+        }
+        guard ops.contains(.w14) || ops.contains(.w15) else { return }
+        guard engine.runsListQueries else {
+            for op in [Op.w14, .w15] where ops.contains(op) {
+                emit(Measurement(op: op, engine: engineName, note: "–"))
+            }
+            return
+        }
+        try engine.makeTeams(below: n)
+        let runs = Array(repeating: (), count: Workload.listQueryRepeats)
+        if ops.contains(.w14) { try timeQueries(.w14, runs) { try engine.anyQuery() } }
+        if ops.contains(.w15) { try timeQueries(.w15, runs) { try engine.subqueryQuery() } }
+        try engine.deleteTeams()
+    }
+
+    /// Runs `query` once per input, recording the time per query.
+    private func timeQueries<Input>(_ op: Op, _ inputs: [Input], _ query: (Input) throws -> QueryResult) throws {
+        var total = QueryResult()
+        let seconds = try measure { for input in inputs { total += try query(input) } }
+        record(op, seconds / Double(max(inputs.count, 1)), units: 1, checks: ["count": total.count, "sum": total.sum])
     }
 
     /// Wall time of `body` in seconds.

@@ -6,6 +6,8 @@ import Foundation
 final class SQLiteEngine: BenchEngine {
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// The statements whose plan was printed.
+    private var explained = Set<String>()
     private let nameBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
 
     private static let insertSQL = "INSERT INTO person(id, name, age, score) VALUES (?1, ?2, ?3, ?4)"
@@ -124,6 +126,36 @@ final class SQLiteEngine: BenchEngine {
         return Workload.sortHash(top)
     }
 
+    func inQuery(_ ids: [Int]) throws -> QueryResult {
+        let placeholders = (1...max(ids.count, 1)).map { "?\($0)" }.joined(separator: ", ")
+        let sql = "SELECT count(*), coalesce(sum(age), 0) FROM person WHERE id IN (\(placeholders))"
+        let select = try statement(sql)
+        try explainOnce(sql)
+        for (j, id) in ids.enumerated() { sqlite3_bind_int64(select, Int32(j + 1), Int64(id)) }
+        return try countAndSum(select)
+    }
+
+    func prefixQuery(_ prefix: String) throws -> QueryResult {
+        // BEGINSWITH as a range of the name index: [prefix, prefix with its last byte + 1).
+        let sql = "SELECT count(*), coalesce(sum(age), 0) FROM person WHERE name >= ?1 AND name < ?2"
+        let select = try statement(sql)
+        try explainOnce(sql)
+        var upper = Array(prefix.utf8)
+        upper[upper.count - 1] += 1
+        sqlite3_bind_text(select, 1, prefix, -1, sqliteTransient)
+        sqlite3_bind_text(select, 2, String(decoding: upper, as: UTF8.self), -1, sqliteTransient)
+        return try countAndSum(select)
+    }
+
+    func rangeQuery(_ range: ClosedRange<Int>) throws -> QueryResult {
+        let sql = "SELECT count(*), coalesce(sum(age), 0) FROM person WHERE id BETWEEN ?1 AND ?2"
+        let select = try statement(sql)
+        try explainOnce(sql)
+        sqlite3_bind_int64(select, 1, Int64(range.lowerBound))
+        sqlite3_bind_int64(select, 2, Int64(range.upperBound))
+        return try countAndSum(select)
+    }
+
     func smallCommits(from first: Int, count: Int) throws {
         let insert = try statement(Self.insertSQL)
         for j in 0..<count {
@@ -202,6 +234,29 @@ final class SQLiteEngine: BenchEngine {
         if rc != SQLITE_DONE { throw error(String(cString: sqlite3_sql(statement))) }
     }
 
+    /// Steps a `SELECT count(*), sum(...)` statement once, then resets it.
+    private func countAndSum(_ select: OpaquePointer) throws -> QueryResult {
+        try step(select, expecting: SQLITE_ROW)
+        defer { sqlite3_reset(select) }
+        return QueryResult(count: Int(sqlite3_column_int64(select, 0)), sum: Int(sqlite3_column_int64(select, 1)))
+    }
+
+    /// Prints SQLite's plan for `sql` on stderr, the first time only (to show it uses an index).
+    private func explainOnce(_ sql: String) throws {
+        guard explained.insert(sql).inserted else { return }
+        var plan: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "EXPLAIN QUERY PLAN " + sql, -1, &plan, nil) == SQLITE_OK else {
+            throw error("explain \(sql)")
+        }
+        defer { sqlite3_finalize(plan) }
+        var details: [String] = []
+        while sqlite3_step(plan) == SQLITE_ROW {
+            details.append(String(cString: sqlite3_column_text(plan, 3)))
+        }
+        let shown = sql.count > 100 ? String(sql.prefix(100)) + "…" : sql
+        printToStandardError("# sqlite plan of \(shown): \(details.joined(separator: "; "))")
+    }
+
     private func queryInt(_ sql: String) throws -> Int {
         let select = try statement(sql)
         try step(select, expecting: SQLITE_ROW)
@@ -220,3 +275,5 @@ final class SQLiteEngine: BenchEngine {
 
 /// `SQLITE_STATIC`: SQLite uses the bound bytes in place, without copying them.
 private let sqliteStatic = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+/// `SQLITE_TRANSIENT`: SQLite copies the bound bytes.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -13,11 +13,11 @@ final class Person: Object {
 /// Strata through its public, RealmSwift-style API only, written as a user would write it.
 final class StrataEngine: BenchEngine {
     private let fileURL: URL
-    private let realm: Realm
+    let realm: Realm
 
     init(directory: URL, durable: Bool) throws {
         fileURL = directory.appendingPathComponent("bench.realm")
-        var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self])
+        var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self, Team.self])
         config.syncOnCommit = durable
         realm = try Realm(configuration: config)
     }

@@ -21,9 +21,58 @@ enum Workload {
     static let queryMinAge = 50
     static let queryPrefix = "name-1"
 
+    /// W11: `id IN` queries, each with `inValues` distinct random ids.
+    static let inRuns = 100
+    static let inValues = 1_000
+    /// W12: `name BEGINSWITH` queries, one per prefix (`prefixes`).
+    static let prefixRuns = 100
+    /// W13: `id BETWEEN {a, a + rangeWidth - 1}` queries at random `a`.
+    static let rangeRuns = 100
+    static let rangeWidth = 1_000
+    /// W14 and W15 (Strata only): teams of `teamSize` random persons, and query repetitions.
+    static let teams = 10_000
+    static let teamSize = 10
+    static let listQueryRepeats = 10
+    /// W14: `ANY members.age > anyMinAge`.
+    static let anyMinAge = 90
+    /// W15: `SUBQUERY(members, $m, $m.age > 50 AND $m.score > 100).@count > 3`.
+    static let subqueryPredicate = "SUBQUERY(members, $m, $m.age > 50 AND $m.score > 100).@count > 3"
+
     static let pkSeed: UInt64 = 0x5eed_0003
     static let indexSeed: UInt64 = 0x5eed_0004
     static let updateSeed: UInt64 = 0x5eed_0005
+    static let inSeed: UInt64 = 0x5eed_0011
+    static let rangeSeed: UInt64 = 0x5eed_0013
+    static let teamSeed: UInt64 = 0x5eed_0014
+
+    /// W11: `inRuns` sets of distinct random ids below `n` (each at most `n` ids).
+    static func inSets(below n: Int) -> [[Int]] {
+        var rng = SplitMix64(state: inSeed)
+        let size = min(inValues, n)
+        return (0..<inRuns).map { _ in
+            var seen = Set<Int>()
+            var ids: [Int] = []
+            ids.reserveCapacity(size)
+            while ids.count < size {
+                let id = Int(rng.next() % UInt64(n))
+                if seen.insert(id).inserted { ids.append(id) }
+            }
+            return ids
+        }
+    }
+
+    /// W12: the prefixes `name-10` ... `name-109`.
+    static var prefixes: [String] { (0..<prefixRuns).map { "name-\(10 + $0)" } }
+
+    /// W13: the inclusive id ranges, `rangeWidth` ids each (fewer when n is smaller).
+    static func ranges(below n: Int) -> [ClosedRange<Int>] {
+        var rng = SplitMix64(state: rangeSeed)
+        let width = min(rangeWidth, n)
+        return (0..<rangeRuns).map { _ in
+            let low = Int(rng.next() % UInt64(n - width + 1))
+            return low...(low + width - 1)
+        }
+    }
 
     static func age(_ i: Int) -> Int { i % 100 }
     static func score(_ i: Int) -> Double { Double(i) * 0.5 }
