@@ -17,6 +17,7 @@ enum Workers {
         case "misuse": try Misuse.run(options)
         case "migrate": try MigrationWorker.migrate(options)
         case "old-schema": try MigrationWorker.oldSchema(options)
+        case "async-write": try AsyncWorker.run(options)
         default: fail("unknown worker role '\(role)'")
         }
     }

@@ -15,6 +15,7 @@ let usage = """
            strata-stress worker transfer --file F --count N --accounts A [--seed S] [--nosync]
            strata-stress worker migrate --file F [--hang]
            strata-stress worker old-schema --file F
+           strata-stress worker async-write --file F [--from A] [--count N]
            strata-stress bank [--file F] [--processes P] [--transfers N] [--accounts A] [--nosync]
 
     """

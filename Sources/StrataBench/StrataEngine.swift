@@ -103,8 +103,27 @@ final class StrataEngine: BenchEngine {
         }
     }
 
-    /// `writeAsync` (group commit) is not in Strata yet: W8b prints n/a.
-    var asyncCommitSupport: AsyncCommitSupport { .missing }
+    var asyncCommitSupport: AsyncCommitSupport { .available }
+
+    /// W8b: one `writeAsync` per object, then this thread's run loop runs until every
+    /// completion has been called (each after the group holding its write was flushed).
+    func asyncCommits(from first: Int, count: Int) throws {
+        var completed = 0
+        var failure: Error?
+        for j in 0..<count {
+            let id = first + j
+            realm.writeAsync({ self.realm.add(self.makePerson(id)) }, onComplete: { error in
+                if let error, failure == nil { failure = error }
+                completed += 1
+            })
+        }
+        let deadline = Date(timeIntervalSinceNow: 600)  // a safety net against a lost completion
+        while completed < count && Date() < deadline {
+            RunLoop.current.run(mode: .default, before: deadline)
+        }
+        if let failure { throw failure }
+        if completed < count { throw BenchError("writeAsync: only \(completed) of \(count) completions were called") }
+    }
 
     func deleteAll() throws {
         try realm.write { realm.deleteAll() }

@@ -12,7 +12,8 @@ extension Realm {
     /// Runs `block` in a write transaction and commits it: one LMDB commit, durable when this
     /// returns. If `block` throws, nothing it did is kept and the error is rethrown. Throws
     /// `.fileAccess` on a read-only Realm and `.outOfDiskSpace` when the disk is full.
-    /// Nested writes trap, as in RealmSwift.
+    /// Nested writes trap, as in RealmSwift. Asynchronous writes queued on this Realm
+    /// (`writeAsync`) are committed first, so the block sees them.
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [],
                               _ block: (() throws -> Result)) throws -> Result {
@@ -25,6 +26,7 @@ extension Realm {
         try checkWritable()
         core.checkThread()
         precondition(!core.isInWriteTransaction, "The Realm is already in a write transaction: nested write blocks are not allowed")
+        core.runAsyncWritesBeforeSynchronousWrite()
         try core.beginWrite()
         let result: Result
         do {
@@ -38,20 +40,25 @@ extension Realm {
     }
 
     /// Begins a write transaction (waiting for any other writer, in any process). Traps on a
-    /// read-only Realm or when already in a write; `write {}` throws instead.
+    /// read-only Realm or when already in a write; `write {}` throws instead. Queued
+    /// asynchronous writes are committed first.
     public func beginWrite() {
         do {
             try checkWritable()
+            core.checkThread()
+            if !core.isInWriteTransaction { core.runAsyncWritesBeforeSynchronousWrite() }
             try core.beginWrite()
         } catch { trap(error) }
     }
 
-    /// Commits the write transaction begun by `beginWrite()`.
+    /// Commits the write transaction begun by `beginWrite()`. Inside an asynchronous write
+    /// block, it ends the block's part: the changes become durable with the block's group.
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         try core.commitWrite()
     }
 
-    /// Abandons the write transaction: every change made in it is discarded.
+    /// Abandons the write transaction: every change made in it is discarded (inside an
+    /// asynchronous write block, when the block returns).
     public func cancelWrite() { core.cancelWrite() }
 
     /// Whether a write transaction is open on this Realm.
@@ -60,7 +67,7 @@ extension Realm {
         return core.isInWriteTransaction
     }
 
-    private func checkWritable() throws {
+    func checkWritable() throws {
         if core.configuration.readOnly {
             throw Error(.fileAccess, "Cannot write to '\(core.path)': the Realm was opened read-only", path: core.path)
         }

@@ -19,7 +19,11 @@ final class RealmCore {
     let path: String
     private let thread: pthread_t
     private var current: StorageTransaction?
-    private(set) var isInWriteTransaction = false
+    /// Whether writes are allowed now. Inside an asynchronous write block that committed or
+    /// cancelled, this is false while the group's transaction stays open (`asyncWrites`).
+    var isInWriteTransaction = false
+    /// The queued asynchronous writes and the group running now (`RealmCore+Async.swift`).
+    let asyncWrites = AsyncWriteQueue()
     /// Counts transactions begun; with the write count it stamps cached row views.
     private var serial: UInt64 = 0
     private var bindings: [ObjectIdentifier: TableBinding] = [:] {
@@ -77,6 +81,9 @@ final class RealmCore {
         }
     }
 
+    /// Whether the caller runs on the thread that opened this instance.
+    var isOnOwningThread: Bool { pthread_equal(thread, pthread_self()) != 0 }
+
     /// Traps unless a write transaction is open on this thread (RealmSwift's rule).
     func checkWrite() {
         checkThread()
@@ -101,8 +108,10 @@ final class RealmCore {
     /// The version this instance sees (the newest commit in its snapshot).
     var version: UInt64 { (try? transaction().version) ?? 0 }
 
-    /// Releases the snapshot; the next read begins a new one at the newest version.
+    /// Releases the snapshot; the next read begins a new one at the newest version. Does
+    /// nothing while a group of asynchronous writes holds the write transaction.
     func endTransaction() {
+        if asyncWrites.holdsGroup { return }
         current?.abort()
         current = nil
         serial &+= 1
@@ -112,6 +121,7 @@ final class RealmCore {
     func beginWrite() throws {
         checkThread()
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
+        precondition(!asyncWrites.holdsGroup, "Cannot begin a write transaction inside an asynchronous write block: queue it with writeAsync instead")
         endTransaction()
         let txn = try translatingErrors(path: path) { try file.beginWrite() }
         if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
@@ -127,6 +137,8 @@ final class RealmCore {
     func commitWrite(description: String? = nil) throws {
         checkThread()
         precondition(isInWriteTransaction, "Can't commit a non-existing write transaction")
+        if asyncWrites.holdsGroup { return finishAsyncBlock(committing: true, description: description) }
+        defer { scheduleAsyncWrites() }
         let txn = current!
         txn.commitDescription = description
         defer {
@@ -147,10 +159,15 @@ final class RealmCore {
     func cancelWrite() {
         checkThread()
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
+        if asyncWrites.holdsGroup { return finishAsyncBlock(committing: false, description: nil) }
+        defer { scheduleAsyncWrites() }
         isInWriteTransaction = false
         endTransaction()
         bindings.removeAll()  // tables first created by the cancelled write are gone
     }
+
+    /// Forgets the table bindings (after a change that may have removed tables they name).
+    func dropBindings() { bindings.removeAll() }
 
     /// The binding of a model class, or nil when the file has no table for it. Throws
     /// `.schemaMismatch` when the stored class differs from the code's.

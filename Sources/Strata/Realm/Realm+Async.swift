@@ -1,0 +1,113 @@
+import Foundation
+
+/// The id of an asynchronous write or of its completion (RealmSwift's `AsyncTransactionId`),
+/// for `cancelAsyncWrite(_:)`.
+public typealias AsyncTransactionId = UInt32
+
+/// Asynchronous writes with group commit.
+///
+/// Blocks queued with `writeAsync` or `beginAsyncWrite` run later, on the thread that opened
+/// the Realm, when its run loop turns (so that thread must run its `RunLoop`). Every block
+/// queued by then runs in one LMDB write transaction, each in a nested transaction of its
+/// own, and the group is committed once, with one flush; only after that commit are the
+/// completions called, on the same thread, in queue order. A block that throws (or cancels)
+/// leaves nothing behind and only its own completion sees the error; a failed commit passes
+/// its error to every completion of the group.
+extension Realm {
+    /// Queues `block` to run in a write transaction on this Realm's thread, on a later turn of
+    /// its run loop, committed together with the other queued writes. `onComplete` is called
+    /// on this thread once the commit is durable (nil) or failed (the error).
+    ///
+    /// Strata: `block` may throw; its changes are then discarded and `onComplete` receives the
+    /// error, while the other blocks of the group still commit. Calling `cancelWrite()` in the
+    /// block discards its changes and `onComplete` is not called.
+    @discardableResult
+    public func writeAsync(_ block: @escaping () throws -> Void,
+                           onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+        checkAsyncWritable()
+        return core.enqueueAsyncWrite(block, commitsOnReturn: true, onComplete: onComplete)
+    }
+
+    /// Queues `asyncWriteBlock` to run inside a write transaction on this Realm's thread (a
+    /// later run-loop turn). The block should end with `commitAsyncWrite` or `commitWrite`;
+    /// returning without either (or after `cancelWrite`) discards its changes.
+    @discardableResult
+    public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
+        checkAsyncWritable()
+        return core.enqueueAsyncWrite(asyncWriteBlock, commitsOnReturn: false, onComplete: nil)
+    }
+
+    /// Commits the write transaction without waiting for the flush: inside a block of
+    /// `beginAsyncWrite`/`writeAsync`, the changes join the block's group, and `onComplete`
+    /// is called after the group's commit. On a write begun with `beginWrite`, the commit
+    /// happens now and `onComplete` is called on a later run-loop turn. Strata always groups
+    /// queued blocks, so `allowGrouping` changes nothing. The returned id cancels the call of
+    /// `onComplete` (not the commit).
+    @discardableResult
+    public func commitAsyncWrite(allowGrouping: Bool = false,
+                                 _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+        core.checkThread()
+        precondition(core.isInWriteTransaction, "Can't commit a non-existing write transaction")
+        if core.asyncWrites.holdsGroup { return core.commitAsyncBlock(onComplete) }
+        return core.commitWriteCallingLater(onComplete)
+    }
+
+    /// Cancels a queued block that has not started (it never runs, and the completion of a
+    /// `writeAsync` is not called), or a completion not yet called (the commit still
+    /// happens). Unknown ids, finished ones and the running block's own do nothing.
+    public func cancelAsyncWrite(_ asyncTransactionId: AsyncTransactionId) throws {
+        core.cancelAsyncWrite(asyncTransactionId)
+    }
+
+    /// Whether queued asynchronous writes or their completions are still to run.
+    public var isPerformingAsynchronousWriteOperations: Bool {
+        core.checkThread()
+        return core.asyncWrites.isBusy
+    }
+
+    /// Runs `block` in an asynchronous write and returns its value once the write is durable;
+    /// throws the block's error (nothing it did is kept) or the commit's.
+    ///
+    /// A Realm is confined to the thread that opened it, so this must be called from code
+    /// that runs on that thread: in practice, `@MainActor` code using a Realm opened on the
+    /// main thread (the caller's isolation is inherited). Elsewhere it traps. The write joins
+    /// the other writes queued on the Realm; if the run loop has not run them by the time the
+    /// caller's actor resumes, they run then. A cancelled task's write is dropped (throws
+    /// `CancellationError`) unless it has already started.
+    @discardableResult
+    public func asyncWrite<Result>(isolation: isolated (any Actor)? = #isolation,
+                                   _ block: @escaping () throws -> Result) async throws -> Result {
+        guard core.isOnOwningThread else {
+            preconditionFailure("asyncWrite() must be called on the thread that opened the Realm: from @MainActor code for a Realm opened on the main thread")
+        }
+        let box = AsyncWriteOutcome<Result>()
+        let id = writeAsync({ box.value = try block() }, onComplete: { error in
+            box.error = error
+            box.isDone = true
+        })
+        await Task.yield()
+        core.checkThread()
+        if !box.isDone && Task.isCancelled {
+            try? cancelAsyncWrite(id)
+            throw CancellationError()
+        }
+        if !box.isDone {
+            core.runAsyncWrites(deferCompletions: false)
+            core.deliverCompletions()
+        }
+        guard box.isDone else { throw CancellationError() }  // the block cancelled its write
+        if let error = box.error { throw error }
+        return box.value!
+    }
+
+    private func checkAsyncWritable() {
+        do { try checkWritable() } catch { trap(error) }
+    }
+}
+
+/// What an `asyncWrite` block returned, filled in on the Realm's thread.
+private final class AsyncWriteOutcome<Value>: @unchecked Sendable {
+    var value: Value?
+    var error: Swift.Error?
+    var isDone = false
+}
