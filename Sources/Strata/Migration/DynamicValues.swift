@@ -30,16 +30,16 @@ enum DynamicValues {
     /// The stored value for `given`; throws `.invalidInput` naming the property when the
     /// value does not fit its type (or is nil for a required property).
     static func storedValue(_ given: Any?, _ property: PropertySchema, className: String) throws -> StrataStorage.Value {
-        let v = flatten(given)
+        let v = ValueConversion.flatten(given)
         guard let v, !(v is NSNull) else {
             if property.isOptional || property.type == .link { return .null }
             throw mismatch(given, property, className, "the property is not optional")
         }
         let converted: StrataStorage.Value? = switch property.type {
         case .bool: (v as? Bool).map { .bool($0) }
-        case .int: integer(v, width: property.intWidth).map { .int($0) }
-        case .float: floating(v).map { .float(Float($0)) }
-        case .double: floating(v).map { .double($0) }
+        case .int: ValueConversion.integer(v, width: property.intWidth).map { .int($0) }
+        case .float: ValueConversion.floating(v).map { .float(Float($0)) }
+        case .double: ValueConversion.floating(v).map { .double($0) }
         case .string: (v as? String).map { .string($0) }
         case .data: (v as? Data).map { .data($0) }
         case .date: (v as? Date).map { .date($0) }
@@ -56,13 +56,6 @@ enum DynamicValues {
         property.isOptional ? .null : ValueCodec.defaultValue(property.type)
     }
 
-    /// Whether an integer fits `width` bits.
-    static func fits(_ value: Int64, width: Int) -> Bool {
-        guard width < 64 else { return true }
-        let limit = Int64(1) << Int64(width - 1)
-        return value >= -limit && value < limit
-    }
-
     /// "int", "int8?", "string", "<Person>", "array<int>", "array<Person>"...
     static func typeName(_ p: PropertySchema) -> String {
         let element = p.type == .link ? (p.linkTarget ?? "?")
@@ -72,12 +65,12 @@ enum DynamicValues {
     }
 
     /// `value` without its layers of `Optional`.
-    static func unwrapped(_ value: Any?) -> Any? { flatten(value) }
+    static func unwrapped(_ value: Any?) -> Any? { ValueConversion.flatten(value) }
 
     /// The elements of an array or other sequence (a `List`, a `Set`...), nil for anything
     /// else; nil itself is an empty list.
     static func elements(_ value: Any?) -> [Any?]? {
-        guard let v = flatten(value), !(v is NSNull) else { return [] }
+        guard let v = ValueConversion.flatten(value), !(v is NSNull) else { return [] }
         if v is String || v is Data || v is NSDictionary || v is [String: Any?] { return nil }
         if let array = v as? [Any?] { return array }
         if let array = v as? NSArray { return array.map { $0 } }
@@ -87,45 +80,6 @@ enum DynamicValues {
 
     private static func collect<S: Sequence>(_ sequence: S) -> [Any?] { sequence.map { $0 } }
 
-    private static func flatten(_ value: Any?) -> Any? {
-        guard let value else { return nil }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let child = mirror.children.first else { return nil }
-            return flatten(child.value)
-        }
-        return value
-    }
-
-    private static func integer(_ v: Any, width: Int) -> Int64? {
-        let i: Int64?
-        switch v {
-        case let x as Int: i = Int64(x)
-        case let x as Int8: i = Int64(x)
-        case let x as Int16: i = Int64(x)
-        case let x as Int32: i = Int64(x)
-        case let x as Int64: i = x
-        case let x as UInt8: i = Int64(x)
-        case let x as UInt16: i = Int64(x)
-        case let x as UInt32: i = Int64(x)
-        case let x as UInt: i = Int64(exactly: x)
-        case let x as Double: i = Int64(exactly: x)
-        case let x as NSNumber where !(x is Bool): i = Int64(exactly: x.doubleValue) ?? x.int64Value
-        default: i = nil
-        }
-        guard let i, fits(i, width: width) else { return nil }
-        return i
-    }
-
-    private static func floating(_ v: Any) -> Double? {
-        switch v {
-        case let x as Double: x
-        case let x as Float: Double(x)
-        case let x as Int: Double(x)
-        case let x as NSNumber where !(x is Bool): x.doubleValue
-        default: nil
-        }
-    }
 
     private static func mismatch(_ given: Any?, _ property: PropertySchema, _ className: String, _ reason: String?) -> Realm.Error {
         let shown = given.map { "'\($0)' (\(type(of: $0)))" } ?? "nil"

@@ -157,7 +157,7 @@ final class MigrationContext {
                 values[p.id] = DynamicValues.defaultValue(p)
             }
             for p in slots.narrowed {
-                if case .int(let i) = row.value(p), !DynamicValues.fits(i, width: p.intWidth) {
+                if case .int(let i) = row.value(p), !ValueConversion.fits(i, width: p.intWidth) {
                     throw Realm.Error(.invalidInput, "Property '\(name).\(p.name)' was narrowed to int\(p.intWidth), but object \(key) holds \(i); convert it in the migration block under a new property name")
                 }
             }
@@ -173,7 +173,7 @@ final class MigrationContext {
         var converted = values
         for (i, v) in values.enumerated() {
             if v.isNull && !p.isOptional { converted[i] = ValueCodec.defaultValue(p.type) }
-            if case .int(let n) = v, !DynamicValues.fits(n, width: p.intWidth) {
+            if case .int(let n) = v, !ValueConversion.fits(n, width: p.intWidth) {
                 throw Realm.Error(.invalidInput, "List '\(table.name).\(p.name)' was narrowed to int\(p.intWidth), but object \(owner) holds \(n); convert it in the migration block under a new property name")
             }
         }

@@ -64,6 +64,7 @@ extension RealmCore {
                     file = try StorageFile.open(path: path, options: options)
                 }
             }
+            if !configuration.readOnly { file!.historyRetention = configuration.historyRetention.policy }
             return file!
         }
     }

@@ -115,13 +115,13 @@ enum ValueConversion {
     }
 
     /// Unwraps optionals nested inside `Any` (`Optional<Int>.none as Any`).
-    private static func flatten(_ value: Any?) -> Any? {
+    static func flatten(_ value: Any?) -> Any? {
         guard let value else { return nil }
         if let optional = value as? AnyOptional { return flatten(optional.wrappedAny) }
         return value
     }
 
-    private static func integer(_ v: Any, width: Int) -> Int64? {
+    static func integer(_ v: Any, width: Int) -> Int64? {
         let i: Int64?
         switch v {
         case let x as Int: i = Int64(x)
@@ -137,15 +137,18 @@ enum ValueConversion {
         case let x as NSNumber where !(x is Bool): i = Int64(exactly: x.doubleValue) ?? x.int64Value
         default: i = nil
         }
-        guard let i else { return nil }
-        if width < 64 {
-            let limit = Int64(1) << Int64(width - 1)
-            if i < -limit || i >= limit { return nil }
-        }
+        guard let i, fits(i, width: width) else { return nil }
         return i
     }
 
-    private static func floating(_ v: Any) -> Double? {
+    /// Whether an integer fits `width` bits.
+    static func fits(_ value: Int64, width: Int) -> Bool {
+        guard width < 64 else { return true }
+        let limit = Int64(1) << Int64(width - 1)
+        return value >= -limit && value < limit
+    }
+
+    static func floating(_ v: Any) -> Double? {
         switch v {
         case let x as Double: x
         case let x as Float: Double(x)

@@ -75,6 +75,10 @@ extension Realm {
         /// process) can lose the last commits. Applies from the first open of the file in the
         /// process.
         public var syncOnCommit = true
+        /// Strata: which history entries commits keep (docs/HISTORY.md); `.default` keeps the
+        /// newest 10,000 or the last 30 days, whichever is more, at most 1,000,000. Per file
+        /// and process, the configuration opened last decides.
+        public var historyRetention = HistoryRetention.default
 
         /// The file path this configuration names.
         var path: String? { fileURL?.standardizedFileURL.path }

@@ -7,13 +7,20 @@ import LMDB
 /// the process (LMDB allows one environment per file per process), found through `open`.
 package final class StorageFile: @unchecked Sendable {
     // Sendable invariant: `Environment` and `DatabaseHandles` are thread-safe;
-    // `schemaCache` is only touched under `lock`.
+    // `schemaCache` and `retention` are only touched under `lock`.
     package let environment: Environment
     package let path: String
     package let isReadOnly: Bool
     let handles: DatabaseHandles
     private let lock = NSLockLite()
     private var schemaCache: ([UInt8], StoredSchema)?
+    private var retention = HistoryRetentionPolicy.default
+
+    /// The history retention this process's commits apply (set by each open of a configuration).
+    package var historyRetention: HistoryRetentionPolicy {
+        get { lock.withLock { retention } }
+        set { lock.withLock { retention = newValue } }
+    }
 
     /// The format version this code writes. Files with a higher one are refused.
     package static let formatVersion: UInt32 = 1

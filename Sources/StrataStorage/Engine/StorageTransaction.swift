@@ -21,6 +21,9 @@ package final class StorageTransaction {
     package private(set) var writeCount: UInt64 = 0
     /// The text stored in the history entry of this commit, if any.
     package var commitDescription: String?
+    /// Which history entries the commit keeps (a bounded number of older ones are removed);
+    /// nil: the file's `historyRetention`.
+    package var historyRetention: HistoryRetentionPolicy?
 
     /// Handles usable in this transaction: those visible when it began.
     private var handles: [String: Database]
@@ -202,6 +205,7 @@ package final class StorageTransaction {
             try withUnsafeBytes(of: &key) { k in
                 try record.withUnsafeBytes { try lmdb.put(history, key: k, value: $0) }
             }
+            try applyHistoryRetention(historyRetention ?? file.historyRetention, history: history, now: entry.time)
             try MetaKeys.writeInteger(lmdb, meta, MetaKeys.version, newVersion)
             do {
                 try lmdb.commit()
@@ -214,6 +218,9 @@ package final class StorageTransaction {
         version = newVersion
         return newVersion
     }
+
+    /// The history database, if the file has one yet.
+    package var historyDatabase: Database? { handles[MetaKeys.history] }
 
     /// Forgets the changes recorded so far (a migration commits without per-class change sets).
     package func discardChanges() { changes = ChangeSet() }

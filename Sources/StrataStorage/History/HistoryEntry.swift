@@ -10,14 +10,33 @@ package struct HistoryEntry: Equatable, Sendable {
     package var processName: String
     package var description: String?
     package var changes: ChangeSet
+    /// Tagged sections after the change set (docs/FILE-FORMAT.md, "Extensions"). None is
+    /// written today; `Extension.oldValuesTag` is reserved for the old values of changed
+    /// properties. Unknown tags are kept as they are.
+    package var extensions: [Extension]
 
-    package init(version: UInt64, time: Double, pid: Int32, processName: String, description: String?, changes: ChangeSet) {
+    /// One tagged section at the end of an entry.
+    package struct Extension: Equatable, Sendable {
+        /// Reserved: the old values of the properties a commit modified or deleted.
+        package static let oldValuesTag: UInt8 = 1
+
+        package var tag: UInt8
+        package var bytes: [UInt8]
+        package init(tag: UInt8, bytes: [UInt8]) {
+            self.tag = tag
+            self.bytes = bytes
+        }
+    }
+
+    package init(version: UInt64, time: Double, pid: Int32, processName: String, description: String?, changes: ChangeSet,
+                 extensions: [Extension] = []) {
         self.version = version
         self.time = time
         self.pid = pid
         self.processName = processName
         self.description = description
         self.changes = changes
+        self.extensions = extensions
     }
 
     /// Record layout version (the first byte). Changing the layout means a new value.
@@ -28,6 +47,7 @@ package struct HistoryEntry: Equatable, Sendable {
     //   class   := name:str cleared:u8 keys(inserted) keys(deleted) modCount:varint (keyDelta:varint mask:varint)*
     //   keys    := count:varint keyDelta:varint*       (sorted ascending, first delta from 0)
     //   str     := length:varint utf8
+    //   then, to the end of the record: ext* where ext := tag:u8 length:varint bytes
 
     /// The encoded record.
     package func encoded() -> [UInt8] {
@@ -53,7 +73,20 @@ package struct HistoryEntry: Equatable, Sendable {
                 previous = key
             }
         }
+        for ext in extensions {
+            out.append(ext.tag)
+            Varint.append(UInt64(ext.bytes.count), to: &out)
+            out.append(contentsOf: ext.bytes)
+        }
         return out
+    }
+
+    /// The version and commit time of an encoded record, read from its header alone.
+    package static func header(_ bytes: UnsafeRawBufferPointer) -> (version: UInt64, time: Double)? {
+        guard bytes.count > 9, bytes[0] == layout else { return nil }
+        var o = 1
+        guard let version = Varint.read(bytes, at: &o), o + 8 <= bytes.count else { return nil }
+        return (version, Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt64.self))))
     }
 
     /// Decodes a record; nil if it is damaged or of an unknown layout.
@@ -89,8 +122,16 @@ package struct HistoryEntry: Equatable, Sendable {
             }
             changes.classes[className] = ClassChanges(inserted: inserted, deleted: deleted, modified: modified, cleared: cleared)
         }
+        var extensions: [Extension] = []
+        while o < bytes.count {
+            let tag = bytes[o]
+            o += 1
+            guard let n = Varint.read(bytes, at: &o), n <= bytes.count - o else { return nil }
+            extensions.append(Extension(tag: tag, bytes: Array(bytes[o..<(o + Int(n))])))
+            o += Int(n)
+        }
         self.init(version: version, time: time, pid: Int32(truncatingIfNeeded: pid), processName: name,
-                  description: description, changes: changes)
+                  description: description, changes: changes, extensions: extensions)
     }
 
     private static func appendString(_ s: String, to out: inout [UInt8]) {

@@ -1,0 +1,231 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+/// `strata log`, `show` and `diff`, run as the built executable against real files.
+final class HistoryCLITests: StrataTestCase {
+    private func strata(_ arguments: [String]) throws -> WorkerProcess {
+        let process = try WorkerProcess(BuiltProducts.executable("strata"), arguments)
+        try process.waitForExit()
+        return process
+    }
+
+    /// Runs `strata` and returns its stdout parsed as JSON, failing unless it exits with 0.
+    private func json(_ arguments: [String]) throws -> Any {
+        let run = try strata(arguments + ["--json"])
+        XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
+        XCTAssertEqual(run.lines.count, 1, "one JSON document on one line")
+        return try JSONSerialization.jsonObject(with: Data(run.lines.joined().utf8))
+    }
+
+    /// A file with five versions: 1 stores the classes, then:
+    /// 2 "adopt" (Dog 1, 2, 3), 3 (Dog 2 renamed and older, Dog 3 deleted),
+    /// 4 "tags" (Tag swift), 5 "clear" (every Dog deleted, Dog 7 added).
+    private func makeFile() throws -> String {
+        try closingRealms {
+            let realm = try openRealm(types: [Dog.self, Tag.self])
+            try realm.write(withDescription: "adopt") {
+                for i in 1...3 { realm.add(Dog(value: ["id": i, "name": "d\(i)"])) }
+            }
+            try realm.write {
+                let two = realm.object(ofType: Dog.self, forPrimaryKey: 2)!
+                two.name = "Rex"
+                two.age = 4
+                realm.delete(realm.object(ofType: Dog.self, forPrimaryKey: 3)!)
+            }
+            try realm.write(withDescription: "tags") { realm.add(Tag(value: ["name": "swift"])) }
+            try realm.write(withDescription: "clear") {
+                realm.delete(realm.objects(Dog.self))
+                realm.add(Dog(value: ["id": 7]))
+            }
+        }
+        return fileURL().path
+    }
+
+    private let me = ProcessInfo.processInfo.processName
+
+    // MARK: log
+
+    func testLogPrintsOneLinePerVersionNewestFirst() throws {
+        let file = try makeFile()
+        let log = try strata(["log", file])
+        XCTAssertEqual(log.process.terminationStatus, 0, log.transcript)
+        XCTAssertEqual(log.lines.count, 5, log.transcript)
+        XCTAssertEqual(log.lines.map { $0.split(separator: " ").first.map(String.init) }, ["5", "4", "3", "2", "1"])
+        let iso = try NSRegularExpression(pattern: #"^\d  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  "#)
+        for line in log.lines {
+            XCTAssertNotNil(iso.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
+            XCTAssertTrue(line.contains("\(me)[\(getpid())]"), line)
+        }
+        XCTAssertTrue(log.lines[0].hasSuffix(#""clear"  Dog cleared +1"#), log.lines[0])
+        XCTAssertTrue(log.lines[1].hasSuffix(#""tags"  Tag +1"#), log.lines[1])
+        XCTAssertTrue(log.lines[2].hasSuffix("  Dog -1 ~1(name,age)"), log.lines[2])
+        XCTAssertTrue(log.lines[3].hasSuffix(#""adopt"  Dog +3"#), log.lines[3])
+        XCTAssertTrue(log.lines[4].hasSuffix("(no object changes)"), log.lines[4])
+        XCTAssertTrue(log.errorOutput.isEmpty, log.transcript)
+    }
+
+    func testLogFiltersBySinceLimitClassAndProcess() throws {
+        let file = try makeFile()
+        func versions(_ extra: [String]) throws -> [Int] {
+            let entries = try XCTUnwrap(try json(["log", file] + extra) as? [[String: Any]])
+            return entries.compactMap { $0["version"] as? Int }
+        }
+        XCTAssertEqual(try versions(["--since", "3"]), [5, 4])
+        XCTAssertEqual(try versions(["--limit", "2"]), [5, 4])
+        XCTAssertEqual(try versions(["--class", "Dog"]), [5, 3, 2])
+        XCTAssertEqual(try versions(["--class", "Dog", "--limit", "1", "--since", "1"]), [5])
+        XCTAssertEqual(try versions(["--process", me]), [5, 4, 3, 2, 1])
+        XCTAssertEqual(try versions(["--process", String(getpid())]).count, 5)
+        XCTAssertEqual(try versions(["--process", "someone-else"]), [])
+    }
+
+    func testLogJSONHasTheDocumentedShape() throws {
+        let file = try makeFile()
+        let entries = try XCTUnwrap(try json(["log", file, "--limit", "3"]) as? [[String: Any]])
+        XCTAssertEqual(Set(entries[0].keys), ["version", "time", "timestamp", "pid", "process", "description", "classes"])
+        XCTAssertEqual(entries[0]["description"] as? String, "clear")
+        XCTAssertTrue(entries[2]["description"] is NSNull)
+        XCTAssertEqual(entries[0]["pid"] as? Int, Int(getpid()))
+        XCTAssertEqual(entries[0]["process"] as? String, me)
+        XCTAssertTrue((entries[0]["time"] as? String)?.hasSuffix("Z") ?? false)
+        let dog = try XCTUnwrap((entries[2]["classes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(dog["name"] as? String, "Dog")
+        XCTAssertEqual(dog["cleared"] as? Bool, false)
+        XCTAssertEqual(dog["inserted"] as? Int, 0)
+        XCTAssertEqual(dog["deleted"] as? Int, 1)
+        XCTAssertEqual(dog["modified"] as? Int, 1)
+        XCTAssertEqual(dog["properties"] as? [String], ["name", "age"])
+    }
+
+    // MARK: show
+
+    func testShowPrintsOneChangeSetInFull() throws {
+        let file = try makeFile()
+        let show = try strata(["show", file, "3"])
+        XCTAssertEqual(show.process.terminationStatus, 0, show.transcript)
+        XCTAssertEqual(show.lines[0], "version      3")
+        XCTAssertTrue(show.lines[1].hasPrefix("time         20"), show.transcript)
+        XCTAssertEqual(show.lines[2], "process      \(me) (pid \(getpid()))")
+        XCTAssertEqual(show.lines[3], "changes      Dog -1 ~1(name,age)")
+        XCTAssertEqual(Array(show.lines.dropFirst(4)), ["", "Dog: 1 deleted, 1 modified", "  - 3", "  ~ 2  name, age"], show.transcript)
+        let tags = try strata(["show", file, "4"])
+        XCTAssertTrue(tags.lines.contains("description  tags"), tags.transcript)
+        XCTAssertTrue(tags.lines.contains("  + swift"), tags.transcript)
+    }
+
+    func testShowJSONListsObjectsByKeyAndPrimaryKey() throws {
+        let file = try makeFile()
+        let entry = try XCTUnwrap(try json(["show", file, "5"]) as? [String: Any])
+        XCTAssertEqual(entry["version"] as? Int, 5)
+        let dog = try XCTUnwrap((entry["classes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(dog["cleared"] as? Bool, true)
+        let inserted = try XCTUnwrap(dog["inserted"] as? [[String: Any]])
+        XCTAssertEqual(inserted.count, 1)
+        XCTAssertEqual(inserted[0]["primaryKey"] as? Int, 7)
+        XCTAssertNotNil(inserted[0]["key"])
+        XCTAssertEqual((dog["deleted"] as? [Any])?.count, 0)
+        let three = try XCTUnwrap(try json(["show", file, "3"]) as? [String: Any])
+        let modified = try XCTUnwrap(((three["classes"] as? [[String: Any]])?.first?["modified"]) as? [[String: Any]])
+        XCTAssertEqual(modified.first?["primaryKey"] as? Int, 2)
+        XCTAssertEqual(modified.first?["properties"] as? [String], ["name", "age"])
+    }
+
+    // MARK: diff
+
+    func testDiffNetsTheChangesBetweenTwoVersions() throws {
+        let file = try makeFile()
+        let diff = try strata(["diff", file, "1", "3"])
+        XCTAssertEqual(diff.process.terminationStatus, 0, diff.transcript)
+        XCTAssertEqual(diff.lines[0], "from version 1 to version 3 (2 commits): Dog +2", "3 was inserted and deleted in between")
+        XCTAssertEqual(Array(diff.lines.dropFirst(2)), ["Dog: 2 inserted", "  + 1", "  + 2"])
+        let document = try XCTUnwrap(try json(["diff", file, "2", "5"]) as? [String: Any])
+        XCTAssertEqual(document["from"] as? Int, 2)
+        XCTAssertEqual(document["to"] as? Int, 5)
+        let classes = try XCTUnwrap(document["classes"] as? [[String: Any]])
+        XCTAssertEqual(classes.compactMap { $0["name"] as? String }, ["Dog", "Tag"])
+        XCTAssertEqual(classes[0]["cleared"] as? Bool, true)
+        XCTAssertEqual((classes[0]["inserted"] as? [[String: Any]])?.compactMap { $0["primaryKey"] as? Int }, [7])
+        XCTAssertEqual((classes[1]["inserted"] as? [[String: Any]])?.first?["primaryKey"] as? String, "swift")
+    }
+
+    func testVersionsOutsideTheRetainedHistoryAreErrors() throws {
+        try closingRealms {
+            var configuration = configuration(types: [Dog.self])
+            configuration.historyRetention = .count(3)
+            let realm = try Realm(configuration: configuration)
+            for i in 1...5 { try realm.write { realm.add(Dog(value: ["id": i])) } }
+        }
+        let file = fileURL().path
+        let log = try strata(["log", file])
+        XCTAssertEqual(log.lines.map { $0.split(separator: " ").first.map(String.init) }, ["6", "5", "4"])
+        let diff = try strata(["diff", file, "2", "6"])
+        XCTAssertEqual(diff.process.terminationStatus, 1)
+        XCTAssertTrue(diff.lines.isEmpty)
+        XCTAssertTrue(diff.errorOutput.contains("version 2 is not in the retained history"), diff.transcript)
+        XCTAssertTrue(diff.errorOutput.contains("(retained: 4 to 6)"), diff.transcript)
+        let show = try strata(["show", file, "3"])
+        XCTAssertEqual(show.process.terminationStatus, 1)
+        XCTAssertTrue(show.errorOutput.contains("version 3 is not in the retained history"), show.transcript)
+    }
+
+    // MARK: Usage
+
+    func testHelpBadArgumentsAndMissingFiles() throws {
+        for command in ["log", "show", "diff"] {
+            let help = try strata([command, "--help"])
+            XCTAssertEqual(help.process.terminationStatus, 0)
+            XCTAssertTrue(help.lines.first?.hasPrefix("usage: strata \(command) FILE") ?? false, help.transcript)
+            XCTAssertTrue(help.lines.contains { $0.hasPrefix("exit status:") }, help.transcript)
+        }
+        let listed = try strata(["help"])
+        for command in ["log FILE", "show FILE VERSION", "diff FILE A B"] {
+            XCTAssertTrue(listed.lines.contains { $0.hasPrefix("  \(command)") }, listed.transcript)
+        }
+        let file = try makeFile()
+        for (arguments, message) in [(["show", file, "x"], "'x' is not a version number"),
+                                     (["show", file], "show takes a FILE and a VERSION"),
+                                     (["diff", file, "4", "2"], "give the older version first"),
+                                     (["log", file, "--limit"], "--limit needs a value"),
+                                     (["log", file, "--frobnicate"], "unknown option '--frobnicate'")] {
+            let run = try strata(arguments)
+            XCTAssertEqual(run.process.terminationStatus, 2, run.transcript)
+            XCTAssertTrue(run.errorOutput.contains(message), run.transcript)
+            XCTAssertTrue(run.errorOutput.contains("usage: strata \(arguments[0])"), run.transcript)
+        }
+        let missing = try strata(["log", directory.appendingPathComponent("none.strata").path])
+        XCTAssertEqual(missing.process.terminationStatus, 1)
+        XCTAssertTrue(missing.errorOutput.contains("does not exist"), missing.transcript)
+    }
+
+    // MARK: A file another process writes
+
+    func testLogShowAndDiffWorkWhileAnotherProcessWrites() throws {
+        let file = fileURL("busy.strata").path
+        let writer = try WorkerProcess.stress(["worker", "insert", "--file", file, "--from", "1", "--count", "1000"])
+        try writer.expectLine(startingWith: "COMMIT")
+        var seen: [Int] = []
+        for _ in 0..<3 {
+            let entries = try XCTUnwrap(try json(["log", file, "--limit", "5"]) as? [[String: Any]])
+            let versions = entries.compactMap { $0["version"] as? Int }
+            XCTAssertFalse(versions.isEmpty)
+            XCTAssertEqual(versions, versions.sorted(by: >), "newest first")
+            XCTAssertEqual(versions, Array((versions.last!...versions.first!).reversed()), "consecutive")
+            if let newest = versions.first { seen.append(newest) }
+            let show = try XCTUnwrap(try json(["show", file, String(versions[0])]) as? [String: Any])
+            XCTAssertEqual(show["process"] as? String, "strata-stress")
+        }
+        XCTAssertEqual(seen, seen.sorted(), "later runs see later versions")
+        try writer.waitForSuccess()
+
+        let items = try XCTUnwrap(try json(["log", file, "--class", "StressItem"]) as? [[String: Any]])
+        XCTAssertEqual(items.count, 1000)
+        XCTAssertTrue(items.allSatisfy { $0["pid"] as? Int == Int(writer.pid) })
+        let newest = try XCTUnwrap(items.first?["version"] as? Int)
+        let diff = try XCTUnwrap(try json(["diff", file, "1", String(newest)]) as? [String: Any])
+        let inserted = try XCTUnwrap((diff["classes"] as? [[String: Any]])?.first?["inserted"] as? [[String: Any]])
+        XCTAssertEqual(inserted.compactMap { $0["primaryKey"] as? Int }, Array(1...1000))
+        let check = try strata(["check", file])
+        XCTAssertEqual(check.process.terminationStatus, 0, check.transcript)
+    }
+}
