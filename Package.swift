@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "StrataQuery", dependencies: ["StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.
         .target(name: "Strata", dependencies: ["StrataStorage", "StrataQuery"], swiftSettings: swift5),
-        .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataStorage"], swiftSettings: swift5),
+        .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
         .executableTarget(name: "StrataBench", dependencies: ["Strata", "LMDB", "CLMDB", "CSQLite"],
                           swiftSettings: swift5),
         .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",
