@@ -146,8 +146,22 @@ enum QueryExecution {
     /// to-one links of sort keys such as `owner.name`.
     static func orderPrefix(_ keys: inout [ObjectKey], count: Int, by sortKeys: [SortKey], in table: Table,
                             _ txn: StorageTransaction) throws {
-        try PartialSort.orderPrefix(&keys, count: count, by: sortKeys, row: { try txn.row(table, $0) },
+        try PartialSort.orderPrefix(&keys, count: count, by: sortKeys, row: try rowReader(for: keys, in: table, txn),
                                     follow: { row, key in try follow(key.path, from: row, txn) })
+    }
+
+    /// Reads the rows of `keys` in their order: keys in table order (a scan's) are read with
+    /// one cursor walk instead of a B-tree lookup each.
+    static func rowReader(for keys: [ObjectKey], in table: Table,
+                          _ txn: StorageTransaction) throws -> (ObjectKey) throws -> RowView? {
+        guard keys.count > 64, zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return { try txn.row(table, $0) } }
+        let cursor = try txn.scan(table)
+        var current = try cursor.next()
+        return { key in
+            while let (k, _) = current, k < key { current = try cursor.next() }
+            if let (k, row) = current, k == key { return row }
+            return try txn.row(table, key)
+        }
     }
 
     /// The row at the end of `path` (to-one links) from `row`, or nil when a link is nil.
