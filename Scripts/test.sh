@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Builds everything (library, CLI, stress worker, benchmark) and runs the whole test suite.
-set -euo pipefail
+# The suite is XCTest; the last line counts what ran ("N passed, N failed, N skipped").
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash Scripts/ensure-deps.sh
-swift build --build-tests
-swift test --skip-build
+bash Scripts/ensure-deps.sh || exit 1
+swift build --build-tests || exit 1
+swift test --skip-build --disable-swift-testing 2>&1 | tee .build/test-output.txt
+status=${PIPESTATUS[0]}
+summary=$(grep -E "Executed [0-9]+ tests?, with" .build/test-output.txt | tail -1)
+if [ -n "$summary" ]; then
+    executed=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
+    failed=$(sed -E 's/.* ([0-9]+) failures?.*/\1/' <<<"$summary")
+    skipped=$(grep -oE "[0-9]+ tests? skipped" <<<"$summary" | grep -oE "^[0-9]+" || echo 0)
+    echo "tests: $((executed - failed - skipped)) passed, $failed failed, $skipped skipped"
+fi
+exit "$status"
