@@ -15,19 +15,28 @@ extension Realm {
     /// Nested writes trap, as in RealmSwift. Asynchronous writes queued on this Realm
     /// (`writeAsync`) are committed first, so the block sees them.
     @discardableResult
+    ///
+    /// Observers whose tokens are in `tokens` are not told about this commit (they first hear
+    /// of any earlier change not yet delivered to them, before `block` runs).
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [],
                               _ block: (() throws -> Result)) throws -> Result {
-        try write(withDescription: nil, block)
+        try write(description: nil, skipping: tokens, block)
     }
 
     /// Strata: `write` whose history entry carries `description` (shown by `strata log`).
     @discardableResult
     public func write<Result>(withDescription description: String?, _ block: (() throws -> Result)) throws -> Result {
+        try write(description: description, skipping: [], block)
+    }
+
+    private func write<Result>(description: String?, skipping tokens: [NotificationToken],
+                               _ block: (() throws -> Result)) throws -> Result {
         try checkWritable()
         core.checkThread()
         precondition(!core.isInWriteTransaction, "The Realm is already in a write transaction: nested write blocks are not allowed")
         core.runAsyncWritesBeforeSynchronousWrite()
         try core.beginWrite()
+        if !tokens.isEmpty { core.notifications.catchUp(tokens, core) }
         let result: Result
         do {
             result = try block()
@@ -35,7 +44,10 @@ extension Realm {
             if core.isInWriteTransaction { core.cancelWrite() }
             throw error
         }
-        if core.isInWriteTransaction { try core.commitWrite(description: description) }
+        if core.isInWriteTransaction {
+            try core.commitWrite(description: description)
+            core.notifications.skip(tokens, core)
+        }
         return result
     }
 
@@ -53,8 +65,12 @@ extension Realm {
 
     /// Commits the write transaction begun by `beginWrite()`. Inside an asynchronous write
     /// block, it ends the block's part: the changes become durable with the block's group.
+    /// Observers whose tokens are in `tokens` are not told about this commit (nor about
+    /// earlier changes not yet delivered to them when it commits).
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
+        let inGroup = core.asyncWrites.holdsGroup
         try core.commitWrite()
+        if !inGroup { core.notifications.skip(tokens, core) }
     }
 
     /// Abandons the write transaction: every change made in it is discarded (inside an

@@ -64,14 +64,17 @@ public struct Realm {
         return core.version
     }
 
-    /// Moves this Realm to the newest version. Returns whether the version changed.
+    /// Moves this Realm to the newest version. Returns whether the version changed; if it did,
+    /// observers are notified on this thread's next run-loop turn.
     @discardableResult
     public func refresh() -> Bool {
         core.checkThread()
         if core.isInWriteTransaction { return false }
         let before = core.version
         core.endTransaction()
-        return core.version != before
+        guard core.version != before else { return false }
+        core.notifications.schedule(core)
+        return true
     }
 
     /// Releases the snapshot this Realm holds (so the file can reuse the space of older

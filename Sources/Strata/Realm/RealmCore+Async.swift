@@ -216,7 +216,7 @@ extension RealmCore {
     /// does after handling an input source: a block scheduled with `perform` does not count
     /// as one, and a caller waiting for completions would otherwise wait until its date.
     /// `RunLoop.run()` and `run(until:)` keep running.
-    private static func returnFromRunLoop() {
+    static func returnFromRunLoop() {
         #if os(Linux)
         RunLoop.current._stop()
         #else

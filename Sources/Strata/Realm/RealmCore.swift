@@ -24,6 +24,8 @@ final class RealmCore {
     var isInWriteTransaction = false
     /// The queued asynchronous writes and the group running now (`RealmCore+Async.swift`).
     let asyncWrites = AsyncWriteQueue()
+    /// The change observers registered on this instance (`Notifications.swift`).
+    let notifications = NotificationHub()
     /// Counts transactions begun; with the write count it stamps cached row views.
     private var serial: UInt64 = 0
     private var bindings: [ObjectIdentifier: TableBinding] = [:] {
@@ -153,6 +155,7 @@ final class RealmCore {
             bindings.removeAll()
             throw error
         }
+        notifications.schedule(self)
     }
 
     /// Abandons the write transaction: nothing it did is kept.

@@ -1,0 +1,257 @@
+import Foundation
+import StrataStorage
+
+// In-process change notifications (docs/NOTIFICATIONS.md).
+//
+// Every observer keeps the version it last reported (and, for collections, the object keys
+// it last reported, in order). When the Realm's version moves (a local commit or a
+// `refresh()`), one delivery is scheduled on the Realm's run loop. The delivery reads the
+// history entries between each observer's version and the current one: those change sets
+// say which classes, objects and properties changed, whichever process committed. An
+// observer none of whose classes changed is moved forward without running its query.
+
+/// What a collection observer is told (RealmSwift's `RealmCollectionChange`).
+@frozen public enum RealmCollectionChange<CollectionType> {
+    /// The first delivery: the collection as it is now.
+    case initial(CollectionType)
+    /// The collection changed: `deletions` and `modifications` are indices in the previous
+    /// version of the collection, `insertions` indices in the new one; each ascending.
+    case update(CollectionType, deletions: [Int], insertions: [Int], modifications: [Int])
+    /// Delivery failed.
+    case error(Error)
+}
+
+/// One changed property of an observed object (RealmSwift's `PropertyChange`).
+public struct PropertyChange {
+    /// The property's name.
+    public let name: String
+    /// The value before the change: always nil in Strata (old values are not recorded yet).
+    public let oldValue: Any?
+    /// The value now.
+    public let newValue: Any?
+}
+
+/// What an object observer is told (RealmSwift's `ObjectChange`).
+@frozen public enum ObjectChange<T> {
+    /// Delivery failed.
+    case error(_ error: NSError)
+    /// Properties of the object changed.
+    case change(T, [PropertyChange])
+    /// The object was deleted; no further notifications follow.
+    case deleted
+}
+
+extension Realm {
+    /// The block given to `observe(_:)`.
+    public typealias NotificationBlock = (_ notification: Notification, _ realm: Realm) -> Void
+
+    /// Calls `block` with `.didChange` on this thread's run loop after each local commit and
+    /// each `refresh()` that moves the version (several moves before the run loop turns give
+    /// one call). Delivery stops when the token is invalidated or released.
+    public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
+        core.checkThread()
+        let observer = RealmObserver(core: core, block: block)
+        core.notifications.add(observer, core)
+        return observer
+    }
+}
+
+/// The observers of one `RealmCore` and the delivery scheduled on its run loop.
+final class NotificationHub {
+    private struct Weak { weak var observer: Observer? }
+    private var observers: [Weak] = []
+    private var isScheduled = false
+
+    /// Whether anything is registered.
+    var isEmpty: Bool { observers.allSatisfy { $0.observer == nil } }
+
+    func add(_ observer: Observer, _ core: RealmCore) {
+        observers.removeAll { $0.observer == nil }
+        observers.append(Weak(observer: observer))
+        schedule(core)
+    }
+
+    /// Schedules one delivery on the core's run loop (called on the core's thread).
+    func schedule(_ core: RealmCore) {
+        guard !isScheduled, !isEmpty else { return }
+        isScheduled = true
+        RunLoop.current.perform { [self] in
+            isScheduled = false
+            deliver(core)
+            RealmCore.returnFromRunLoop()
+        }
+    }
+
+    /// Tells every live observer what changed since it last heard. Inside a write nothing is
+    /// delivered: the commit schedules the delivery again.
+    func deliver(_ core: RealmCore) {
+        guard !core.isInWriteTransaction, !core.asyncWrites.holdsGroup else { return }
+        let live = observers.compactMap { $0.observer }.filter { !$0.isInvalidated }
+        guard !live.isEmpty else { return }
+        do {
+            let log = try ChangeLog(core, since: live.map(\.version).min() ?? 0)
+            for observer in live where !observer.isInvalidated {
+                observer.deliver(log)
+            }
+        } catch {
+            for observer in live where !observer.isInvalidated { observer.fail(error) }
+        }
+    }
+
+    /// Before a `write(withoutNotifying:)` block runs (in the write transaction, before any
+    /// change): the skipped observers hear what happened up to this version.
+    func catchUp(_ tokens: [NotificationToken], _ core: RealmCore) {
+        let skipped = tokens.compactMap { $0 as? Observer }.filter { $0.core === core && !$0.isInvalidated }
+        guard !skipped.isEmpty, let log = try? ChangeLog(core, since: skipped.map(\.version).min() ?? 0) else { return }
+        for observer in skipped where !observer.isInvalidated { observer.deliver(log) }
+    }
+
+    /// After a commit made without notifying `tokens`: they take the new version as seen.
+    func skip(_ tokens: [NotificationToken], _ core: RealmCore) {
+        for observer in tokens.compactMap({ $0 as? Observer }) where observer.core === core && !observer.isInvalidated {
+            observer.rebase()
+        }
+    }
+}
+
+/// The history entries from some version to the current snapshot of a core.
+struct ChangeLog {
+    let version: UInt64
+    let entries: [StrataStorage.HistoryEntry]
+    /// The oldest version the entries cover completely: an observer at an older version
+    /// cannot know what changed (the history was trimmed) and treats everything as changed.
+    let coveredFrom: UInt64
+
+    init(_ core: RealmCore, since: UInt64) throws {
+        let txn = try translatingErrors(path: core.path) { try core.transaction() }
+        version = txn.version
+        var entries: [StrataStorage.HistoryEntry] = []
+        if since < version {
+            try translatingErrors(path: core.path) {
+                try txn.forEachHistoryEntry(after: since, newestFirst: false) { entry in
+                    guard entry.version <= txn.version else { return false }
+                    entries.append(entry)
+                    return true
+                }
+            }
+        }
+        self.entries = entries
+        // Versions are consecutive: the entries cover `since` exactly when they start right
+        // after it (a commit that changed nothing writes no version at all).
+        coveredFrom = entries.first.map { $0.version - 1 } ?? version
+    }
+
+    /// What happened to class `name` after version `since`.
+    func delta(_ name: String, since: UInt64) -> ClassDelta {
+        var delta = ClassDelta()
+        if since < coveredFrom { delta.unknown = true; delta.touched = true; return delta }
+        for entry in entries where entry.version > since {
+            guard let c = entry.changes.classes[name], !c.isEmpty else { continue }
+            delta.touched = true
+            if c.cleared {
+                delta.cleared = true
+                delta.modified.removeAll()
+            }
+            for key in c.deleted {
+                delta.deleted.insert(key)
+                delta.modified[key] = nil
+            }
+            for key in c.inserted { delta.inserted.insert(key) }
+            for (key, mask) in c.modified { delta.modified[key, default: 0] |= mask }
+        }
+        return delta
+    }
+
+    /// Whether any commit after `since` changed one of `names`.
+    func touches(_ names: Set<String>, since: UInt64) -> Bool {
+        if since >= version { return false }
+        if since < coveredFrom { return true }
+        return entries.contains { $0.version > since && $0.changes.classes.contains { names.contains($0.key) && !$0.value.isEmpty } }
+    }
+}
+
+/// The net changes of one class over a range of commits.
+struct ClassDelta {
+    var touched = false
+    /// The history does not reach back far enough: assume every object changed.
+    var unknown = false
+    var cleared = false
+    var deleted = Set<ObjectKey>()
+    var inserted = Set<ObjectKey>()
+    var modified: [ObjectKey: UInt64] = [:]
+
+    /// Whether the object of `key` that existed before is gone (deleted, or the class
+    /// cleared), even if an object with the same key exists now.
+    func removed(_ key: ObjectKey) -> Bool { cleared || deleted.contains(key) }
+
+    /// The modification mask of a surviving object.
+    func mask(_ key: ObjectKey) -> UInt64 { unknown ? .max : modified[key] ?? 0 }
+}
+
+/// A registered observer; the token returned to the caller.
+class Observer: NotificationToken {
+    let core: RealmCore
+    /// The version this observer last reported (or took as seen).
+    var version: UInt64
+    private let flag = InvalidationFlag()
+
+    init(core: RealmCore) {
+        self.core = core
+        version = core.version
+    }
+
+    var isInvalidated: Bool { flag.isSet }
+
+    /// Stops delivery. May be called from any thread.
+    override func invalidate() { flag.set() }
+
+    func deliver(_ log: ChangeLog) {}
+    func fail(_ error: Swift.Error) {}
+    /// Takes the current version as seen, without reporting.
+    func rebase() { version = core.version }
+}
+
+/// A flag set once, readable from any thread.
+private final class InvalidationFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}
+
+/// `Realm.observe`.
+final class RealmObserver: Observer {
+    let block: Realm.NotificationBlock
+
+    init(core: RealmCore, block: @escaping Realm.NotificationBlock) {
+        self.block = block
+        super.init(core: core)
+    }
+
+    override func deliver(_ log: ChangeLog) {
+        guard log.version != version else { return }
+        version = log.version
+        block(.didChange, Realm(core: core))
+    }
+}
+
+/// The property-id mask of `keyPaths` (their first components) in class `schema`; every
+/// property when nil.
+func propertyMask(_ keyPaths: [String]?, _ schema: ClassSchema, className: String) -> UInt64 {
+    guard let keyPaths else { return .max }
+    var mask: UInt64 = 0
+    for path in keyPaths {
+        let name = path.split(separator: ".", maxSplits: 1).first.map(String.init) ?? path
+        guard let property = schema.property(named: name) else {
+            preconditionFailure("Property '\(name)' not found in object of type '\(className)' (key path '\(path)')")
+        }
+        mask |= ClassChanges.bit(property.id)
+    }
+    return mask
+}
+
+func checkObservable(_ core: RealmCore, _ queue: DispatchQueue?) {
+    core.checkThread()
+    precondition(queue == nil, "Delivering notifications on a DispatchQueue is not supported yet: observe on the Realm's thread (queue: nil), whose run loop delivers them")
+    precondition(!core.isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
+}

@@ -1,0 +1,75 @@
+import Foundation
+import StrataStorage
+
+/// Objects that can be observed: `object.observe { change in … }` gives an
+/// `ObjectChange` of the object's own class.
+public protocol ObservableRealmObject: ObjectBase {}
+
+extension Object: ObservableRealmObject {}
+
+extension ObservableRealmObject {
+    /// Observes this managed object: `.change(object, properties)` on this thread's run loop
+    /// after each local commit or `refresh()` that changed its properties (those of
+    /// `keyPaths` only, when given), `.deleted` once it is deleted. `PropertyChange.oldValue`
+    /// is nil. `queue` must be nil for now.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        guard let core = managingCore, let binding else {
+            preconditionFailure("Only objects which are managed by a Realm support change notifications")
+        }
+        checkObservable(core, queue)
+        precondition(!isInvalidated, "Object has been deleted or invalidated: it cannot be observed")
+        let mask = propertyMask(keyPaths, binding.table.schema, className: binding.info.name)
+        let observer = ObjectObserver(object: self, mask: mask) { change in
+            switch change {
+            case let .change(object, properties): block(.change(unsafeDowncast(object, to: Self.self), properties))
+            case .deleted: block(.deleted)
+            case .error(let error): block(.error(error))
+            }
+        }
+        core.notifications.add(observer, core)
+        return observer
+    }
+}
+
+/// Observes one object: reports the properties (of `mask`) changed since its version.
+final class ObjectObserver: Observer {
+    let object: ObjectBase
+    let mask: UInt64
+    let block: (ObjectChange<ObjectBase>) -> Void
+
+    init(object: ObjectBase, mask: UInt64, block: @escaping (ObjectChange<ObjectBase>) -> Void) {
+        self.object = object
+        self.mask = mask
+        self.block = block
+        super.init(core: object.managingCore!)
+    }
+
+    override func deliver(_ log: ChangeLog) {
+        guard log.version != version, let binding = object.binding else { return }
+        let since = version
+        version = log.version
+        let delta = log.delta(binding.info.name, since: since)
+        guard delta.touched else { return }
+        let key = object.objectKey
+        let exists = ((try? core.row(binding, key)) ?? nil) != nil
+        if delta.removed(key) || !exists {
+            invalidate()
+            block(.deleted)
+            return
+        }
+        let changed = delta.mask(key) & mask
+        guard changed != 0 else { return }
+        let schema = binding.table.schema
+        let names = delta.unknown ? schema.properties.filter { changed & ClassChanges.bit($0.id) != 0 }.map(\.name)
+                                  : HistoryResolver.names(changed, schema)
+        let declared = Set(binding.info.properties.map(\.name))
+        let properties = names.filter(declared.contains).map { name in
+            PropertyChange(name: name, oldValue: nil, newValue: (object as? Object)?[name])
+        }
+        if properties.isEmpty { return }
+        block(.change(object, properties))
+    }
+
+    override func fail(_ error: Swift.Error) { block(.error(error as NSError)) }
+}

@@ -1,0 +1,298 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+final class Pet: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var age = 0
+}
+
+final class Toy: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var label = ""
+}
+
+/// Realm, collection and object notifications, delivered on this thread's run loop.
+///
+/// The tests run the run loop until the expected callbacks arrive; the deadline only stops a
+/// hung test, nothing is timed.
+final class NotificationTests: StrataTestCase {
+    private func open() throws -> Realm { try openRealm(types: [Pet.self, Toy.self, StressItem.self]) }
+
+    /// Runs the current run loop until `done()` holds; fails the test after `timeout` seconds.
+    private func spin(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line,
+                      until done: () -> Bool) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !done() && Date() < deadline {
+            RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+        }
+        XCTAssertTrue(done(), "the run loop did not deliver within \(Int(timeout)) s", file: file, line: line)
+    }
+
+    /// Turns the run loop a few times so that anything scheduled is delivered.
+    private func drain() {
+        for _ in 0..<5 { RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) }
+    }
+
+    private struct Update: Equatable {
+        var deletions: [Int], insertions: [Int], modifications: [Int]
+        init(_ d: [Int], _ i: [Int], _ m: [Int]) { (deletions, insertions, modifications) = (d, i, m) }
+    }
+
+    /// Observes `results`, recording the names at `.initial` and each update.
+    private final class Recorder {
+        var initial: [String]?
+        var updates: [Update] = []
+        var names: [[String]] = []
+    }
+
+    private func record(_ results: Results<Pet>, keyPaths: [String]? = nil) -> (Recorder, NotificationToken) {
+        let recorder = Recorder()
+        let token = results.observe(keyPaths: keyPaths) { change in
+            switch change {
+            case .initial(let r): recorder.initial = r.map(\.name)
+            case let .update(r, deletions, insertions, modifications):
+                recorder.updates.append(Update(deletions, insertions, modifications))
+                recorder.names.append(r.map(\.name))
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        return (recorder, token)
+    }
+
+    func testInitialThenExactIndicesForFilteredSortedResults() throws {
+        let realm = try open()
+        try realm.write {
+            for (id, name, age) in [(1, "b", 5), (2, "d", 6), (3, "f", 7), (4, "x", 1)] {
+                realm.add(Pet(value: ["id": id, "name": name, "age": age]))
+            }
+        }
+        let results = realm.objects(Pet.self).filter("age > 2").sorted(byKeyPath: "name")
+        let (rec, token) = record(results)
+        defer { token.invalidate() }
+        XCTAssertNil(rec.initial, "initial is delivered on a later run-loop turn")
+        spin { rec.initial != nil }
+        XCTAssertEqual(rec.initial, ["b", "d", "f"])
+
+        // Insert "a" (new index 0) and "e" (new index 3).
+        try realm.write {
+            realm.add(Pet(value: ["id": 5, "name": "a", "age": 9]))
+            realm.add(Pet(value: ["id": 6, "name": "e", "age": 9]))
+        }
+        spin { rec.updates.count == 1 }
+        XCTAssertEqual(rec.updates.last, Update([], [0, 3], []))
+        XCTAssertEqual(rec.names.last, ["a", "b", "d", "e", "f"])
+
+        // Delete "d" (old 2), modify "f" (old 4), leave the filter: "b" (old 1).
+        try realm.write {
+            realm.delete(realm.object(ofType: Pet.self, forPrimaryKey: 2)!)
+            realm.object(ofType: Pet.self, forPrimaryKey: 3)!.age = 8
+            realm.object(ofType: Pet.self, forPrimaryKey: 1)!.age = 0
+            realm.object(ofType: Pet.self, forPrimaryKey: 4)!.age = 0  // outside the results
+        }
+        spin { rec.updates.count == 2 }
+        XCTAssertEqual(rec.updates.last, Update([1, 2], [], [4]))
+        XCTAssertEqual(rec.names.last, ["a", "e", "f"])
+
+        // A rename that moves "a" to the end: a deletion and an insertion.
+        try realm.write { realm.object(ofType: Pet.self, forPrimaryKey: 5)!.name = "z" }
+        spin { rec.updates.count == 3 }
+        XCTAssertEqual(rec.updates.last, Update([0], [2], []))
+        XCTAssertEqual(rec.names.last, ["e", "f", "z"])
+
+        // Two commits before the run loop turns: one update.
+        try realm.write { realm.object(ofType: Pet.self, forPrimaryKey: 6)!.age = 10 }
+        try realm.write { realm.add(Pet(value: ["id": 7, "name": "c", "age": 3])) }
+        spin { rec.updates.count == 4 }
+        XCTAssertEqual(rec.updates.last, Update([], [0], [0]))
+        XCTAssertEqual(rec.names.last, ["c", "e", "f", "z"])
+        drain()
+        XCTAssertEqual(rec.updates.count, 4)
+    }
+
+    func testKeyPathsFilterModifications() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }
+        let (rec, token) = record(realm.objects(Pet.self), keyPaths: ["name"])
+        defer { token.invalidate() }
+        spin { rec.initial != nil }
+        try realm.write { realm.object(ofType: Pet.self, forPrimaryKey: 1)!.age = 2 }
+        try realm.write { realm.add(Toy(value: ["id": 1])) }
+        drain()
+        XCTAssertEqual(rec.updates, [], "a change of an unobserved property is not reported")
+        try realm.write { realm.object(ofType: Pet.self, forPrimaryKey: 1)!.name = "b" }
+        spin { rec.updates.count == 1 }
+        XCTAssertEqual(rec.updates, [Update([], [], [0])])
+    }
+
+    func testUnrelatedClassCommitDoesNotRerunTheQuery() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 5])) }
+        let recorder = Recorder()
+        let token = realm.objects(Pet.self).filter("age > 2").observe { change in
+            if case .initial(let r) = change { recorder.initial = r.map(\.name) }
+            if case .update = change { recorder.updates.append(Update([], [], [])) }
+        }
+        defer { token.invalidate() }
+        let observer = try XCTUnwrap(token as? CollectionObserver<Pet>)
+        spin { recorder.initial != nil }
+        let evaluations = observer.evaluations
+        for id in 1...3 { try realm.write { realm.add(Toy(value: ["id": id])) } }
+        drain()
+        XCTAssertEqual(observer.evaluations, evaluations, "commits to another class do not run the query")
+        XCTAssertTrue(recorder.updates.isEmpty)
+        try realm.write { realm.add(Pet(value: ["id": 2, "name": "b", "age": 9])) }
+        spin { recorder.updates.count == 1 }
+        XCTAssertEqual(observer.evaluations, evaluations + 1)
+    }
+
+    func testObjectChangeAndDeleted() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }
+        let pet = realm.object(ofType: Pet.self, forPrimaryKey: 1)!
+        var changes: [[String: String]] = []
+        var deleted = false
+        let token = pet.observe { change in
+            switch change {
+            case let .change(object, properties):
+                XCTAssertEqual(object.id, 1)
+                changes.append(Dictionary(uniqueKeysWithValues: properties.map { ($0.name, "\($0.newValue ?? "nil")") }))
+            case .deleted: deleted = true
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        defer { token.invalidate() }
+        try realm.write { pet.age = 2; pet.name = "b" }
+        spin { changes.count == 1 }
+        XCTAssertEqual(changes, [["age": "2", "name": "b"]])
+        try realm.write { realm.add(Pet(value: ["id": 2])) }  // another object of the class
+        drain()
+        XCTAssertEqual(changes.count, 1)
+        try realm.write { realm.delete(pet) }
+        spin { deleted }
+        XCTAssertEqual(changes.count, 1)
+    }
+
+    func testObjectKeyPaths() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }
+        let pet = realm.object(ofType: Pet.self, forPrimaryKey: 1)!
+        var names: [[String]] = []
+        let token = pet.observe(keyPaths: ["name"]) { change in
+            if case .change(_, let properties) = change { names.append(properties.map(\.name)) }
+        }
+        defer { token.invalidate() }
+        try realm.write { pet.age = 2 }
+        drain()
+        XCTAssertEqual(names, [])
+        try realm.write { pet.age = 3; pet.name = "b" }
+        spin { names.count == 1 }
+        XCTAssertEqual(names, [["name"]])
+    }
+
+    func testRealmObserveAndInvalidate() throws {
+        let realm = try open()
+        var calls = 0
+        let token = realm.observe { notification, observed in
+            XCTAssertEqual(notification, .didChange)
+            XCTAssertEqual(observed, realm)
+            calls += 1
+        }
+        try realm.write { realm.add(Pet(value: ["id": 1])) }
+        spin { calls == 1 }
+        realm.writeAsync { realm.add(Pet(value: ["id": 2])) }
+        spin { calls == 2 }
+        token.invalidate()
+        try realm.write { realm.add(Pet(value: ["id": 3])) }
+        drain()
+        XCTAssertEqual(calls, 2, "no delivery after invalidate()")
+    }
+
+    func testReleasingTheTokenStopsDelivery() throws {
+        let realm = try open()
+        var calls = 0
+        var token: NotificationToken? = realm.observe { _, _ in calls += 1 }
+        try realm.write { realm.add(Pet(value: ["id": 1])) }
+        spin { calls == 1 }
+        XCTAssertNotNil(token)
+        token = nil
+        try realm.write { realm.add(Pet(value: ["id": 2])) }
+        drain()
+        XCTAssertEqual(calls, 1)
+    }
+
+    func testWriteWithoutNotifyingSkipsOnlyThoseTokens() throws {
+        let realm = try open()
+        let (skipped, skippedToken) = record(realm.objects(Pet.self))
+        let (other, otherToken) = record(realm.objects(Pet.self))
+        defer { skippedToken.invalidate(); otherToken.invalidate() }
+        spin { skipped.initial != nil && other.initial != nil }
+        try realm.write(withoutNotifying: [skippedToken]) { realm.add(Pet(value: ["id": 1, "name": "a"])) }
+        spin { other.updates.count == 1 }
+        drain()
+        XCTAssertEqual(skipped.updates, [])
+        try realm.write { realm.add(Pet(value: ["id": 2, "name": "b"])) }
+        spin { skipped.updates.count == 1 && other.updates.count == 2 }
+        XCTAssertEqual(skipped.updates, [Update([], [1], [])], "indices relative to the skipped commit's state")
+        XCTAssertEqual(other.updates.last, Update([], [1], []))
+    }
+
+    func testRefreshAfterAnotherThreadCommitDeliversTheUpdate() throws {
+        let realm = try open()
+        let (rec, token) = record(realm.objects(Pet.self).sorted(byKeyPath: "id"))
+        defer { token.invalidate() }
+        spin { rec.initial != nil }
+        let configuration = realm.configuration
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.add(Pet(value: ["id": 1, "name": "t"])) }
+            done.signal()
+        }
+        writer.start()
+        done.wait()
+        drain()
+        XCTAssertEqual(rec.updates, [], "the snapshot has not moved yet")
+        XCTAssertTrue(realm.refresh())
+        spin { rec.updates.count == 1 }
+        XCTAssertEqual(rec.updates, [Update([], [0], [])])
+        XCTAssertEqual(rec.names, [["t"]])
+    }
+
+    func testRefreshAfterAnotherProcessCommitDeliversTheUpdate() throws {
+        let realm = try open()
+        let items = realm.objects(StressItem.self).sorted(byKeyPath: "id")
+        var initial: [Int]?
+        var updates: [Update] = []
+        let token = items.observe { change in
+            switch change {
+            case .initial(let r): initial = r.map(\.id)
+            case let .update(_, d, i, m): updates.append(Update(d, i, m))
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        defer { token.invalidate() }
+        spin { initial != nil }
+        let worker = try WorkerProcess.stress(["worker", "insert", "--file", fileURL().path, "--from", "1", "--count", "3"])
+        try worker.waitForSuccess()
+        drain()
+        XCTAssertEqual(updates, [], "the snapshot has not moved yet")
+        XCTAssertTrue(realm.refresh())
+        spin { updates.count == 1 }
+        XCTAssertEqual(updates, [Update([], [0, 1, 2], [])])
+    }
+
+    func testDiffPairsRepeatedKeysAndTreatsReplacedKeysAsNew() {
+        var delta = ClassDelta()
+        let moved = CollectionDiff(old: [1, 2, 3, 2], new: [2, 1, 3, 2, 4], delta: delta, mask: .max)
+        XCTAssertEqual(moved.deletions, [0])
+        XCTAssertEqual(moved.insertions, [1, 4])
+        delta.deleted = [3]
+        delta.modified = [1: 1]
+        let replaced = CollectionDiff(old: [1, 2, 3], new: [1, 2, 3], delta: delta, mask: .max)
+        XCTAssertEqual(replaced.deletions, [2])
+        XCTAssertEqual(replaced.insertions, [2])
+        XCTAssertEqual(replaced.modifications, [0])
+    }
+}
