@@ -13,12 +13,22 @@ final class Toy: Object {
     @Persisted var label = ""
 }
 
+final class Shelter: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(originProperty: "shelter") var guests: LinkingObjects<Guest>
+}
+
+final class Guest: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var shelter: Shelter?
+}
+
 /// Realm, collection and object notifications, delivered on this thread's run loop.
 ///
 /// The tests run the run loop until the expected callbacks arrive; the deadline only stops a
 /// hung test, nothing is timed.
 final class NotificationTests: StrataTestCase {
-    private func open() throws -> Realm { try openRealm(types: [Pet.self, Toy.self, StressItem.self]) }
+    private func open() throws -> Realm { try openRealm(types: [Pet.self, Toy.self, StressItem.self, Shelter.self, Guest.self]) }
 
     /// Runs the current run loop until `done()` holds; fails the test after `timeout` seconds.
     private func spin(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line,
@@ -281,6 +291,34 @@ final class NotificationTests: StrataTestCase {
         XCTAssertTrue(realm.refresh())
         spin { updates.count == 1 }
         XCTAssertEqual(updates, [Update([], [0, 1, 2], [])])
+    }
+
+    func testLinkingObjectsUpdates() throws {
+        let realm = try open()
+        try realm.write {
+            let shelter = realm.create(Shelter.self, value: ["id": 1])
+            realm.create(Guest.self, value: ["id": 1, "shelter": shelter])
+            realm.create(Guest.self, value: ["id": 2])
+        }
+        let shelter = realm.object(ofType: Shelter.self, forPrimaryKey: 1)!
+        var initial: [Int]?
+        var updates: [Update] = []
+        let token = shelter.guests.observe { change in
+            switch change {
+            case .initial(let guests): initial = guests.map(\.id)
+            case let .update(_, d, i, m): updates.append(Update(d, i, m))
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        defer { token.invalidate() }
+        spin { initial != nil }
+        XCTAssertEqual(initial, [1])
+        try realm.write { realm.object(ofType: Guest.self, forPrimaryKey: 2)!.shelter = shelter }
+        spin { updates.count == 1 }
+        XCTAssertEqual(updates.last, Update([], [1], []))
+        try realm.write { realm.object(ofType: Guest.self, forPrimaryKey: 1)!.shelter = nil }
+        spin { updates.count == 2 }
+        XCTAssertEqual(updates.last, Update([0], [], []))
     }
 
     func testDiffPairsRepeatedKeysAndTreatsReplacedKeysAsNew() {
