@@ -3,8 +3,9 @@ import StrataStorage
 /// How a query finds the objects it then checks: the plan step of query execution.
 ///
 /// Chosen once, when the query is compiled, from the top-level conjuncts of the resolved
-/// predicate (`QueryPlanner`). Whatever the plan, the whole predicate is evaluated on every
-/// candidate row, so an index only narrows the rows visited.
+/// predicate (`QueryPlanner`). The whole predicate is evaluated on every candidate row, so an
+/// index only narrows the rows visited, unless the planner proved that the access yields
+/// exactly the matches (`covers`): then the candidates are the result and no row is read.
 package enum QueryPlan: Equatable, Sendable {
     /// The predicate is always false: nothing is read.
     case nothing
@@ -12,8 +13,9 @@ package enum QueryPlan: Equatable, Sendable {
     /// `TRUEPREDICATE`).
     case scan(reading: [PropertySchema])
     /// The candidates come from an index (or from the table, when an integer primary key is
-    /// the object key), then each is re-checked.
-    case index(IndexAccess)
+    /// the object key), then each is re-checked, unless `covers`: the access yields exactly
+    /// the objects that match the whole predicate, so no row needs reading.
+    case index(IndexAccess, covers: Bool)
 
     /// One line: "scan Dog reading age, name", "index range on Dog.age [3, 8)", ...
     package func description(className: String) -> String {
@@ -21,7 +23,7 @@ package enum QueryPlan: Equatable, Sendable {
         case .nothing: return "nothing (the predicate is always false)"
         case .scan(let properties) where properties.isEmpty: return "scan \(className)"
         case .scan(let properties): return "scan \(className) reading " + properties.map(\.name).joined(separator: ", ")
-        case .index(let access): return access.description(className: className)
+        case .index(let access, _): return access.description(className: className)
         }
     }
 }
@@ -73,7 +75,12 @@ package enum IndexAccess: Equatable, Sendable {
 ///    merged into one range);
 /// 6. a range open at one end.
 ///
-/// Ties go to the conjunct written first. Ranges apply to int, float, double, date and
+/// Ties go to the conjunct written first. The access covers the predicate when it is the
+/// whole predicate (every conjunct went into it) and index keys decide the comparison
+/// exactly: int constants on int properties (no rounded bound) and strings shorter than a
+/// truncated key (509 bytes or less; BEGINSWITH with a non-empty prefix), never nil; other
+/// types (floats, doubles and dates, where NaN and conversions differ) are always re-checked.
+/// Ranges apply to int, float, double, date and
 /// string properties; a bound that no stored value can equal (`age > 2.5`) is rounded to
 /// the property's type (`age >= 3`), and a NaN bound or an integer bound beyond `Int64`
 /// leaves the conjunct to the scan.
@@ -85,12 +92,20 @@ package enum QueryPlanner {
         if case .and(let ps) = predicate { conjuncts = ps } else { conjuncts = [predicate] }
         if conjuncts.contains(.constant(false)) { return .nothing }
 
-        var best: (rank: Int, count: Int, access: IndexAccess)?
-        func consider(_ rank: Int, _ count: Int, _ access: IndexAccess) {
+        var best: (rank: Int, count: Int, access: IndexAccess, covers: Bool)?
+        func consider(_ rank: Int, _ count: Int, _ access: IndexAccess, covers: Bool) {
             if let b = best, (b.rank, b.count) <= (rank, count) { return }
-            best = (rank, count, access)
+            best = (rank, count, access, covers)
         }
         var ranges: [(property: PropertySchema, range: IndexRange)] = []
+        // Per property id: how many conjuncts went into its range, and whether all were exact.
+        var rangeParts: [Int: (count: Int, exact: Bool)] = [:]
+        func addRange(_ p: PropertySchema, _ range: IndexRange, exact: Bool) {
+            merge(&ranges, p, range)
+            let part = rangeParts[p.id] ?? (0, true)
+            rangeParts[p.id] = (part.count + 1, part.exact && exact)
+        }
+        let single = conjuncts.count == 1
 
         for case .comparison(let c) in conjuncts where c.property.hasIndex && c.options.isEmpty {
             let p = c.property
@@ -98,26 +113,37 @@ package enum QueryPlanner {
             case (.equal, _), (.in, _):
                 guard let hint = IndexHint.hint(c) else { continue }
                 let rank = p.isPrimaryKey ? 0 : (c.op == .equal ? 1 : 2)
-                consider(rank, hint.values.count, .equal(p, hint.values))
+                let written: [Value]
+                switch c.operand {
+                case .value(let v): written = [v]
+                case .values(let vs): written = vs
+                case .property: continue
+                }
+                consider(rank, hint.values.count, .equal(p, hint.values),
+                         covers: single && written.allSatisfy { exactKey($0, p) })
             case (.beginsWith, .value(.string(let s))) where p.type == .string:
-                consider(3, 0, .prefix(p, s))
+                consider(3, 0, .prefix(p, s), covers: single && !s.isEmpty && exactKey(.string(s), p))
             case (.between, .values(let vs)) where vs.count == 2:
                 guard let low = bound(vs[0], p.type, lower: true), let high = bound(vs[1], p.type, lower: false) else { continue }
-                merge(&ranges, p, IndexRange(lower: low, upper: high))
+                addRange(p, IndexRange(lower: low, upper: high), exact: exactKey(vs[0], p) && exactKey(vs[1], p))
             case (.greater, .value(let v)), (.greaterOrEqual, .value(let v)):
                 guard let low = bound(v, p.type, lower: true) else { continue }
-                merge(&ranges, p, IndexRange(lower: low, lowerInclusive: c.op == .greaterOrEqual || !sameType(v, low), upper: nil))
+                addRange(p, IndexRange(lower: low, lowerInclusive: c.op == .greaterOrEqual || !sameType(v, low), upper: nil),
+                         exact: exactKey(v, p))
             case (.less, .value(let v)), (.lessOrEqual, .value(let v)):
                 guard let high = bound(v, p.type, lower: false) else { continue }
-                merge(&ranges, p, IndexRange(lower: nil, upper: high, upperInclusive: c.op == .lessOrEqual || !sameType(v, high)))
+                addRange(p, IndexRange(lower: nil, upper: high, upperInclusive: c.op == .lessOrEqual || !sameType(v, high)),
+                         exact: exactKey(v, p))
             default:
                 continue
             }
         }
         for (p, r) in ranges {
-            consider(r.lower != nil && r.upper != nil ? 4 : 5, 0, .range(p, r))
+            let part = rangeParts[p.id]!
+            consider(r.lower != nil && r.upper != nil ? 4 : 5, 0, .range(p, r),
+                     covers: part.exact && part.count == conjuncts.count)
         }
-        if let best { return .index(best.access) }
+        if let best { return .index(best.access, covers: best.covers) }
         let ids = predicate.propertyIDs
         let reading = propertiesReading(ids, in: predicate)
         return .scan(reading: conjuncts.isEmpty ? [] : reading)
@@ -165,6 +191,18 @@ package enum QueryPlanner {
         case (.double, .double(let d)): return d.isNaN ? nil : v
         case (.date, .date(let d)): return d.timeIntervalSinceReferenceDate.isNaN ? nil : v
         default: return nil
+        }
+    }
+
+    /// Whether comparing `p` with constant `v` is decided exactly by index keys: an int
+    /// constant on an int property, or a string on a string property short enough that no
+    /// other string shares its key (`IndexKey.isDistinct`). Never nil, floats, doubles or dates.
+    private static func exactKey(_ v: Value, _ p: PropertySchema) -> Bool {
+        guard !p.isList, p.linkTarget == nil else { return false }
+        switch (p.type, v) {
+        case (.int, .int): return true
+        case (.string, .string): return IndexKey.isDistinct(v)
+        default: return false
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Strata
+import StrataQuery
 
 final class IndexedEvent: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -188,6 +189,83 @@ final class QueryPlanTests: StrataTestCase {
         }
         XCTAssertGreaterThan(usedIndex, 100, "seed \(seed)")
         XCTAssertGreaterThan(nonEmpty, 50, "seed \(seed)")
+    }
+
+    /// Whether the indexed class's plan for `query` skips reading rows.
+    private func covers(_ query: String, _ args: [Any]) throws -> Bool? {
+        let results = try realm.objects(IndexedEvent.self).filtered(query, args)
+        guard case .index(_, let covers)? = results.query?.plan else { return nil }
+        return covers
+    }
+
+    func testAnAccessCoversThePredicateOnlyWhenKeysDecideItExactly() throws {
+        let x509 = String(repeating: "x", count: 509), x510 = String(repeating: "x", count: 510)
+        var rows: [[String: Any]] = []
+        let names = ["", "a", "ab", "b", x509, x509 + "y", x510, x510 + "a", long, long + "b", "é", "e\u{301}"]
+        for (i, name) in names.enumerated() {
+            rows.append(["id": i - 5, "name": name, "count": i % 5 - 2, "optCount": i % 3 == 0 ? NSNull() as Any : i - 6,
+                         "tag": i % 4 == 0 ? NSNull() as Any : name, "when": Date(timeIntervalSinceReferenceDate: Double(i))])
+        }
+        try store(rows)
+        let cases: [(String, [Any], Bool?)] = [
+            ("id BETWEEN {%@, %@}", [-2, 3], true),
+            ("id >= %@ AND id < %@", [-2, 3], true),
+            ("id IN %@", [[-5, 0, 3, 99]], true),
+            ("id == %@", [2], true),
+            ("id > 2.5", [], false),
+            ("id BETWEEN {-1.5, 2}", [], false),
+            ("count == %@", [1], true),
+            ("count IN {1, 2.5}", [], false),
+            ("count > 0 AND count < 2.5", [], false),
+            ("count > 0 AND name == 'a'", [], false),
+            ("optCount < %@", [0], true),
+            ("optCount IN {-5, -4}", [], true),
+            ("optCount == nil", [], nil),
+            ("name == %@", [x509], true),
+            ("name == %@", [x510], false),
+            ("name == %@", [long], false),
+            ("name IN %@", [["a", x510]], false),
+            ("name BEGINSWITH %@", ["x"], true),
+            ("name BEGINSWITH %@", [x509], true),
+            ("name BEGINSWITH %@", [x510], false),
+            ("name BEGINSWITH ''", [], false),
+            ("name BEGINSWITH[c] 'A'", [], nil),
+            ("name ==[d] 'e'", [], nil),
+            ("name == 'e\u{301}'", [], true),
+            ("name > %@", [x510], false),
+            ("name >= %@", [x510], false),
+            ("name <= %@", [x510], false),
+            ("name < %@", [x510], false),
+            ("name > %@ AND name <= %@", ["a", x509], true),
+            ("tag BEGINSWITH 'a'", [], true),
+            ("tag >= 'b'", [], true),
+            ("when > %@", [Date(timeIntervalSinceReferenceDate: 3)], false),
+        ]
+        for (query, args, expected) in cases {
+            XCTAssertEqual(try covers(query, args), expected, query)
+            XCTAssertEqual(try ids(IndexedEvent.self, query, args), try ids(PlainEvent.self, query, args), query)
+            let indexed = try realm.objects(IndexedEvent.self).filtered(query, args)
+            let plain = try realm.objects(PlainEvent.self).filtered(query, args)
+            XCTAssertEqual(indexed.count, plain.count, query)
+            XCTAssertEqual(indexed.sum(ofProperty: "count") as Int, plain.sum(ofProperty: "count") as Int, query)
+            XCTAssertEqual(indexed.max(ofProperty: "id") as Int?, plain.max(ofProperty: "id") as Int?, query)
+        }
+        XCTAssertEqual(try ids(IndexedEvent.self, "name > %@", [x510]), [0, 2, 3, 4, 5])
+        XCTAssertEqual(try ids(IndexedEvent.self, "name == %@", [x510]), [1])
+    }
+
+    func testPrimaryKeyLookupReadsTheCurrentObject() throws {
+        try store([["id": 7, "name": "a", "count": 1]])
+        let found = try XCTUnwrap(realm.object(ofType: IndexedEvent.self, forPrimaryKey: 7))
+        XCTAssertEqual(found.name, "a")
+        XCTAssertNil(realm.object(ofType: IndexedEvent.self, forPrimaryKey: 8))
+        try realm.write {
+            let e = realm.object(ofType: IndexedEvent.self, forPrimaryKey: 7)!
+            e.count = 5
+            XCTAssertEqual(realm.object(ofType: IndexedEvent.self, forPrimaryKey: 7)!.count, 5)
+            realm.delete(e)
+            XCTAssertNil(realm.object(ofType: IndexedEvent.self, forPrimaryKey: 7))
+        }
     }
 
     func testNegativeNumbersAndIntegerBoundsAtTheExtremes() throws {

@@ -189,8 +189,16 @@ extension Realm {
         }
         do {
             let value = try ValueConversion.value(key, for: pk, className: info.name)
-            guard let binding = try core.binding(for: info),
-                  let objectKey = try translatingErrors(path: core.path, { try core.transaction().objectKey(binding.table, primaryKey: value) })
+            guard let binding = try core.binding(for: info) else { return nil }
+            let table = binding.table
+            if table.keysArePrimaryKeys, case .int(let i) = value {
+                // The object key is the primary key: the existence check reads the row, which
+                // the accessor then keeps.
+                let objectKey = ObjectKeyCoding.key(forIntegerPrimaryKey: i)
+                guard let row = try translatingErrors(path: core.path, { try core.transaction().row(table, objectKey) }) else { return nil }
+                return core.object(type, binding, objectKey, row: row)
+            }
+            guard let objectKey = try translatingErrors(path: core.path, { try core.transaction().objectKey(table, primaryKey: value) })
             else { return nil }
             return core.object(type, binding, objectKey)
         } catch { trap(error) }

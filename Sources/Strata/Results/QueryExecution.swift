@@ -22,7 +22,14 @@ enum QueryExecution {
                 return true
             }
             return keys
-        case .index(let access):
+        case .index(let access, let covers):
+            if covers { return try coveredKeys(access, in: table, txn) }
+            if case .range(let property, let range) = access, property.isPrimaryKey {
+                var keys: [ObjectKey] = []
+                if try txn.forEachRow(table, primaryKeyIn: range, { key, row in if query.matches(row) { keys.append(key) } }) {
+                    return keys
+                }
+            }
             var candidates = try self.candidates(access, in: table, txn)
             candidates.sort()
             var keys: [ObjectKey] = []
@@ -32,6 +39,19 @@ enum QueryExecution {
                 if let row = try txn.row(table, key), query.matches(row) { keys.append(key) }
             }
             return keys
+        }
+    }
+
+    /// The keys an access that covers its predicate yields, in table order without repeats:
+    /// the matches themselves, found without reading a row.
+    static func coveredKeys(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+        var keys = try candidates(access, in: table, txn)
+        if case .range(let property, _) = access, property.isPrimaryKey, table.keysArePrimaryKeys { return keys }
+        keys.sort()
+        var previous: ObjectKey?
+        return keys.filter { key in
+            defer { previous = key }
+            return key != previous
         }
     }
 
@@ -52,7 +72,7 @@ enum QueryExecution {
                 if query.matches(key, row, reader) { keys.append(key) }
                 return true
             }
-        case .index(let access):
+        case .index(let access, _):
             var candidates = try self.candidates(access, in: table, txn)
             candidates.sort()
             var previous: ObjectKey?
@@ -150,11 +170,13 @@ enum QueryExecution {
                                     follow: { row, key in try follow(key.path, from: row, txn) })
     }
 
-    /// Reads the rows of `keys` in their order: keys in table order (a scan's) are read with
-    /// one cursor walk instead of a B-tree lookup each.
+    /// Reads the rows of `keys` in their order: keys in table order (a scan's) that are dense
+    /// enough (spanning less than 8 keys per key) are read with one cursor walk instead of a
+    /// B-tree lookup each.
     static func rowReader(for keys: [ObjectKey], in table: Table,
                           _ txn: StorageTransaction) throws -> (ObjectKey) throws -> RowView? {
-        guard keys.count > 64, zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return { try txn.row(table, $0) } }
+        guard keys.count > 64, keys.last! &- keys.first! < UInt64(keys.count) &* 8,
+              zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return { try txn.row(table, $0) } }
         let cursor = try txn.scan(table)
         var current = try cursor.next()
         return { key in

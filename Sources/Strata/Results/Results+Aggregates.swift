@@ -99,8 +99,7 @@ extension Results {
                     }
                     return
                 }
-                for key in keys {
-                    guard let row = try txn.row(binding.table, key) else { continue }
+                try txn.forEachRow(binding.table, keys: keys) { _, row in
                     let v = row.value(p)
                     if !(skippingNull && v.isNull) { body(v) }
                 }

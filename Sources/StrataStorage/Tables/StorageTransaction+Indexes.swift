@@ -25,7 +25,7 @@ extension StorageTransaction {
                 }
             }
         }
-        if !IndexKey.isExact(value) {
+        if !IndexKey.isDistinct(value) {
             keys = try keys.filter { try row(table, $0)?.value(property) == value }
         }
         return keys
@@ -118,7 +118,7 @@ extension StorageTransaction {
         }
         let db = try indexDatabase(table, property)
         let start = range.lower.map(IndexKey.encode) ?? [1]
-        let skipStart = range.lower.map { !range.lowerInclusive && IndexKey.isExact($0) } ?? false
+        let skipStart = range.lower.map { !range.lowerInclusive && IndexKey.isDistinct($0) } ?? false
         let end = range.upper.map(IndexKey.encode)
         let stopAtEnd = range.upper.map { !range.upperInclusive && IndexKey.isExact($0) } ?? false
         var keys: [ObjectKey] = []
@@ -176,6 +176,18 @@ extension StorageTransaction {
     /// A range over an integer primary key that is the object key itself: a walk over the
     /// table's rows (object keys are the key with the sign bit flipped, big endian).
     private func primaryKeyRange(_ table: Table, _ range: IndexRange) throws -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        try forEachRow(table, primaryKeyIn: range) { key, _ in keys.append(key) }
+        return keys
+    }
+
+    /// Calls `body` with each object (key and row) whose integer primary key lies in `range`,
+    /// in key order, when the primary key is the object key itself; returns false without
+    /// reading anything otherwise. The rows are read in one cursor walk over the table.
+    @discardableResult
+    package func forEachRow(_ table: Table, primaryKeyIn range: IndexRange,
+                            _ body: (ObjectKey, RowView) throws -> Void) throws -> Bool {
+        guard table.keysArePrimaryKeys else { return false }
         func key(_ v: Value?) -> ObjectKey? {
             guard case .int(let i)? = v else { return nil }
             return ObjectKeyCoding.key(forIntegerPrimaryKey: i)
@@ -183,16 +195,15 @@ extension StorageTransaction {
         var low = key(range.lower) ?? 0
         var high = key(range.upper) ?? .max
         if range.lower != nil, !range.lowerInclusive {
-            if low == .max { return [] }
+            if low == .max { return true }
             low += 1
         }
         if range.upper != nil, !range.upperInclusive {
-            if high == 0 { return [] }
+            if high == 0 { return true }
             high -= 1
         }
-        guard low <= high else { return [] }
+        guard low <= high else { return true }
         var start = ObjectKeyCoding.encode(low)
-        var keys: [ObjectKey] = []
         try lmdbCall("Reading '\(table.name)'") {
             try withUnsafeBytes(of: &start) { s in
                 let cursor = try lmdb.cursor(table.rows)
@@ -200,11 +211,52 @@ extension StorageTransaction {
                 while let e = entry {
                     let k = ObjectKeyCoding.decode(e.key)
                     if k > high { break }
-                    keys.append(k)
+                    guard let row = RowView(e.value) else { throw damagedRow(table, k) }
+                    try body(k, row)
                     entry = try cursor.next()
                 }
             }
         }
-        return keys
+        return true
+    }
+}
+
+extension IndexKey {
+    /// Whether no other value has the index key of `value`: the key holds the whole value and
+    /// is shorter than a truncated key (a string or data of `maxLength - 1` bytes or more has
+    /// the key of every longer value that starts with the same bytes).
+    package static func isDistinct(_ value: Value) -> Bool {
+        switch value {
+        case .string(let s): return s.utf8.count < maxLength - 1
+        case .data(let d): return d.count < maxLength - 1
+        default: return true
+        }
+    }
+}
+
+extension StorageTransaction {
+    /// Calls `body` with the row of each of `keys` that exists, in the order of `keys`, through
+    /// one cursor: a key a few entries after the previous one is reached by stepping, any
+    /// other by a seek, so keys in table order are read in one forward walk.
+    package func forEachRow(_ table: Table, keys: [ObjectKey], _ body: (ObjectKey, RowView) throws -> Void) throws {
+        if keys.isEmpty { return }
+        try lmdbCall("Reading '\(table.name)'") {
+            let cursor = try lmdb.cursor(table.rows)
+            var current: (key: ObjectKey, value: UnsafeRawBufferPointer)?
+            for key in keys {
+                var steps = 0
+                while let c = current, c.key < key, steps < 4 {
+                    current = try cursor.next().map { (ObjectKeyCoding.decode($0.key), $0.value) }
+                    steps += 1
+                }
+                if current?.key != key {
+                    var k = ObjectKeyCoding.encode(key)
+                    current = try withUnsafeBytes(of: &k) { try cursor.seek(atLeast: $0) }.map { (ObjectKeyCoding.decode($0.key), $0.value) }
+                }
+                guard let c = current, c.key == key else { continue }
+                guard let row = RowView(c.value) else { throw damagedRow(table, key) }
+                try body(key, row)
+            }
+        }
     }
 }
