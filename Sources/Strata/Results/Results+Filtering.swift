@@ -20,9 +20,18 @@ extension Results {
     func filtered(_ text: String, _ args: [Any]) throws -> Results<Element> {
         core.checkThread()
         let arguments = QueryArguments.prepare(args, for: core)
-        let lookup = core.schemaLookup()
-        let result = Result { () throws(QueryError) -> CompiledQuery in
-            try compileQuery(text, arguments: arguments, schema: querySchema, lookup: lookup)
+        let schema = querySchema
+        // Most queries name only the class's own properties: resolve against the class alone
+        // first, and build the lookup of every class (links, inverse relationships) only
+        // when that fails, so that errors still come from the full lookup.
+        var result = Result { () throws(QueryError) -> CompiledQuery in
+            try compileQuery(text, arguments: arguments, schema: schema, lookup: SchemaLookup(schema))
+        }
+        if case .failure = result {
+            let lookup = core.schemaLookup()
+            result = Result { () throws(QueryError) -> CompiledQuery in
+                try compileQuery(text, arguments: arguments, schema: schema, lookup: lookup)
+            }
         }
         let compiled: CompiledQuery
         switch result {
