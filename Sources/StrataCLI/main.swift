@@ -7,7 +7,7 @@
 import Foundation
 
 /// Every command `strata` knows, in the order `strata help` lists them.
-let commands: [Command.Type] = [DemoCommand.self, CheckCommand.self, CompactCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, QueryCommand.self, DemoWorkerCommand.self]
+let commands: [Command.Type] = [DemoCommand.self, CheckCommand.self, CompactCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, QueryCommand.self, InfoCommand.self, ExportCommand.self, ImportCommand.self, DemoWorkerCommand.self]
 
 let words = Array(CommandLine.arguments.dropFirst())
 switch words.first {

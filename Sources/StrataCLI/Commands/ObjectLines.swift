@@ -1,0 +1,178 @@
+import Foundation
+import Glibc
+import StrataStorage
+
+/// The values of `strata export` and `strata import` lines (docs/INSPECTOR.md, "Export
+/// format"): each property value as JSON, chosen by the property's stored type so that every
+/// value survives a round trip exactly.
+///
+/// - bool, string: JSON booleans and strings; int: a JSON integer
+/// - double: the shortest decimal that reads back as the same double; float: the same, of the
+///   float widened to a double; not-a-number and infinities as "nan", "inf", "-inf"
+/// - data: base64; uuid: its string; date: seconds since 2001-01-01T00:00:00Z (the way a
+///   `Date` holds it) as a number (import also takes an ISO-8601 string)
+/// - a link: the target's primary key, or its object key when its class has none; null
+/// - a list: an array of its elements in the same forms
+enum ObjectLines {
+    // MARK: Encoding
+
+    /// The JSON text of `value`, a value of `property` (a list element when it is a list).
+    /// `linkKey` gives a link target's JSON text.
+    static func json(_ value: Value, linkKey: (ObjectKey) throws -> String) rethrows -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .float(let f): return number(Double(f))
+        case .double(let d): return number(d)
+        case .string(let s): return QueryObjects.jsonString(s)
+        case .data(let d): return "\"" + d.base64EncodedString() + "\""
+        case .date(let d): return number(d.timeIntervalSinceReferenceDate)
+        case .uuid(let u): return "\"" + u.uuidString + "\""
+        case .link(let k): return try linkKey(k)
+        }
+    }
+
+    static func number(_ d: Double) -> String {
+        if d.isNaN { return "\"nan\"" }
+        if d.isInfinite { return d > 0 ? "\"inf\"" : "\"-inf\"" }
+        return "\(d)"
+    }
+
+    // MARK: Decoding
+
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The stored value of one JSON value for `property` (of its element type for a list;
+    /// never a link: links are resolved by the importer).
+    static func value(_ json: JSONValue, for property: PropertySchema, in className: String) throws -> Value {
+        let name = "\(className).\(property.name)"
+        func wrong(_ expected: String) -> Problem { Problem("\(name): expected \(expected), got \(json.kind)") }
+        if case .null = json {
+            guard property.isOptional || property.type == .link else { throw Problem("\(name) cannot be null") }
+            return .null
+        }
+        switch property.type {
+        case .bool:
+            guard case .bool(let b) = json else { throw wrong("true or false") }
+            return .bool(b)
+        case .int:
+            guard case .number(let text) = json, let i = Int64(text) else { throw wrong("an integer") }
+            if property.intWidth < 64 {
+                let limit = Int64(1) << (property.intWidth - 1)
+                guard i >= -limit, i < limit else { throw Problem("\(name): \(i) does not fit in \(property.intWidth) bits") }
+            }
+            return .int(i)
+        case .float:
+            guard let d = double(json) else { throw wrong("a number") }
+            return .float(Float(d))
+        case .double:
+            guard let d = double(json) else { throw wrong("a number") }
+            return .double(d)
+        case .string:
+            guard case .string(let s) = json else { throw wrong("a string") }
+            return .string(s)
+        case .data:
+            guard case .string(let s) = json, let d = Data(base64Encoded: s) else { throw wrong("base64 text") }
+            return .data(d)
+        case .date:
+            if case .string(let s) = json, let date = isoDate(s) { return .date(date) }
+            guard case .number(let text) = json, let d = Double(text) else {
+                throw wrong("seconds since 2001-01-01 or an ISO-8601 date")
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: d))
+        case .uuid:
+            guard case .string(let s) = json, let u = UUID(uuidString: s) else { throw wrong("a UUID") }
+            return .uuid(u)
+        case .link:
+            throw Problem("\(name): a link is resolved after the objects are added")
+        }
+    }
+
+    private static func double(_ json: JSONValue) -> Double? {
+        switch json {
+        case .number(let text): return Double(text)
+        case .string("nan"): return .nan
+        case .string("inf"): return .infinity
+        case .string("-inf"): return -.infinity
+        default: return nil
+        }
+    }
+
+    private static func isoDate(_ text: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: text) { return d }
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: text)
+    }
+
+    // MARK: Output
+
+    /// Collects output text and writes it to a file descriptor in large pieces.
+    final class Writer {
+        private var buffer: [UInt8] = []
+        private let fd: Int32
+
+        init(fd: Int32 = 1) {
+            self.fd = fd
+            buffer.reserveCapacity(1 << 17)
+        }
+
+        func line(_ text: String) throws {
+            buffer.append(contentsOf: text.utf8)
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 16 { try flush() }
+        }
+
+        func flush() throws {
+            var offset = 0
+            while offset < buffer.count {
+                let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw Problem("cannot write the output: \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// A progress line on stderr, shown only when stderr is a terminal and the work has taken
+/// more than a second; rewritten at most five times a second and erased at the end.
+final class Progress {
+    private let label: String
+    private let total: Int
+    private let start = Date()
+    private let enabled = isatty(2) == 1
+    private var lastShown: Date?
+    private var calls = 0
+
+    init(_ label: String, total: Int) {
+        self.label = label
+        self.total = total
+    }
+
+    /// Reports that `done` of `total` are done (cheap: looks at the clock every 1024 calls).
+    func update(_ done: Int) {
+        guard enabled else { return }
+        calls += 1
+        guard calls & 1023 == 0 else { return }
+        let now = Date()
+        guard now.timeIntervalSince(start) > 1, now.timeIntervalSince(lastShown ?? .distantPast) > 0.2 else { return }
+        lastShown = now
+        let percent = total > 0 ? " (\(done * 100 / total)%)" : ""
+        FileHandle.standardError.write(Data("\r\(label) \(done) of \(total)\(percent)\u{1B}[K".utf8))
+    }
+
+    /// Erases the progress line, if one was shown.
+    func finish() {
+        guard lastShown != nil else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
