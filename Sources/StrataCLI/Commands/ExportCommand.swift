@@ -58,7 +58,7 @@ struct ExportCommand: Command {
         var tables: [Table] = []
         for schema in classes { if let table = try txn.table(schema.name) { tables.append(table) } }
         let total = try tables.reduce(0) { $0 + (try txn.count($1)) }
-        let progress = Progress("exporting", total: total)
+        let progress = Progress("exporting: object", total: total)
         let out = ObjectLines.Writer()
         var done = 0
         var targets: [String: Table] = [:]

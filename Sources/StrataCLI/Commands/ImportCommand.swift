@@ -97,7 +97,7 @@ struct ImportCommand: Command {
     private static func parse(_ data: Data) throws -> [Record] {
         var records: [Record] = []
         var lineNumber = 0
-        let progress = Progress("reading line", total: 0)
+        let progress = Progress("reading: line", total: 0)
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             let bytes = buffer.bindMemory(to: UInt8.self)
             var start = 0
@@ -137,7 +137,7 @@ struct ImportCommand: Command {
 
     /// Adds the objects, then sets their links and lists. Throws `LineError` for a bad line.
     private static func write(_ records: [Record], _ txn: StorageTransaction) throws {
-        let progress = Progress("importing", total: records.count * 2)
+        let progress = Progress("importing: step", total: records.count * 2)
         var keys: [ObjectKey] = []  // the new object key of each record
         keys.reserveCapacity(records.count)
         // Object keys in the input → new keys, for classes without a primary key.

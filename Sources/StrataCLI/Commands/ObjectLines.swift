@@ -166,8 +166,8 @@ final class Progress {
         let now = Date()
         guard now.timeIntervalSince(start) > 1, now.timeIntervalSince(lastShown ?? .distantPast) > 0.2 else { return }
         lastShown = now
-        let percent = total > 0 ? " (\(done * 100 / total)%)" : ""
-        FileHandle.standardError.write(Data("\r\(label) \(done) of \(total)\(percent)\u{1B}[K".utf8))
+        let count = total > 0 ? "\(done) of \(total) (\(done * 100 / total)%)" : "\(done)"
+        FileHandle.standardError.write(Data("\r\(label) \(count)\u{1B}[K".utf8))
     }
 
     /// Erases the progress line, if one was shown.
