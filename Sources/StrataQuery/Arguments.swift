@@ -17,6 +17,12 @@ package enum ArgumentConversion {
 
     /// Converts one argument; nil when its type cannot be used in a query.
     package static func convert(_ any: Any) -> Converted? {
+        // The usual arrays first: trying them against the scalar casts would bridge them to
+        // Foundation (an NSArray of boxed elements) to no avail.
+        let type = Swift.type(of: any)
+        if type == [Int].self { return .list((any as! [Int]).map { .int(Int64($0)) }) }
+        if type == [Int64].self { return .list((any as! [Int64]).map { .int($0) }) }
+        if type == [String].self { return .list((any as! [String]).map { .string($0) }) }
         if let v = scalar(any) { return .value(v) }
         let mirror = Mirror(reflecting: any)
         switch mirror.displayStyle {

@@ -44,6 +44,7 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
         default: return nil
         }
         if raw.contains(.null) { return nil }
+        if raw.count == 1 { return IndexHint(property: c.property, values: fits(raw[0], c.property.type) ? raw : []) }
         var seen = Set<Value>()
         let values = raw.filter { fits($0, c.property.type) && seen.insert($0).inserted }
         return IndexHint(property: c.property, values: values)

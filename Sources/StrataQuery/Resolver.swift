@@ -82,12 +82,12 @@ package struct Resolver {
     /// An operand after binding.
     private enum Operand {
         case path(ResolvedPath, position: Int)
-        case constant(Value, position: Int, source: String)
-        case list([(Value, source: String)], position: Int)
+        case constant(Value, position: Int, source: OperandSource)
+        case list([(Value, source: OperandSource)], position: Int)
         /// A managed (or unmanaged) object given as an argument.
-        case object(ObjectArgument, position: Int, source: String)
+        case object(ObjectArgument, position: Int, source: OperandSource)
         /// A collection of objects given as an argument (for IN).
-        case objects([ObjectArgument], position: Int, source: String)
+        case objects([ObjectArgument], position: Int, source: OperandSource)
 
         var position: Int {
             switch self {
@@ -126,25 +126,25 @@ package struct Resolver {
         case .keyPath(let k):
             return .path(try path(k), position: k.position)
         case .literal(let v, let p):
-            return .constant(v, position: p, source: literalText(v))
+            return .constant(v, position: p, source: .literal(v))
         case .argument(let i, let p):
             let any = try argument(i, at: p)
             if let object = any as? ObjectArgument {
-                return .object(object, position: p, source: "argument \(i) (\(object.className) object)")
+                return .object(object, position: p, source: .text("argument \(i) (\(object.className) object)"))
             }
             if type(of: any) == [ObjectArgument].self, let objects = any as? [ObjectArgument] {
-                return .objects(objects, position: p, source: "argument \(i) (\(objects.count) objects)")
+                return .objects(objects, position: p, source: .text("argument \(i) (\(objects.count) objects)"))
             }
             switch ArgumentConversion.convert(any) {
-            case .value(let v)?: return .constant(v, position: p, source: "argument \(i) (\(ArgumentConversion.describe(any)))")
+            case .value(let v)?: return .constant(v, position: p, source: .argument(i, any))
             case .list(let vs)?:
-                return .list(vs.map { ($0, source: "an element of argument \(i)") }, position: p)
+                return .list(vs.map { ($0, source: .element(i)) }, position: p)
             case nil:
                 throw QueryError("argument \(i) (\(ArgumentConversion.describe(any))) has a type that cannot be used in a query",
                                  at: p)
             }
         case .list(let items, let p):
-            var values: [(Value, source: String)] = []
+            var values: [(Value, source: OperandSource)] = []
             for item in items {
                 switch try operand(item) {
                 case .constant(let v, _, let source): values.append((v, source))
@@ -511,7 +511,7 @@ package struct Resolver {
     /// A link property (or, with `path`, a collection) compared with objects by identity.
     package func objectComparison(path: [LinkStep], quantifier: Quantifier, link: PropertySchema?, target: String,
                                   _ op: ComparisonOperator, _ objects: [ObjectArgument]) throws(QueryError) -> ResolvedPredicate {
-        let rhs: Operand = op == .in ? .objects(objects, position: 0, source: "the objects") : .object(objects[0], position: 0, source: "the object")
+        let rhs: Operand = op == .in ? .objects(objects, position: 0, source: .text("the objects")) : .object(objects[0], position: 0, source: .text("the object"))
         if let link {
             let inner = try compare(link, node(link.name, op, []), rhs, throughLinks: !path.isEmpty)
             return path.isEmpty ? inner : .path(path, quantifier, inner)
@@ -528,8 +528,8 @@ package struct Resolver {
 
     private func typedOperand(_ operand: ResolvedOperand) -> Operand {
         switch operand {
-        case .value(let v): .constant(v, position: 0, source: literalText(v))
-        case .values(let vs): .list(vs.map { ($0, source: literalText($0)) }, position: 0)
+        case .value(let v): .constant(v, position: 0, source: .literal(v))
+        case .values(let vs): .list(vs.map { ($0, source: .literal($0)) }, position: 0)
         case .property(let q): .path(ResolvedPath(steps: [], end: .property(q), text: q.name), position: 0)
         }
     }
@@ -637,7 +637,7 @@ package struct Resolver {
     }
 
     /// Converts a constant to the property's type, or explains why it cannot be compared.
-    private func coerce(_ v: Value, to p: PropertySchema, op: ComparisonOperator, source: String, at position: Int,
+    private func coerce(_ v: Value, to p: PropertySchema, op: ComparisonOperator, source: OperandSource, at position: Int,
                         allowNil: Bool = false) throws(QueryError) -> Value {
         func mismatch() -> QueryError {
             QueryError("cannot compare '\(p.name)' (\(p.type)) with \(source)", at: position)
@@ -693,4 +693,26 @@ func editDistance(_ a: String, _ b: String) -> Int {
         }
     }
     return row[y.count]
+}
+
+/// Where a constant of a query came from, as error messages name it; the text is made only
+/// when a message needs it.
+private enum OperandSource: CustomStringConvertible {
+    /// Text given as is.
+    case text(String)
+    /// A literal written in the query.
+    case literal(Value)
+    /// Argument `i`, a single value.
+    case argument(Int, Any)
+    /// An element of argument `i`, an array.
+    case element(Int)
+
+    var description: String {
+        switch self {
+        case .text(let s): s
+        case .literal(let v): literalText(v)
+        case .argument(let i, let any): "argument \(i) (\(ArgumentConversion.describe(any)))"
+        case .element(let i): "an element of argument \(i)"
+        }
+    }
 }
