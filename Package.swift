@@ -3,6 +3,7 @@
 //
 // Layers (arrows point one way):
 //   strata (CLI), strata-bench, strata-stress → Strata → (StrataQuery, StrataStorage) → LMDB → CLMDB
+//   StrataStorage → CStrataSync (futex and shared-memory atomics for the `.lock` file)
 import PackageDescription
 
 let package = Package(
@@ -20,8 +21,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // A thin, typed Swift binding: the only target that imports CLMDB.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: swift5),
-        // Values, row and key encodings, schema, tables, indexes, history.
-        .target(name: "StrataStorage", dependencies: ["LMDB"], swiftSettings: swift5),
+        // The futex system call and atomics on shared memory, which Swift cannot call directly.
+        .target(name: "CStrataSync"),
+        // Values, row and key encodings, schema, tables, indexes, history, the coordination file.
+        .target(name: "StrataStorage", dependencies: ["LMDB", "CStrataSync"], swiftSettings: swift5),
         // The query language: lexer, parser, resolver, evaluator.
         .target(name: "StrataQuery", dependencies: ["StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.

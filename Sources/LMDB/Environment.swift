@@ -76,6 +76,13 @@ package final class Environment: @unchecked Sendable {
         return (info.me_last_pgno + 1) * pageSize
     }
 
+    /// The id of the newest committed transaction, in any process (read from the meta page).
+    package var lastTransactionID: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return info.me_last_txnid
+    }
+
     /// Clears reader slots left by dead processes (`mdb_reader_check`); returns how many.
     @discardableResult
     package func clearStaleReaders() -> Int {

@@ -166,7 +166,7 @@ final class InMemoryFile: @unchecked Sendable {
             let safe = identifier.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()
             let name = String(safe.prefix(40)) + "-" + String(UInt64(bitPattern: Int64(identifier.hashValue)), radix: 16)
             let path = directory + "/" + name + ".strata"
-            for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) }
+            for p in [path, path + "-lock", path + ".lock"] { try? FileManager.default.removeItem(atPath: p) }
             let file = InMemoryFile(path: path)
             open[identifier] = Weak(file: file)
             return file
@@ -174,7 +174,7 @@ final class InMemoryFile: @unchecked Sendable {
     }
 
     deinit {
-        for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) }
+        for p in [path, path + "-lock", path + ".lock"] { try? FileManager.default.removeItem(atPath: p) }
         let directory = (path as NSString).deletingLastPathComponent
         if (try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty ?? false {
             try? FileManager.default.removeItem(atPath: directory)

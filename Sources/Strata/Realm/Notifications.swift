@@ -98,6 +98,12 @@ final class NotificationHub {
         }
     }
 
+    /// Tells the `Realm.observe` blocks that other commits are waiting (`autorefresh` is off).
+    func refreshRequired(_ core: RealmCore) {
+        let live = observers.compactMap { $0.observer as? RealmObserver }.filter { !$0.isInvalidated }
+        for observer in live where !observer.isInvalidated { observer.block(.refreshRequired, Realm(core: core)) }
+    }
+
     /// Before a `write(withoutNotifying:)` block runs (in the write transaction, before any
     /// change): the skipped observers hear what happened up to this version.
     func catchUp(_ tokens: [NotificationToken], _ core: RealmCore) {

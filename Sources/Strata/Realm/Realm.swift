@@ -64,6 +64,15 @@ public struct Realm {
         return core.version
     }
 
+    /// Whether commits made by other threads and processes move this Realm to the newest
+    /// version on its thread's next run-loop turn (then observers are notified). When off,
+    /// `observe` blocks get `.refreshRequired` instead and the Realm stays on its version
+    /// until `refresh()`. On by default.
+    public var autorefresh: Bool {
+        get { core.checkThread(); return core.autorefresh }
+        nonmutating set { core.checkThread(); core.autorefresh = newValue }
+    }
+
     /// Moves this Realm to the newest version. Returns whether the version changed; if it did,
     /// observers are notified on this thread's next run-loop turn.
     @discardableResult

@@ -26,6 +26,12 @@ final class RealmCore {
     let asyncWrites = AsyncWriteQueue()
     /// The change observers registered on this instance (`Notifications.swift`).
     let notifications = NotificationHub()
+    /// Whether commits made elsewhere move this instance forward on its run loop's next turn
+    /// (RealmSwift's `autorefresh`, on by default).
+    var autorefresh = true
+    /// Brings other threads' and processes' commits to this instance's run loop (kept here:
+    /// the file's notifier holds it weakly, so it goes with this instance).
+    private var waker: CommitWaker?
     /// Counts transactions begun; with the write count it stamps cached row views.
     private var serial: UInt64 = 0
     private var bindings: [ObjectIdentifier: TableBinding] = [:] {
@@ -59,8 +65,12 @@ final class RealmCore {
         memoryFile = memory
         thread = pthread_self()
         file = try Self.openFile(configuration, path: path)
+        file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
         try prepareSchema(ClassInfo.withLinkTargets(configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered))
+        let waker = CommitWaker(self, runLoop: RunLoop.current)
+        file.addCommitListener(waker)
+        self.waker = waker
     }
 
     private func checkSchema(_ infos: [ClassInfo], against stored: StoredSchema) throws {
@@ -103,6 +113,12 @@ final class RealmCore {
         }
         return txn
     }
+
+    /// Whether a snapshot (or write transaction) is held.
+    var hasSnapshot: Bool { current != nil }
+
+    /// Whether the snapshot held sees the newest commit of any process.
+    var isOnNewestVersion: Bool { current?.isNewest ?? false }
 
     /// Stamps row views: changes whenever a held view may have become stale.
     var stamp: UInt64 { serial << 40 | (current?.writeCount ?? 0) }

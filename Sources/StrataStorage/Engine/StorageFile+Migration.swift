@@ -59,21 +59,36 @@ extension StorageFile {
     package func sizes() throws -> (total: Int, used: Int) {
         var st = stat()
         let total = stat(path, &st) == 0 ? Int(st.st_size) : environment.usedBytes
-        var freePages = 0
-        do {
+        let freePages = try freePageCount()
+        return (total, max(0, environment.usedBytes - freePages * environment.pageSize))
+    }
+
+    /// Bytes that old snapshots keep from reuse: the pages freed by LMDB transaction
+    /// `transaction` and later, which a writer may not reuse while a snapshot of
+    /// `transaction` is open (LMDB reuses only pages freed before its oldest reader).
+    package func bytesHeld(bySnapshotOf transaction: Int) throws -> Int {
+        try freePageCount(freedFrom: transaction) * environment.pageSize
+    }
+
+    /// The pages on LMDB's free list freed by transaction `first` or later.
+    private func freePageCount(freedFrom first: Int = 0) throws -> Int {
+        var pages = 0
+        do throws(LMDBError) {
             let txn = try Transaction(environment, readOnly: true)
             defer { txn.abort() }
-            // The free list is database 0; each value starts with its page count (a size_t).
+            // The free list is database 0: keys are the freeing transaction's id, values
+            // start with their page count (both size_t).
             let cursor = try txn.cursor(Database(handle: 0))
             var entry = try cursor.first()
             while let e = entry {
-                if e.value.count >= MemoryLayout<Int>.size { freePages += e.value.loadUnaligned(as: Int.self) }
+                let freedBy = e.key.count >= MemoryLayout<Int>.size ? e.key.loadUnaligned(as: Int.self) : 0
+                if freedBy >= first, e.value.count >= MemoryLayout<Int>.size { pages += e.value.loadUnaligned(as: Int.self) }
                 entry = try cursor.next()
             }
-        } catch let error as LMDBError {
+        } catch {
             throw StorageError.lmdb(error, "Reading the free pages of '\(path)'")
         }
-        return (total, max(0, environment.usedBytes - freePages * environment.pageSize))
+        return pages
     }
 
     /// Writes a compacted copy (`mdb_env_copy2` with `MDB_CP_COMPACT`: a consistent snapshot,

@@ -6,15 +6,26 @@ import LMDB
 /// the tables bound to the stored schema. Shared by every `Realm` instance of the file in
 /// the process (LMDB allows one environment per file per process), found through `open`.
 package final class StorageFile: @unchecked Sendable {
-    // Sendable invariant: `Environment` and `DatabaseHandles` are thread-safe;
-    // `schemaCache` and `retention` are only touched under `lock`.
+    // Sendable invariant: `Environment`, `DatabaseHandles`, `CoordinationFile` and
+    // `CommitNotifier` are thread-safe; `schemaCache`, `retention`, `pins`,
+    // `activeVersionLimit` and `lastReclaim` are only touched under `lock`.
     package let environment: Environment
     package let path: String
     package let isReadOnly: Bool
     let handles: DatabaseHandles
-    private let lock = NSLockLite()
+    let lock = NSLockLite()
     private var schemaCache: ([UInt8], StoredSchema)?
     private var retention = HistoryRetentionPolicy.default
+    /// The `.lock` coordination file (nil in a read-only directory that has none).
+    package let coordination: CoordinationFile?
+    /// The versions this process's snapshots pin.
+    let pins = VersionPins()
+    /// `maximumNumberOfActiveVersions` of the configurations that opened the file.
+    var activeVersionLimit: Int?
+    /// When this process last freed the registry slots of dead processes.
+    var lastReclaim = Date.distantPast
+    /// Wakes this process's listeners when any process commits (started on first use).
+    let notifier = CommitNotifier()
 
     /// The history retention this process's commits apply (set by each open of a configuration).
     package var historyRetention: HistoryRetentionPolicy {
@@ -65,6 +76,11 @@ package final class StorageFile: @unchecked Sendable {
         return registryLock.withLock { identity(of: path).flatMap { registry[$0]?.file } }
     }
 
+    /// Runs `body` while no file of this process opens or closes through `open`.
+    static func withRegistryLock<T>(_ body: () throws -> T) rethrows -> T {
+        try registryLock.withLock(body)
+    }
+
     /// The file's device and inode, so that links to one file share one environment.
     private static func identity(of path: String) -> String? {
         var st = stat()
@@ -89,10 +105,12 @@ package final class StorageFile: @unchecked Sendable {
         self.path = path
         self.isReadOnly = options.readOnly
         handles = DatabaseHandles(environment: environment)
+        coordination = try CoordinationFile.open(databasePath: path, register: true)
         environment.clearStaleReaders()
         try FileChecks.checkAfterOpen(environment, path: path)
         try checkFormat()
         try openDatabases()
+        notifier.file = self
     }
 
     /// Opens the file's own databases (creating them in a new writable file) and every

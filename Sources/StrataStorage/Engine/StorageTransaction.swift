@@ -36,11 +36,27 @@ package final class StorageTransaction {
     var lastKeys: [String: ObjectKey] = [:]
     private var schemaChanged = false
 
+    /// Whether this read snapshot is counted in the file's pins (until it ends).
+    private var isPinned = false
+
     init(file: StorageFile, write: Bool) throws {
         self.file = file
         self.isWrite = write
+        if write {
+            try file.checkRoomForNewVersion()
+            file.reclaimDeadProcessesIfDue()
+        }
         (lmdb, handles, schema, version) = try Self.begin(file, write: write)
         meta = handles[MetaKeys.database]
+        if !write {
+            do {
+                try file.pin(version, transaction: lmdb.id)
+            } catch {
+                lmdb.abort()
+                throw error
+            }
+            isPinned = true
+        }
     }
 
     /// Begins an LMDB transaction that can use every table of the schema it sees. A
@@ -74,7 +90,17 @@ package final class StorageTransaction {
 
     deinit {
         if isCreating { file.handles.endCreating(committed: nil) }
+        unpin()
     }
+
+    private func unpin() {
+        guard isPinned else { return }
+        isPinned = false
+        file.unpin(version)
+    }
+
+    /// Whether this transaction sees the newest commit of any process.
+    package var isNewest: Bool { lmdb.id == file.environment.lastTransactionID }
 
     /// Wraps LMDB errors raised by `body` with `context`.
     @inline(__always)
@@ -173,6 +199,7 @@ package final class StorageTransaction {
     package func abort() {
         lmdb.abort()
         endCreating(committed: false)
+        unpin()
     }
 
     private func endCreating(committed: Bool) {
@@ -207,12 +234,14 @@ package final class StorageTransaction {
             }
             try applyHistoryRetention(historyRetention ?? file.historyRetention, history: history, now: entry.time)
             try MetaKeys.writeInteger(lmdb, meta, MetaKeys.version, newVersion)
+            let schemaVersion = storedSchemaVersion
             do {
                 try lmdb.commit()
             } catch {
                 endCreating(committed: false)
                 throw error
             }
+            file.didCommit(version: newVersion, schemaVersion: schemaVersion)
         }
         endCreating(committed: true)
         version = newVersion

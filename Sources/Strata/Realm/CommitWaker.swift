@@ -1,0 +1,49 @@
+import Foundation
+import StrataStorage
+
+/// Carries a commit seen by the file's notifier thread (any process's commit) to one Realm
+/// instance's thread: it schedules one timer on that thread's run loop (a timer added from
+/// another thread wakes a sleeping run loop; a `perform` block does not), and the Realm then
+/// refreshes itself (`autorefresh`) and delivers its notifications, or reports
+/// `.refreshRequired`. Commits that arrive while a wake-up is pending coalesce into it.
+final class CommitWaker: CommitListener, @unchecked Sendable {
+    // Sendable invariant: `isPending` is only touched under `lock`; `token` is only
+    // dereferenced on the Realm's thread, inside the timer.
+    private let runLoop: RunLoop
+    private weak var token: RealmCore.Token?
+    private let lock = NSLock()
+    private var isPending = false
+
+    init(_ core: RealmCore, runLoop: RunLoop) {
+        self.runLoop = runLoop
+        token = core.token
+    }
+
+    func commitObserved() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isPending else { return }
+        isPending = true
+        runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in self?.fire() }, forMode: .default)
+    }
+
+    private func fire() {
+        lock.lock()
+        isPending = false
+        lock.unlock()
+        token?.core?.commitObserved()
+    }
+}
+
+extension RealmCore {
+    /// Another commit happened (called on this instance's thread by its `CommitWaker`). With
+    /// `autorefresh`, a snapshot behind the newest version moves forward and observers hear
+    /// what changed; without it, `Realm.observe` blocks get `.refreshRequired`. Inside a
+    /// write nothing happens: the commit delivers.
+    func commitObserved() {
+        guard !isInWriteTransaction, !asyncWrites.holdsGroup, !notifications.isEmpty || hasSnapshot else { return }
+        guard autorefresh else { return notifications.refreshRequired(self) }
+        if hasSnapshot && !isOnNewestVersion { endTransaction() }
+        notifications.deliver(self)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// What a file does with its coordination file: publishing commits and pins, bounding the
+/// active versions, freeing the entries of dead processes, and waking listeners on commits.
+extension StorageFile {
+    /// `maximumNumberOfActiveVersions`: the most distinct versions this process may pin at
+    /// once, counting the one a write creates; nil for no bound.
+    package var maximumActiveVersions: Int? {
+        get { lock.withLock { activeVersionLimit } }
+        set { lock.withLock { activeVersionLimit = newValue } }
+    }
+
+    /// Records a snapshot of `version` (LMDB transaction `transaction`), or throws when it
+    /// would exceed `maximumActiveVersions`.
+    func pin(_ version: UInt64, transaction: Int) throws {
+        try lock.withLock {
+            if let limit = activeVersionLimit, !pins.contains(version), pins.distinctVersions + 1 > limit {
+                throw activeVersionsError(limit, adding: "a snapshot of version \(version)")
+            }
+            pins.pin(version, transaction: transaction)
+            publishPins()
+        }
+    }
+
+    /// Removes a snapshot of `version`.
+    func unpin(_ version: UInt64) {
+        lock.withLock {
+            pins.unpin(version)
+            publishPins()
+        }
+    }
+
+    /// Throws when a write's new version would exceed `maximumActiveVersions`.
+    func checkRoomForNewVersion() throws {
+        try lock.withLock {
+            if let limit = activeVersionLimit, pins.distinctVersions + 1 > limit {
+                throw activeVersionsError(limit, adding: "the version a write would create")
+            }
+        }
+    }
+
+    private func activeVersionsError(_ limit: Int, adding what: String) -> StorageError {
+        StorageError(.fail, "Number of active versions (\(pins.distinctVersions + 1)) in '\(path)' would exceed maximumNumberOfActiveVersions (\(limit)) with \(what). Pinned in this process (pid \(ProcessIdentity.current.pid)): \(pins.description). Release old Realms, frozen objects or snapshots (invalidate(), or let them go), or raise the limit")
+    }
+
+    private func publishPins() {
+        let state = pins.published
+        coordination?.publishPins(oldest: state.oldest, snapshots: state.snapshots)
+    }
+
+    /// Publishes a commit to every process (called right after the LMDB commit).
+    func didCommit(version: UInt64, schemaVersion: UInt64?) {
+        coordination?.publishCommit(version: version, schemaVersion: schemaVersion)
+    }
+
+    /// Frees the registry slots (and LMDB reader slots) of processes that died with the file
+    /// open; at most once a second, so writers can call it on every write.
+    func reclaimDeadProcessesIfDue() {
+        let due = lock.withLock {
+            guard Date().timeIntervalSince(lastReclaim) >= 1 else { return false }
+            lastReclaim = Date()
+            return true
+        }
+        guard due, let coordination else { return }
+        if coordination.reclaimDeadProcesses() > 0 { environment.clearStaleReaders() }
+    }
+
+    /// The processes that have this file open, with the versions they pin.
+    package func openProcesses() -> [RegisteredProcess] {
+        let processes = coordination?.processes() ?? []
+        environment.clearStaleReaders()
+        return processes
+    }
+
+    /// The processes that have the database at `path` open, read from its coordination file
+    /// without opening the database (or through this process's open instance, whose
+    /// coordination file must be the only one this process has open: closing a second
+    /// descriptor would drop the first one's locks). Empty when there is no coordination file.
+    package static func openProcesses(path: String) throws -> [RegisteredProcess] {
+        if let file = openInstance(path: path) { return file.openProcesses() }
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: CoordinationFile.path(forDatabaseAt: path)) else { return [] }
+        return try withRegistryLock {
+            try CoordinationFile.open(databasePath: path, register: false)?.processes() ?? []
+        }
+    }
+
+    /// Calls `listener.commitObserved()` on the file's notifier thread after every commit, in
+    /// any process, while the listener lives.
+    package func addCommitListener(_ listener: CommitListener) {
+        notifier.add(listener)
+    }
+}
