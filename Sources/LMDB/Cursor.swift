@@ -3,11 +3,17 @@ import CLMDB
 /// A position in a database, for ordered scans and range seeks (`MDB_cursor`).
 ///
 /// Returned key and value bytes follow the transaction's lifetime rules. A cursor must not
-/// outlive its transaction; `deinit` closes it.
+/// outlive its transaction; `deinit` closes it. A cursor of a shared read transaction holds
+/// the transaction's lock for each move (`Transaction.share()`).
 package final class Cursor {
     private let handle: OpaquePointer
+    /// Not retained: like the LMDB cursor, this must not outlive its transaction.
+    private unowned(unsafe) let transaction: Transaction
 
-    init(handle: OpaquePointer) { self.handle = handle }
+    init(handle: OpaquePointer, transaction: Transaction) {
+        self.handle = handle
+        self.transaction = transaction
+    }
     deinit { mdb_cursor_close(handle) }
 
     /// A key/value pair under the cursor.
@@ -16,7 +22,7 @@ package final class Cursor {
     @inline(__always)
     private func move(_ op: MDB_cursor_op) throws(LMDBError) -> Entry? {
         var key = MDB_val(), data = MDB_val()
-        let rc = mdb_cursor_get(handle, &key, &data, op)
+        let rc = transaction.serialized { mdb_cursor_get(handle, &key, &data, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return (key.bytes, data.bytes)
@@ -27,7 +33,7 @@ package final class Cursor {
                       value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var d = MDB_val(mv_size: value?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: value?.baseAddress))
-        let rc = mdb_cursor_get(handle, &k, &d, op)
+        let rc = transaction.serialized { mdb_cursor_get(handle, &k, &d, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return (k.bytes, d.bytes)
@@ -71,7 +77,7 @@ package final class Cursor {
     /// Number of duplicates of the current key (`mdb_cursor_count`).
     package func duplicateCount() throws(LMDBError) -> Int {
         var n = 0
-        try check(mdb_cursor_count(handle, &n))
+        try check(transaction.serialized { mdb_cursor_count(handle, &n) })
         return n
     }
 

@@ -5,13 +5,18 @@ import Glibc
 ///
 /// Bytes returned by `get` and by cursors point into the memory map and are valid only until
 /// the transaction ends, or (in a write transaction) until the next write. `deinit` aborts a
-/// transaction that was neither committed nor aborted. Not thread-safe: one thread at a time.
+/// transaction that was neither committed nor aborted. Not thread-safe: one thread at a time,
+/// unless the read transaction is `share`d.
 package final class Transaction {
     package private(set) var handle: OpaquePointer?
     package let environment: Environment
     package let isReadOnly: Bool
     /// Whether a read transaction is reset (its snapshot released) and may be `renew`ed.
     package private(set) var isReset = false
+    /// Held around every LMDB call on a read transaction that threads share (and on its
+    /// cursors): LMDB lets a read-only transaction span threads only if its use is serialised
+    /// (`MDB_NOTLS`). Nil until `share()`.
+    package private(set) var sharedLock: NSLockLite?
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold.
@@ -72,6 +77,23 @@ package final class Transaction {
         try check(mdb_txn_renew(live))
     }
 
+    /// Lets several threads use this read transaction at once: from now on each LMDB call on
+    /// it or its cursors holds `sharedLock`. Call it before the transaction reaches another
+    /// thread.
+    package func share() {
+        precondition(isReadOnly, "only read transactions can be shared by threads")
+        if sharedLock == nil { sharedLock = NSLockLite() }
+    }
+
+    /// Runs one LMDB call, holding `sharedLock` if the transaction is shared.
+    @inline(__always)
+    func serialized<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        guard let lock = sharedLock else { return try body() }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
     /// Opens (or with `.create`, creates) the named database. Returns nil if it does not exist.
     package func openDatabase(_ name: String?, flags: Database.Flags = []) throws(LMDBError) -> Database? {
         var dbi: MDB_dbi = 0
@@ -91,7 +113,7 @@ package final class Transaction {
     @inline(__always)
     package func get(_ db: Database, key: UnsafeRawBufferPointer) throws(LMDBError) -> UnsafeRawBufferPointer? {
         var data = MDB_val()
-        let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) in mdb_get(live, db.handle, &k, &data) }
+        let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) in serialized { mdb_get(live, db.handle, &k, &data) } }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return data.bytes
@@ -126,14 +148,14 @@ package final class Transaction {
     /// Number of entries in a database.
     package func count(_ db: Database) throws(LMDBError) -> Int {
         var stat = MDB_stat()
-        try check(mdb_stat(live, db.handle, &stat))
+        try check(serialized { mdb_stat(live, db.handle, &stat) })
         return stat.ms_entries
     }
 
     /// Page statistics of a database (`mdb_stat`).
     package func statistics(_ db: Database) throws(LMDBError) -> (entries: Int, pages: Int, depth: Int) {
         var stat = MDB_stat()
-        try check(mdb_stat(live, db.handle, &stat))
+        try check(serialized { mdb_stat(live, db.handle, &stat) })
         return (stat.ms_entries, stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages,
                 Int(stat.ms_depth))
     }
@@ -141,7 +163,7 @@ package final class Transaction {
     /// Opens a cursor over `db`, valid until the transaction ends.
     package func cursor(_ db: Database) throws(LMDBError) -> Cursor {
         var cursor: OpaquePointer?
-        try check(mdb_cursor_open(live, db.handle, &cursor))
-        return Cursor(handle: cursor!)
+        try check(serialized { mdb_cursor_open(live, db.handle, &cursor) })
+        return Cursor(handle: cursor!, transaction: self)
     }
 }

@@ -230,6 +230,8 @@ final class ListStore {
     let core: RealmCore
     let owner: ObjectBase
     let ownerKey: ObjectKey
+    /// The list property's declaration index in the owner's class.
+    let index: Int
     let table: Table
     let property: PropertySchema
     /// For a list of objects, the element class and its binding.
@@ -240,6 +242,7 @@ final class ListStore {
         self.owner = owner
         core = owner.managingCore!
         ownerKey = owner.objectKey
+        self.index = index
         let binding = owner.binding!
         table = binding.table
         property = binding.properties[index]

@@ -43,7 +43,13 @@ open class ObjectBase: NSObject {
         managingCore = core
         self.binding = binding
         objectKey = key
-        if let row { cachedRow = (core.stamp, row) }
+        if let row {
+            cachedRow = (core.stamp, row)
+        } else if core.isFrozen, let row = (try? core.row(binding, key)) ?? nil {
+            // A frozen object may be read by several threads at once: its row is fetched now,
+            // before it is shared, so that reading it never writes the cache.
+            cachedRow = (core.stamp, row)
+        }
         let base = Unmanaged.passUnretained(self).toOpaque()
         let info = binding.info
         for (index, property) in info.properties.enumerated() {

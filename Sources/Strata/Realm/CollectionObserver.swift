@@ -25,14 +25,7 @@ extension LinkingObjects {
                         _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
         guard let results else { preconditionFailure("Only collections which are managed by a Realm support change notifications") }
         checkObservable(results.core, queue)
-        let observer = CollectionObserver(results: results, keyPaths: keyPaths) { change in
-            switch change {
-            case .initial: block(.initial(self))
-            case let .update(_, deletions, insertions, modifications):
-                block(.update(self, deletions: deletions, insertions: insertions, modifications: modifications))
-            case .error(let error): block(.error(error))
-            }
-        }
+        let observer = CollectionObserver(results: results, keyPaths: keyPaths) { change in block(change.map { _ in self }) }
         results.core.notifications.add(observer, results.core)
         return observer
     }

@@ -50,6 +50,7 @@ extension Realm {
     /// one call). Delivery stops when the token is invalidated or released.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         core.checkThread()
+        precondition(!core.isFrozen, frozenObservationMessage)
         let observer = RealmObserver(core: core, block: block)
         core.notifications.add(observer, core)
         return observer
@@ -256,8 +257,12 @@ func propertyMask(_ keyPaths: [String]?, _ schema: ClassSchema, className: Strin
     return mask
 }
 
+/// RealmSwift's message for observing anything frozen.
+let frozenObservationMessage = "Frozen Realms do not change and do not have change notifications."
+
 func checkObservable(_ core: RealmCore, _ queue: DispatchQueue?) {
     core.checkThread()
+    precondition(!core.isFrozen, frozenObservationMessage)
     precondition(queue == nil, "Delivering notifications on a DispatchQueue is not supported yet: observe on the Realm's thread (queue: nil), whose run loop delivers them")
     precondition(!core.isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
 }

@@ -84,6 +84,7 @@ extension Realm {
     }
 
     func checkWritable() throws {
+        precondition(!core.isFrozen, "Can't perform transactions on a frozen Realm")
         if core.configuration.readOnly {
             throw Error(.fileAccess, "Cannot write to '\(core.path)': the Realm was opened read-only", path: core.path)
         }

@@ -51,6 +51,11 @@ final class RealmCore {
     var validatedSchema: StoredSchema?
     /// An in-memory Realm's file, deleted when its last instance goes.
     private let memoryFile: InMemoryFile?
+    /// Set on a frozen instance (`RealmCore+Freeze.swift`), which any thread may read: it
+    /// guards the table bindings, the one thing such an instance makes lazily.
+    private(set) var frozenLock: NSLock?
+    /// Whether this instance is frozen: one snapshot forever, readable from any thread.
+    var isFrozen: Bool { frozenLock != nil }
 
     init(configuration: Realm.Configuration) throws {
         let memory = try configuration.inMemoryIdentifier.map(InMemoryFile.forIdentifier)
@@ -73,6 +78,23 @@ final class RealmCore {
         self.waker = waker
     }
 
+    /// A frozen instance of `live`'s file reading `snapshot`, a read transaction prepared for
+    /// several threads (`shareAcrossThreads`). It never moves to another version and refuses
+    /// writes and observers.
+    init(frozenFrom live: RealmCore, snapshot: StorageTransaction) {
+        configuration = live.configuration
+        file = live.file
+        path = live.path
+        memoryFile = live.memoryFile
+        thread = pthread_self()
+        current = snapshot
+        serial = 1
+        checkedClasses = live.checkedClasses
+        validatedSchema = live.validatedSchema
+        frozenLock = NSLock()
+        token.core = self
+    }
+
     private func checkSchema(_ infos: [ClassInfo], against stored: StoredSchema) throws {
         let lines = infos.flatMap { info in
             stored.classes[info.name].map { TableBinding.differences(code: info.schema, stored: $0) } ?? []
@@ -88,7 +110,7 @@ final class RealmCore {
     /// Traps unless called on the thread that opened this instance.
     @inline(__always)
     func checkThread() {
-        if pthread_equal(thread, pthread_self()) == 0 {
+        if !isFrozen && pthread_equal(thread, pthread_self()) == 0 {
             preconditionFailure("Realm accessed from incorrect thread: a Realm, its objects and results are confined to the thread that opened them; pass a ThreadSafeReference or open a new Realm on this thread")
         }
     }
@@ -98,6 +120,7 @@ final class RealmCore {
 
     /// Traps unless a write transaction is open on this thread (RealmSwift's rule).
     func checkWrite() {
+        precondition(!isFrozen, "Attempting to modify a frozen object - call thaw on the Object instance first.")
         checkThread()
         precondition(isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
     }
@@ -127,10 +150,11 @@ final class RealmCore {
     var version: UInt64 { (try? transaction().version) ?? 0 }
 
     /// Releases the snapshot; the next read begins a new one at the newest version. Does
-    /// nothing while a group of asynchronous writes holds the write transaction.
+    /// nothing while a group of asynchronous writes holds the write transaction, nor on a
+    /// frozen instance. A snapshot shared with a frozen instance is left to it.
     func endTransaction() {
-        if asyncWrites.holdsGroup { return }
-        current?.abort()
+        if asyncWrites.holdsGroup || isFrozen { return }
+        if let current, !current.isShared { current.abort() }
         current = nil
         serial &+= 1
     }
@@ -191,6 +215,8 @@ final class RealmCore {
     /// The binding of a model class, or nil when the file has no table for it. Throws
     /// `.schemaMismatch` when the stored class differs from the code's.
     func binding(for info: ClassInfo) throws -> TableBinding? {
+        frozenLock?.lock()
+        defer { frozenLock?.unlock() }
         let id = ObjectIdentifier(info)
         if let b = bindings[id] { return b }
         let txn = try translatingErrors(path: path) { try transaction() }

@@ -48,7 +48,7 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
 }
 
 /// The read API shared by Realm collections (RealmSwift's `RealmCollectionBase`).
-public protocol RealmCollectionBase: RandomAccessCollection, CustomStringConvertible
+public protocol RealmCollectionBase: RandomAccessCollection, CustomStringConvertible, ThreadConfined
     where Element: RealmCollectionValue, Index == Int {}
 
 /// A lazily evaluated, live collection of objects (RealmSwift's `RealmCollection`).
@@ -73,6 +73,9 @@ public protocol RealmCollection: RealmCollectionBase, Equatable where Iterator =
     func value(forKey key: String) -> Any?
     func value(forKeyPath keyPath: String) -> Any?
     func setValue(_ value: Any?, forKey key: String)
+    /// Collection notifications: `.initial`, then `.update` with the changed indices.
+    func observe(keyPaths: [String]?, on queue: DispatchQueue?,
+                 _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken
 }
 
 /// A sort key for `sorted(by:)`: a property name and a direction.

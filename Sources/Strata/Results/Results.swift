@@ -11,13 +11,14 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     let query: CompiledQuery?
     /// Where the objects come from before the query.
     let source: ResultsSource
-    private let state = ResultsState()
+    private let state: ResultsState
 
     init(core: RealmCore, info: ClassInfo, query: CompiledQuery? = nil, source: ResultsSource = .table) {
         self.core = core
         self.info = info
         self.query = query
         self.source = source
+        state = ResultsState(sharedByThreads: core.isFrozen)
     }
 
     /// The same source with `query` instead of this one's (for `filter`, `sorted`, `where`).
@@ -37,6 +38,8 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// Number of matching objects. O(1) for a whole class.
     public var count: Int {
         core.checkThread()
+        state.lock?.lock()
+        defer { state.lock?.unlock() }
         if isWholeTable {
             guard let binding else { return 0 }
             return (try? core.transaction().count(binding.table)) ?? 0
@@ -91,6 +94,8 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
 
     /// The file's binding of the class, or nil if no object of it was ever stored.
     var binding: TableBinding? {
+        state.lock?.lock()
+        defer { state.lock?.unlock() }
         if let b = state.binding, state.bindingsGeneration == core.bindingsGeneration { return b }
         let b = try? core.binding(for: info)
         state.binding = b
@@ -111,6 +116,8 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// SORT step is applied lazily: reading the first objects selects them with a bounded
     /// heap (top-K) instead of sorting everything.
     func ordered(upTo prefix: Int) -> [ObjectKey] {
+        state.lock?.lock()
+        defer { state.lock?.unlock() }
         var keys = evaluated()
         guard let sortKeys = state.pendingSort, state.ordered < Swift.min(prefix, keys.count) else { return keys }
         let wanted = state.ordered == 0 ? Swift.max(prefix, 128) : keys.count
@@ -128,6 +135,8 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// The matching keys, evaluated once per snapshot and write count; all but a final SORT
     /// step applied.
     private func evaluated() -> [ObjectKey] {
+        state.lock?.lock()
+        defer { state.lock?.unlock() }
         let stamp = core.stamp
         if let cached = state.keys, state.stamp == stamp { return cached }
         let keys: [ObjectKey]
@@ -232,6 +241,12 @@ final class RowScan {
 
 /// The cache behind a `Results` value.
 final class ResultsState {
+    /// Held while the cache is read or filled, for results of a frozen Realm (any thread may
+    /// read them at once); nil otherwise. Recursive: a count may evaluate the keys.
+    let lock: NSRecursiveLock?
+
+    init(sharedByThreads: Bool) { lock = sharedByThreads ? NSRecursiveLock() : nil }
+
     /// The matching keys; the first `ordered` are in result order when `pendingSort` is set.
     var keys: [ObjectKey]?
     var ordered = 0

@@ -1,0 +1,89 @@
+import Foundation
+
+// Notifications as asynchronous sequences: `for await change in results.changes { … }`.
+//
+// RealmSwift offers Combine publishers and actor-isolated `observe(on: actor)` for async code;
+// neither exists on Linux, so Strata adds `changes`. Each is an observer registered when the
+// stream is made, on the calling thread, whose run loop delivers the changes (as `observe`
+// does). The collection or object in each change is frozen at the version the change
+// describes, so the consuming task may run on any thread; `thaw()` it to write. The stream
+// ends when the consuming task is cancelled or stops iterating (the observer is then
+// invalidated), and, for an object, after `.deleted`.
+
+extension Results {
+    /// The changes of these results, as `observe(keyPaths:)` reports them, with the results
+    /// frozen in each change.
+    public var changes: AsyncStream<RealmCollectionChange<Results<Element>>> { changes(keyPaths: nil) }
+
+    /// The changes of these results; a change of other properties than `keyPaths` is not a
+    /// modification.
+    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Results<Element>>> {
+        notificationStream { continuation in
+            observe(keyPaths: keyPaths, on: nil) { continuation.yield($0.map { $0.freeze() }) }
+        }
+    }
+}
+
+extension List {
+    /// The changes of this list, as `observe(keyPaths:)` reports them, with the list frozen
+    /// in each change.
+    public var changes: AsyncStream<RealmCollectionChange<List<Element>>> { changes(keyPaths: nil) }
+
+    /// The changes of this list; for a list of objects, a change of other properties than
+    /// `keyPaths` is not a modification.
+    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<List<Element>>> {
+        notificationStream { continuation in
+            observe(keyPaths: keyPaths, on: nil) { continuation.yield($0.map { $0.freeze() }) }
+        }
+    }
+}
+
+extension LinkingObjects {
+    /// The changes of this collection, as `observe(keyPaths:)` reports them, frozen in each.
+    public var changes: AsyncStream<RealmCollectionChange<LinkingObjects<Element>>> { changes(keyPaths: nil) }
+
+    /// The changes of this collection; a change of other properties than `keyPaths` is not a
+    /// modification.
+    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<LinkingObjects<Element>>> {
+        notificationStream { continuation in
+            observe(keyPaths: keyPaths, on: nil) { continuation.yield($0.map { $0.freeze() }) }
+        }
+    }
+}
+
+extension ObservableRealmObject {
+    /// The changes of this object, as `observe(keyPaths:)` reports them: `.change` with the
+    /// object frozen (and `newValue`s read from it), then `.deleted`, which ends the stream.
+    public var changes: AsyncStream<ObjectChange<Self>> { changes(keyPaths: nil) }
+
+    /// The changes of the properties named in `keyPaths` (all when nil) of this object.
+    public func changes(keyPaths: [String]?) -> AsyncStream<ObjectChange<Self>> {
+        notificationStream { continuation in
+            observe(keyPaths: keyPaths, on: nil) { change in
+                switch change {
+                case let .change(object, properties):
+                    let frozen = object.frozenObject() as! Self
+                    continuation.yield(.change(frozen, properties.map {
+                        PropertyChange(name: $0.name, oldValue: $0.oldValue, newValue: (frozen as? Object)?[$0.name])
+                    }))
+                case .deleted:
+                    continuation.yield(.deleted)
+                    continuation.finish()
+                case .error(let error):
+                    continuation.yield(.error(error))
+                }
+            }
+        }
+    }
+}
+
+/// An `AsyncStream` fed by the observer that `observe` registers (given the stream's
+/// continuation); ending the stream, by cancellation or otherwise, invalidates it.
+private func notificationStream<Change>(
+    _ observe: (AsyncStream<Change>.Continuation) -> NotificationToken
+) -> AsyncStream<Change> {
+    AsyncStream { continuation in
+        let token = observe(continuation)
+        continuation.onTermination = { _ in token.invalidate() }
+    }
+}

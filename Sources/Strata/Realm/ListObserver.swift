@@ -1,0 +1,87 @@
+import Foundation
+import StrataStorage
+
+extension List {
+    /// Observes the list: `.initial(list)` on a later turn of this thread's run loop, then
+    /// `.update(list, deletions:, insertions:, modifications:)` after each local commit or
+    /// `refresh()` that changed it (deletions and modifications are indices in the previous
+    /// version of the list, insertions in the new one). For a list of objects, a change of
+    /// an element's properties (those of `keyPaths`, when given) is a modification; an
+    /// element moved is a deletion and an insertion. For a list of values, a replaced value
+    /// is a deletion and an insertion and `keyPaths` is not used. When the list's object is
+    /// deleted, every element is reported deleted. `queue` must be nil for now.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        guard let store else { preconditionFailure("Only collections which are managed by a Realm support change notifications") }
+        checkObservable(store.core, queue)
+        let observer: Observer = store.targetInfo == nil
+            ? ValueListObserver(list: self, store: store, block: block)
+            : CollectionObserver(results: results, keyPaths: keyPaths) { change in block(change.map { _ in self }) }
+        store.core.notifications.add(observer, store.core)
+        return observer
+    }
+}
+
+/// Observes a list of values: the values as last reported, re-read only after a commit that
+/// changed the list property of its object.
+final class ValueListObserver<Element: RealmCollectionValue>: Observer {
+    let list: List<Element>
+    let store: ListStore
+    let block: (RealmCollectionChange<List<Element>>) -> Void
+    /// The values last reported; nil until `.initial` is delivered.
+    private var reported: [StrataStorage.Value]?
+
+    init(list: List<Element>, store: ListStore, block: @escaping (RealmCollectionChange<List<Element>>) -> Void) {
+        self.list = list
+        self.store = store
+        self.block = block
+        super.init(core: store.core)
+    }
+
+    override func deliver(_ log: ChangeLog) {
+        guard let old = reported else {
+            reported = currentValues()
+            version = log.version
+            block(.initial(list))
+            return
+        }
+        guard log.version != version else { return }
+        let since = version
+        version = log.version
+        let delta = log.delta(store.table.name, since: since)
+        guard delta.removed(store.ownerKey) || delta.mask(store.ownerKey) & ClassChanges.bit(store.property.id) != 0 else { return }
+        let new = currentValues()
+        reported = new
+        let diff = CollectionDiff(oldValues: old, newValues: new)
+        if diff.isEmpty { return }
+        block(.update(list, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
+    }
+
+    override func fail(_ error: Swift.Error) { block(.error(error)) }
+
+    override func rebase() {
+        super.rebase()
+        if reported != nil { reported = currentValues() }
+    }
+
+    /// The list's values now; none once its object is deleted.
+    private func currentValues() -> [StrataStorage.Value] {
+        guard let binding = store.owner.binding, ((try? core.row(binding, store.ownerKey)) ?? nil) != nil else { return [] }
+        return store.read { try $0.values() }
+    }
+}
+
+extension CollectionDiff {
+    /// The deletions and insertions that turn one list of values into another: equal values
+    /// pair up, in order, occurrence by occurrence; nothing is a modification.
+    init(oldValues: [StrataStorage.Value], newValues: [StrataStorage.Value]) {
+        var ids: [StrataStorage.Value: ObjectKey] = [:]
+        func id(_ value: StrataStorage.Value) -> ObjectKey {
+            if let id = ids[value] { return id }
+            let id = ObjectKey(ids.count)
+            ids[value] = id
+            return id
+        }
+        self.init(old: oldValues.map(id), new: newValues.map(id), delta: ClassDelta(), mask: 0)
+    }
+}

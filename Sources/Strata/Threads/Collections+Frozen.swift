@@ -1,0 +1,90 @@
+import Foundation
+import StrataStorage
+
+// Frozen and thawed collections. A frozen collection reads the frozen Realm at the version
+// it was frozen at, from any thread, and everything derived from it (`filter`, `sorted`, its
+// objects) is frozen too; thawing finds the live collection in the current thread's Realm.
+
+extension Results: Relocatable {
+    var relocationCore: RealmCore? { core }
+
+    var locator: @Sendable (RealmCore) -> Any? {
+        let info = info, query = query, source = source
+        return { core in
+            if case .list(_, let owner, let ownerInfo) = source, core.existingObject(ownerInfo, owner) == nil { return nil }
+            return Results(core: core, info: info, query: query, source: source)
+        }
+    }
+
+    /// Whether the results belong to a frozen Realm.
+    public var isFrozen: Bool { core.isFrozen }
+
+    /// The results at this version, immutable and readable from any thread (queries on them
+    /// give frozen results).
+    public func freeze() -> Results<Element> {
+        isFrozen ? self : Results(core: core.frozen(), info: info, query: query, source: source)
+    }
+
+    /// The same query, live, in the current thread's Realm (nil when it came from a list whose
+    /// owner is gone there). Live results return themselves.
+    public func thaw() -> Results<Element>? {
+        isFrozen ? relocated(to: core.thawed()) : self
+    }
+}
+
+extension LinkingObjects: Relocatable {
+    var relocationCore: RealmCore? { results?.core }
+
+    var locator: @Sendable (RealmCore) -> Any? {
+        guard let results else { preconditionFailure("Unmanaged collections cannot be frozen.") }
+        let originProperty = originProperty, findResults = results.locator
+        return { core in
+            (findResults(core) as? Results<Element>).map { LinkingObjects(originProperty: originProperty, results: $0) }
+        }
+    }
+
+    /// Whether the collection belongs to a frozen Realm.
+    public var isFrozen: Bool { results?.isFrozen ?? false }
+
+    /// The collection at this version, immutable and readable from any thread.
+    public func freeze() -> LinkingObjects<Element> {
+        guard let results else { preconditionFailure("Unmanaged collections cannot be frozen.") }
+        return LinkingObjects(originProperty: originProperty, results: results.freeze())
+    }
+
+    /// The live collection in the current thread's Realm; live ones return themselves.
+    public func thaw() -> LinkingObjects<Element>? {
+        guard let results else { preconditionFailure("Unmanaged collections cannot be thawed.") }
+        return results.isFrozen ? relocated(to: results.core.thawed()) : self
+    }
+}
+
+extension List: Relocatable {
+    var relocationCore: RealmCore? { store?.core }
+
+    var locator: @Sendable (RealmCore) -> Any? {
+        guard let store else { preconditionFailure("Unmanaged collections cannot be frozen.") }
+        let findOwner = store.owner.locator, index = store.index
+        return { core in
+            (findOwner(core) as? ObjectBase).map { List(store: ListStore(owner: $0, index: index)) }
+        }
+    }
+
+    /// Whether the list belongs to a frozen Realm (unmanaged lists are not frozen).
+    public var isFrozen: Bool { store?.core.isFrozen ?? false }
+
+    /// The list at this version, immutable and readable from any thread; changing it traps.
+    /// Traps when unmanaged or when its object was deleted.
+    public func freeze() -> List<Element> {
+        guard let store else { preconditionFailure("Unmanaged collections cannot be frozen.") }
+        if store.core.isFrozen { return self }
+        return List(store: ListStore(owner: store.owner.frozenObject(), index: store.index))
+    }
+
+    /// The live list in the current thread's Realm, or nil when its object no longer exists
+    /// there. A live list returns itself.
+    public func thaw() -> List<Element>? {
+        guard let store else { preconditionFailure("Unmanaged collections cannot be thawed.") }
+        return store.core.isFrozen ? relocated(to: store.core.thawed()) : self
+    }
+}

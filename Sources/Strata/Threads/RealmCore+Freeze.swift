@@ -1,0 +1,60 @@
+import Foundation
+import StrataStorage
+
+extension RealmCore {
+    /// The frozen instance at this instance's version: the one already alive in the process
+    /// for this file and version if any (so freezing twice gives the same Realm), otherwise a
+    /// new one. Outside a write it reads this instance's own snapshot, which both then share
+    /// (a fresh read might see a newer version); inside a write it reads a fresh snapshot,
+    /// which is the version the write started from since no other writer can commit
+    /// meanwhile. The version stays pinned until the frozen instance and everything read
+    /// from it are released.
+    func frozen() -> RealmCore {
+        if isFrozen { return self }
+        checkThread()
+        do {
+            let live = try translatingErrors(path: path) { try transaction() }
+            return try FrozenCores.core(path: path, readOnly: configuration.readOnly, version: live.version) {
+                let snapshot = isInWriteTransaction ? try translatingErrors(path: path) { try file.beginRead() } : live
+                precondition(snapshot.version == live.version, "A commit happened while '\(path)' was in a write transaction")
+                try translatingErrors(path: path) { try snapshot.shareAcrossThreads() }
+                return RealmCore(frozenFrom: self, snapshot: snapshot)
+            }
+        } catch { trap(error) }
+    }
+
+    /// The live instance of this file on the current thread (this one unless frozen).
+    func thawed() -> RealmCore {
+        guard isFrozen else { return self }
+        do { return try RealmCache.core(for: configuration) } catch { trap(error) }
+    }
+}
+
+/// The frozen instances alive in the process, one per file and version, held weakly: a frozen
+/// instance goes (and its snapshot ends) when nothing uses it any more.
+private enum FrozenCores {
+    private struct Key: Hashable {
+        let path: String
+        let readOnly: Bool
+        let version: UInt64
+    }
+
+    /// A weak reference is safe here: loading one whose target is being destroyed on another
+    /// thread gives nil.
+    private struct Weak { weak var core: RealmCore? }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cores: [Key: Weak] = [:]
+
+    /// The instance for `path` at `version`, made by `make` when none is alive.
+    static func core(path: String, readOnly: Bool, version: UInt64, make: () throws -> RealmCore) rethrows -> RealmCore {
+        let key = Key(path: path, readOnly: readOnly, version: version)
+        lock.lock()
+        defer { lock.unlock() }
+        if let core = cores[key]?.core { return core }
+        let core = try make()
+        cores = cores.filter { $0.value.core != nil }
+        cores[key] = Weak(core: core)
+        return core
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Carries a managed object, `Results`, `List` or `LinkingObjects` to another thread, where
+/// `Realm.resolve(_:)` gives the same thing in that thread's Realm (RealmSwift's
+/// `ThreadSafeReference`). Create it on the value's own thread; resolve it once.
+///
+/// The reference holds no Realm and no snapshot: only what finds the value again (class and
+/// key, query, list owner and property) and the version it was made at. Resolving in a Realm
+/// that is behind that version refreshes it first, so the value is seen at least as new as
+/// it was; an object deleted by then resolves to nil.
+@frozen public struct ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sendable {
+    // Sendable invariant: `state` is a class whose mutable part is guarded by its lock; the
+    // rest is immutable.
+    private let state: ReferenceState
+
+    /// A reference to `threadConfined`, which must be managed, not deleted, and used on its
+    /// Realm's thread (or frozen).
+    public init(to threadConfined: Confined) {
+        guard let value = threadConfined as? Relocatable, let core = value.relocationCore else {
+            preconditionFailure("Cannot construct reference to unmanaged object, which can be passed across threads directly")
+        }
+        core.checkThread()
+        if threadConfined.isInvalidated {
+            preconditionFailure("Cannot construct reference to invalidated object")
+        }
+        state = ReferenceState(locator: value.locator, file: core.file.path, version: core.version,
+                               madeInWrite: core.isInWriteTransaction)
+    }
+
+    /// Whether the reference was resolved already (it cannot be resolved again).
+    public var isInvalidated: Bool { state.isResolved }
+
+    /// The value in `core`: nil when it no longer exists there, or when `core` is another file.
+    func resolve(in core: RealmCore) -> Confined? {
+        guard let locator = state.take() else {
+            preconditionFailure("Can only resolve a thread safe reference once.")
+        }
+        guard core.file.path == state.file else { return nil }
+        let realm = Realm(core: core)
+        if !core.isFrozen && !core.isInWriteTransaction
+            && (core.version < state.version || (state.madeInWrite && core.version == state.version)) {
+            realm.refresh()
+        }
+        return locator(core) as? Confined
+    }
+}
+
+/// What a `ThreadSafeReference` carries, shared by its copies: resolving one resolves all.
+@usableFromInline final class ReferenceState: @unchecked Sendable {
+    // Sendable invariant: `locator` is read and cleared only under `lock`; the rest is let.
+    /// The path of the file (as its `StorageFile` names it).
+    let file: String
+    /// The version of the Realm the reference was made in.
+    let version: UInt64
+    /// Made inside a write transaction: the value may exist only from the next version on.
+    let madeInWrite: Bool
+    private let lock = NSLock()
+    private var locator: (@Sendable (RealmCore) -> Any?)?
+
+    init(locator: @escaping @Sendable (RealmCore) -> Any?, file: String, version: UInt64, madeInWrite: Bool) {
+        self.locator = locator
+        self.file = file
+        self.version = version
+        self.madeInWrite = madeInWrite
+    }
+
+    var isResolved: Bool { lock.withLock { locator == nil } }
+
+    /// The locator, handed out once.
+    func take() -> (@Sendable (RealmCore) -> Any?)? {
+        lock.withLock {
+            defer { locator = nil }
+            return locator
+        }
+    }
+}
+
+extension Realm {
+    /// The value `reference` stands for, in this Realm: nil if it was deleted (by this
+    /// Realm's version, which is first refreshed if it is behind the reference's). A
+    /// reference resolves once; a second time traps, as in RealmSwift.
+    public func resolve<Confined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
+        core.checkThread()
+        return reference.resolve(in: core)
+    }
+}
