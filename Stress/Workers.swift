@@ -18,6 +18,7 @@ enum Workers {
         case "migrate": try MigrationWorker.migrate(options)
         case "old-schema": try MigrationWorker.oldSchema(options)
         case "async-write": try AsyncWorker.run(options)
+        case "observe": try ObserveWorker.run(options)
         default: fail("unknown worker role '\(role)'")
         }
     }

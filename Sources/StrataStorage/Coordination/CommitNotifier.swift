@@ -23,18 +23,26 @@ final class CommitNotifier: @unchecked Sendable {
     /// The longest the thread sleeps without a wake-up before it checks LMDB itself.
     static let safetyNetMilliseconds: Int32 = 250
 
-    /// Adds a listener (held weakly) and starts the thread if it is not running.
+    /// Adds a listener (held weakly) and starts the thread if it is not running. The new
+    /// listener is also told once right away: a commit may have landed between its snapshot
+    /// and this call, and a needless call costs it only a version comparison.
     func add(_ listener: CommitListener) {
         lock.lock()
         defer { lock.unlock() }
         listeners.removeAll { $0.listener == nil }
         listeners.append(Weak(listener: listener))
+        listener.commitObserved()
         guard !isRunning, let file else { return }
         isRunning = true
+        // What the thread compares against is read now, before this returns: a commit made
+        // after it is never missed, however late the thread starts.
+        let mapping = file.coordination?.mapping
+        let sequence = mapping?.load32(CoordinationLayout.commitSequenceOffset) ?? 0
+        let transaction = file.environment.lastTransactionID
         // The thread keeps the mapping, not the coordination file: closing that file's
         // descriptor drops this process's locks on it, which only the file's owner may do.
-        let thread = Thread { [weak self, mapping = file.coordination?.mapping] in
-            self?.run(mapping)
+        let thread = Thread { [weak self] in
+            self?.run(mapping, sequence: sequence, transaction: transaction)
         }
         thread.name = "strata.notifier"
         thread.start()
@@ -55,10 +63,9 @@ final class CommitNotifier: @unchecked Sendable {
 
     private func lastTransactionID() -> Int? { file?.environment.lastTransactionID }
 
-    private func run(_ mapping: SharedMapping?) {
+    private func run(_ mapping: SharedMapping?, sequence: UInt32, transaction: Int) {
         let word = CoordinationLayout.commitSequenceOffset
-        var sequence = mapping?.load32(word) ?? 0
-        var transaction = lastTransactionID() ?? 0
+        var sequence = sequence, transaction = transaction
         while true {
             if let mapping {
                 mapping.wait(word, whileEqualTo: sequence, milliseconds: Self.safetyNetMilliseconds)

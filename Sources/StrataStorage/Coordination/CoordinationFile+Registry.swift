@@ -41,9 +41,9 @@ extension CoordinationFile {
 
     /// Empties a slot; its owner is gone (the registry lock is held).
     func free(_ slot: Int) {
-        mapping.store32(offset(slot, L.pidOffset), 0)
         clearPins(slot)
         mapping.store64(offset(slot, L.startTimeOffset), 0)
+        mapping.store32(offset(slot, L.pidOffset), 0)
     }
 
     private func clearPins(_ slot: Int) {

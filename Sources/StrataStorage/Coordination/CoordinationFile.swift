@@ -54,6 +54,8 @@ package final class CoordinationFile: @unchecked Sendable {
         self.path = path
         self.fd = fd
         isWritable = writable
+        Self.threadLock.lock()
+        defer { Self.threadLock.unlock() }
         try Self.lock(fd, byte: 0, type: F_WRLCK, wait: true, path: path)
         defer { try? Self.lock(fd, byte: 0, type: F_UNLCK, wait: false, path: path) }
         if !Self.hasCurrentLayout(fd) {
@@ -71,10 +73,7 @@ package final class CoordinationFile: @unchecked Sendable {
     }
 
     deinit {
-        if let slot {
-            try? Self.lock(fd, byte: 0, type: F_WRLCK, wait: true, path: path)
-            free(slot)
-        }
+        if let slot { _ = try? withRegistryLock { free(slot) } }
         Glibc.close(fd)  // drops both byte locks
     }
 
@@ -129,8 +128,14 @@ package final class CoordinationFile: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` holding the registry lock.
+    /// `fcntl` locks belong to the process, not the thread: this lock keeps this process's
+    /// threads out of each other's registry sections.
+    private static let threadLock = NSLock()
+
+    /// Runs `body` holding the registry lock (against other processes and other threads).
     func withRegistryLock<T>(_ body: () throws -> T) throws -> T {
+        Self.threadLock.lock()
+        defer { Self.threadLock.unlock() }
         try Self.lock(fd, byte: 0, type: F_WRLCK, wait: true, path: path)
         defer { try? Self.lock(fd, byte: 0, type: F_UNLCK, wait: false, path: path) }
         return try body()

@@ -142,7 +142,9 @@ package final class StorageFile: @unchecked Sendable {
             if format > Self.formatVersion {
                 throw StorageError(.unsupportedFormat, "'\(path)' uses file format \(format); this version of Strata reads up to format \(Self.formatVersion)")
             }
-            if format == 0 {
+            // An empty meta database: another process created the file and has not committed
+            // to it yet (the format marker comes with the first commit).
+            if try format == 0 && txn.count(meta) > 0 {
                 throw StorageError(.invalidDatabase, "'\(path)' has no Strata format marker")
             }
         } catch let error as StorageError {
