@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+/// Misuses of frozen data and thread-safe references that trap, as in RealmSwift. Each runs
+/// alone in a child process started by `assertProbeTraps`, which checks the message; in a
+/// normal run they are skipped.
+final class TrapProbes: StrataTestCase {
+    /// Set in the child's environment.
+    static let variable = "STRATA_TRAP_PROBE"
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment[Self.variable] != nil, "runs only in a child process")
+        try super.setUpWithError()
+    }
+
+    /// A Realm with one ship holding one sailor.
+    private func openWithShip() throws -> (Realm, Ship) {
+        let realm = try openRealm(types: shipTypes)
+        let ship = try realm.write { realm.create(Ship.self, value: ["id": 1, "name": "Hind", "roster": [["id": 1]]]) }
+        return (realm, ship)
+    }
+
+    func testSetPropertyOfFrozenObject() throws {
+        let (_, ship) = try openWithShip()
+        ship.freeze().name = "Golden Hind"
+    }
+
+    func testAppendToFrozenList() throws {
+        let (_, ship) = try openWithShip()
+        ship.freeze().logbook.append("storm")
+    }
+
+    func testWriteOnFrozenRealm() throws {
+        let (realm, _) = try openWithShip()
+        try realm.freeze().write {}
+    }
+
+    func testObserveFrozenResults() throws {
+        let (realm, _) = try openWithShip()
+        _ = realm.objects(Ship.self).freeze().observe { _ in }
+    }
+
+    func testObserveFrozenRealm() throws {
+        let (realm, _) = try openWithShip()
+        _ = realm.freeze().observe { _, _ in }
+    }
+
+    func testObserveFrozenObject() throws {
+        let (_, ship) = try openWithShip()
+        _ = ship.freeze().observe { _ in }
+    }
+
+    func testFreezeUnmanagedObject() throws {
+        _ = Ship().freeze()
+    }
+
+    func testReferenceToUnmanagedObject() throws {
+        _ = ThreadSafeReference(to: Ship())
+    }
+
+    func testResolveReferenceTwice() throws {
+        let (realm, ship) = try openWithShip()
+        let reference = ThreadSafeReference(to: ship)
+        _ = realm.resolve(reference)
+        _ = realm.resolve(reference)
+    }
+
+    func testFreezeObjectCreatedInTheOpenWrite() throws {
+        let (realm, _) = try openWithShip()
+        realm.beginWrite()
+        _ = realm.create(Ship.self, value: ["id": 2]).freeze()
+    }
+}
