@@ -1,31 +1,66 @@
 // strata: the command-line tool for Strata files.
 //
-//   strata <command> [arguments]     see `strata help`
+//   strata <command> FILE [arguments]     see `strata help`
+//   strata <command> --help               one command's usage, options, examples, exit status
 //
 // Each command is a type conforming to `Command` (Command.swift) in Commands/, listed in
 // `commands` below; adding one there adds it to `strata help`.
 import Foundation
 
 /// Every command `strata` knows, in the order `strata help` lists them.
-let commands: [Command.Type] = [DemoCommand.self, CheckCommand.self, CompactCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, QueryCommand.self, InfoCommand.self, ExportCommand.self, ImportCommand.self, DemoWorkerCommand.self]
+let commands: [Command.Type] = [
+    InfoCommand.self, QueryCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self,
+    CheckCommand.self, CompactCommand.self, ExportCommand.self, ImportCommand.self, DemoCommand.self,
+    DemoWorkerCommand.self,
+]
+
+/// Runs `command` with `arguments` and returns the exit status: prints its help for
+/// `--help`, and reports usage errors (status 2) and failures (with a hint) on stderr.
+func run(_ command: Command.Type, _ arguments: [String]) -> Int32 {
+    if Arguments.asksForHelp(arguments) {
+        command.help.lines(name: command.name).forEach { Output.line($0) }
+        return 0
+    }
+    do {
+        return try command.init().run(arguments)
+    } catch let error as UsageError {
+        let usage = "usage: strata "
+        let lines = ["\(command.name): \(error.message)"]
+            + Output.wrap(command.usage, first: usage, rest: String(repeating: " ", count: usage.count + command.name.count + 1))
+            + ["hint: 'strata \(command.name) --help' shows the options and examples"]
+        Output.error(lines.joined(separator: "\n"))
+        return 2
+    } catch {
+        let failure = CommandFailure(error)
+        Output.error("\(command.name): \(failure.message)" + (failure.hint.map { "\nhint: \($0)" } ?? ""))
+        return failure.status
+    }
+}
+
+/// The command named `name`, or nil.
+func command(named name: String) -> Command.Type? {
+    commands.first { $0.name == name }
+}
 
 let words = Array(CommandLine.arguments.dropFirst())
 switch words.first {
-case nil, "help", "--help", "-h":
-    Output.line(Help.text(commands))
+case nil, "--help", "-h":
+    HelpText.overview(commands).forEach { Output.line($0) }
     exit(0)
+case "help":
+    guard let name = words.dropFirst().first else {
+        HelpText.overview(commands).forEach { Output.line($0) }
+        exit(0)
+    }
+    guard let command = command(named: name) else {
+        Output.error("help: unknown command '\(name)'\nhint: 'strata help' lists the commands")
+        exit(2)
+    }
+    exit(run(command, ["--help"]))
 case let name?:
-    guard let command = commands.first(where: { $0.name == name }) else {
-        Output.error("unknown command '\(name)'; run 'strata help' for the list")
+    guard let command = command(named: name) else {
+        Output.error("unknown command '\(name)'\nhint: 'strata help' lists the commands")
         exit(2)
     }
-    do {
-        exit(try command.init().run(Array(words.dropFirst())))
-    } catch let error as UsageError {
-        Output.error("\(error.message)\nusage: strata \(command.usage)")
-        exit(2)
-    } catch {
-        Output.error("\(name): \(error)")
-        exit(1)
-    }
+    exit(run(command, Array(words.dropFirst())))
 }

@@ -4,18 +4,9 @@ import XCTest
 
 /// `strata log`, `show` and `diff`, run as the built executable against real files.
 final class HistoryCLITests: StrataTestCase {
-    private func strata(_ arguments: [String]) throws -> WorkerProcess {
-        let process = try WorkerProcess(BuiltProducts.executable("strata"), arguments)
-        try process.waitForExit()
-        return process
-    }
-
-    /// Runs `strata` and returns its stdout parsed as JSON, failing unless it exits with 0.
+    /// Runs `strata ... --json` and returns its stdout parsed, failing unless it exits with 0.
     private func json(_ arguments: [String]) throws -> Any {
-        let run = try strata(arguments + ["--json"])
-        XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
-        XCTAssertEqual(run.lines.count, 1, "one JSON document on one line")
-        return try JSONSerialization.jsonObject(with: Data(run.lines.joined().utf8))
+        try strataJSON(arguments + ["--json"])
     }
 
     /// A file with five versions: 1 stores the classes, then:
@@ -46,6 +37,11 @@ final class HistoryCLITests: StrataTestCase {
 
     // MARK: log
 
+    /// A line's columns: the text between runs of two or more spaces.
+    private func columns(_ line: String) -> [String] {
+        line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     func testLogPrintsOneLinePerVersionNewestFirst() throws {
         let file = try makeFile()
         let log = try strata(["log", file])
@@ -56,13 +52,33 @@ final class HistoryCLITests: StrataTestCase {
         for line in log.lines {
             XCTAssertNotNil(iso.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
             XCTAssertTrue(line.contains("\(me)[\(getpid())]"), line)
+            XCTAssertLessThanOrEqual(line.count, 80, "fits 80 columns when piped: \(line)")
         }
-        XCTAssertTrue(log.lines[0].hasSuffix(#""clear"  Dog cleared +1"#), log.lines[0])
-        XCTAssertTrue(log.lines[1].hasSuffix(#""tags"  Tag +1"#), log.lines[1])
-        XCTAssertTrue(log.lines[2].hasSuffix("  Dog -1 ~1(name,age)"), log.lines[2])
-        XCTAssertTrue(log.lines[3].hasSuffix(#""adopt"  Dog +3"#), log.lines[3])
-        XCTAssertTrue(log.lines[4].hasSuffix("(no object changes)"), log.lines[4])
         XCTAssertTrue(log.errorOutput.isEmpty, log.transcript)
+
+        // Wide enough for every column whole: changes, then the description in quotes.
+        let wide = try strata(["log", file], environment: ["COLUMNS": "200"])
+        XCTAssertEqual(columns(wide.lines[0]).dropFirst(3), ["Dog cleared +1", "\"clear\""], wide.transcript)
+        XCTAssertEqual(columns(wide.lines[1]).dropFirst(3), ["Tag +1", "\"tags\""], wide.transcript)
+        XCTAssertEqual(columns(wide.lines[2]).dropFirst(3), ["Dog -1 ~1(name,age)"], wide.transcript)
+        XCTAssertEqual(columns(wide.lines[3]).dropFirst(3), ["Dog +3", "\"adopt\""], wide.transcript)
+        XCTAssertEqual(columns(wide.lines[4]).dropFirst(3), ["(no object changes)"], wide.transcript)
+        XCTAssertEqual(columns(wide.lines[0]).prefix(3), ["5", columns(wide.lines[0])[1], "\(me)[\(getpid())]"])
+    }
+
+    func testLogShortensLongDescriptionsFirstToFitTheWidth() throws {
+        let description = Array(repeating: "a long description", count: 6).joined(separator: " ")
+        try closingRealms {
+            let realm = try openRealm(types: [Dog.self])
+            try realm.write(withDescription: description) { realm.add(Dog(value: ["id": 1, "name": "Rex"])) }
+        }
+        let log = try strata(["log", fileURL().path, "--limit", "1"], environment: ["COLUMNS": "100"])
+        let line = try XCTUnwrap(log.lines.first, log.transcript)
+        XCTAssertEqual(line.count, 100, line)
+        XCTAssertTrue(line.contains("  Dog +1  \"a long description"), line)
+        XCTAssertTrue(line.hasSuffix("…"), line)
+        let show = try strata(["show", fileURL().path, "2"])
+        XCTAssertTrue(show.lines.contains("description  " + description), "show prints it whole: \(show.transcript)")
     }
 
     func testLogFiltersBySinceLimitClassAndProcess() throws {
@@ -111,7 +127,7 @@ final class HistoryCLITests: StrataTestCase {
         XCTAssertEqual(Array(show.lines.dropFirst(4)), ["", "Dog: 1 deleted, 1 modified", "  - 3", "  ~ 2  name, age"], show.transcript)
         let tags = try strata(["show", file, "4"])
         XCTAssertTrue(tags.lines.contains("description  tags"), tags.transcript)
-        XCTAssertTrue(tags.lines.contains("  + swift"), tags.transcript)
+        XCTAssertTrue(tags.lines.contains("  + swift  uses=0"), "no later commit changed it: \(tags.transcript)")
     }
 
     func testShowJSONListsObjectsByKeyAndPrimaryKey() throws {
@@ -169,6 +185,51 @@ final class HistoryCLITests: StrataTestCase {
         XCTAssertTrue(show.errorOutput.contains("version 3 is not in the retained history"), show.transcript)
     }
 
+    // MARK: Values
+
+    /// Versions 2 (Dog 1 Rex age 3, Dog 2 Fido age 5), 3 (Dog 1 age 4), 4 (Dog 1 named
+    /// Max, Dog 2 deleted).
+    private func makeFileWithLaterChanges() throws -> String {
+        try closingRealms {
+            let realm = try openRealm(types: [Dog.self])
+            try realm.write {
+                realm.add(Dog(value: ["id": 1, "name": "Rex", "age": 3, "born": Date(timeIntervalSince1970: 0)]))
+                realm.add(Dog(value: ["id": 2, "name": "Fido", "age": 5]))
+            }
+            try realm.write { realm.object(ofType: Dog.self, forPrimaryKey: 1)!.age = 4 }
+            try realm.write {
+                realm.object(ofType: Dog.self, forPrimaryKey: 1)!.name = "Max"
+                realm.delete(realm.object(ofType: Dog.self, forPrimaryKey: 2)!)
+            }
+        }
+        return fileURL().path
+    }
+
+    func testShowAndDiffPrintTheValuesNoLaterCommitChanged() throws {
+        let file = try makeFileWithLaterChanges()
+        let three = try strata(["show", file, "3"])
+        XCTAssertEqual(three.lines.last, "  ~ 1  age=4", three.transcript)
+        let two = try strata(["show", file, "2"])
+        XCTAssertEqual(Array(two.lines.suffix(2)), ["  + 1  born=1970-01-01T00:00:00.000Z, photo=nil", "  + 2"],
+                       "name and age of 1 changed later, 2 was deleted: \(two.transcript)")
+        let diff = try strata(["diff", file, "2", "4"])
+        XCTAssertEqual(Array(diff.lines.suffix(3)), ["Dog: 1 deleted, 1 modified", "  - 2", "  ~ 1  name=\"Max\", age=4"], diff.transcript)
+        let fromStart = try strata(["diff", file, "1", "3"])
+        XCTAssertEqual(Array(fromStart.lines.suffix(2)), ["  + 1  age=4, born=1970-01-01T00:00:00.000Z, photo=nil", "  + 2"],
+                       "renamed after 3, so no name: \(fromStart.transcript)")
+
+        let entry = try XCTUnwrap(try json(["show", file, "3"]) as? [String: Any])
+        let modified = try XCTUnwrap(((entry["classes"] as? [[String: Any]])?.first?["modified"]) as? [[String: Any]])
+        XCTAssertEqual(modified.first?["values"] as? [String: Int], ["age": 4])
+        let range = try XCTUnwrap(try json(["diff", file, "1", "2"]) as? [String: Any])
+        let inserted = try XCTUnwrap(((range["classes"] as? [[String: Any]])?.first?["inserted"]) as? [[String: Any]])
+        XCTAssertEqual(inserted.count, 2)
+        let values = try XCTUnwrap(inserted[0]["values"] as? [String: Any])
+        XCTAssertEqual(Set(values.keys), ["id", "born", "photo"], "name and age changed later")
+        XCTAssertTrue(values["photo"] is NSNull)
+        XCTAssertNil(inserted[1]["values"], "deleted later: nothing known")
+    }
+
     // MARK: Usage
 
     func testHelpBadArgumentsAndMissingFiles() throws {
@@ -179,8 +240,8 @@ final class HistoryCLITests: StrataTestCase {
             XCTAssertTrue(help.lines.contains { $0.hasPrefix("exit status:") }, help.transcript)
         }
         let listed = try strata(["help"])
-        for command in ["log FILE", "show FILE VERSION", "diff FILE A B"] {
-            XCTAssertTrue(listed.lines.contains { $0.hasPrefix("  \(command)") }, listed.transcript)
+        for command in ["log", "show", "diff"] {
+            XCTAssertTrue(listed.lines.contains { $0.hasPrefix("  \(command) ") }, listed.transcript)
         }
         let file = try makeFile()
         for (arguments, message) in [(["show", file, "x"], "'x' is not a version number"),
@@ -192,10 +253,12 @@ final class HistoryCLITests: StrataTestCase {
             XCTAssertEqual(run.process.terminationStatus, 2, run.transcript)
             XCTAssertTrue(run.errorOutput.contains(message), run.transcript)
             XCTAssertTrue(run.errorOutput.contains("usage: strata \(arguments[0])"), run.transcript)
+            XCTAssertTrue(run.errorOutput.contains("hint: 'strata \(arguments[0]) --help'"), run.transcript)
         }
         let missing = try strata(["log", directory.appendingPathComponent("none.strata").path])
         XCTAssertEqual(missing.process.terminationStatus, 1)
         XCTAssertTrue(missing.errorOutput.contains("does not exist"), missing.transcript)
+        XCTAssertTrue(missing.errorOutput.contains("\nhint: check the path"), missing.transcript)
     }
 
     // MARK: A file another process writes

@@ -38,14 +38,8 @@ final class ICItem: Object {
 
 /// `strata info`, `export` and `import`, run as the built executable against real files.
 final class InspectorCLITests: StrataTestCase {
-    private func strata(_ arguments: [String]) throws -> WorkerProcess {
-        let process = try WorkerProcess(BuiltProducts.executable("strata"), arguments)
-        try process.waitForExit()
-        return process
-    }
-
     /// `strata export` to a file next to the database; returns its path and lines.
-    private func export(_ file: String, _ extra: [String] = [], to name: String) throws -> (path: String, lines: [String]) {
+    private func export(_ file: String, to name: String, _ extra: [String] = []) throws -> (path: String, lines: [String]) {
         let run = try strata(["export", file] + extra)
         XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
         let path = fileURL(name).path
@@ -164,10 +158,19 @@ final class InspectorCLITests: StrataTestCase {
 
     // MARK: export and import
 
-    func testExportWritesOneDocumentedLinePerObject() throws {
+    func testExportWritesTheSchemaThenOneDocumentedLinePerObject() throws {
         let file = try makeFile()
-        let (_, lines) = try export(file, to: "out.jsonl")
-        XCTAssertEqual(lines.count, 5)
+        let (_, all) = try export(file, to: "out.jsonl")
+        XCTAssertEqual(all.count, 6)
+        let header = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(all[0].utf8)) as? [String: Any])
+        XCTAssertEqual(Set(header.keys), ["schema"])
+        let schema = try XCTUnwrap(header["schema"] as? [String: Any])
+        XCTAssertEqual(schema["version"] as? Int, 0)
+        let classes = try XCTUnwrap(schema["classes"] as? [[String: Any]])
+        XCTAssertEqual(classes.map { $0["name"] as? String }, ["ICItem", "ICOwner"])
+        let int8 = try XCTUnwrap((classes[0]["properties"] as? [[String: Any]])?.first { $0["name"] as? String == "int8" })
+        XCTAssertEqual(int8["bits"] as? Int, 8)
+        let lines = Array(all.dropFirst())
         let objects = try lines.map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         XCTAssertEqual(objects.map { $0["class"] as? String }, ["ICItem", "ICItem", "ICItem", "ICOwner", "ICOwner"])
         for object in objects { XCTAssertEqual(Set(object.keys), ["class", "key", "values"]) }
@@ -187,7 +190,11 @@ final class InspectorCLITests: StrataTestCase {
         XCTAssertTrue(lines[0].contains("\"date\":123456789.12345679"), lines[0])
 
         let only = try strata(["export", file, "--class", "ICOwner"])
-        XCTAssertEqual(only.lines, Array(lines.suffix(2)))
+        XCTAssertEqual(Array(only.lines.dropFirst()), Array(lines.suffix(2)))
+        XCTAssertTrue(only.lines[0].contains("\"name\":\"ICOwner\"") && !only.lines[0].contains("ICItem"), only.transcript)
+        let items = try strata(["export", file, "--class", "ICItem"])
+        XCTAssertTrue(items.lines[0].contains("\"name\":\"ICOwner\""), "the schema line has the classes items link to")
+        XCTAssertEqual(items.lines.count, 4)
         let unknown = try strata(["export", file, "--class", "ICOwnr"])
         XCTAssertEqual(unknown.process.terminationStatus, 2, unknown.transcript)
         XCTAssertTrue(unknown.errorOutput.contains("did you mean 'ICOwner'?"), unknown.transcript)
@@ -243,42 +250,129 @@ final class InspectorCLITests: StrataTestCase {
 
         let check = try strata(["check", target])
         XCTAssertEqual(check.process.terminationStatus, 0, check.transcript)
-        let log = try strata(["log", target, "--limit", "1"])
-        XCTAssertTrue(log.lines.first?.contains("\"import out.jsonl\"") ?? false, log.transcript)
+        let log = try strataJSON(["log", target, "--limit", "1", "--json"]) as? [[String: Any]]
+        XCTAssertEqual(log?.first?["description"] as? String, "import out.jsonl")
     }
 
     func testImportOfABadLineNamesItAndWritesNothing() throws {
         let source = try makeFile()
-        let (_, lines) = try export(source, to: "out.jsonl")
+        let (_, all) = try export(source, to: "out.jsonl")
+        let schema = all[0], lines = Array(all.dropFirst())
         let target = try makeEmptyFile("copy.strata")
         let before = try strata(["info", target, "--json"]).lines
 
+        /// Imports `schema` and `lines` (so line n of the input is `lines[n - 2]`).
         func importFails(_ lines: [String], line: Int, saying text: String) throws {
             let path = fileURL("bad.jsonl").path
-            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            try (([schema] + lines).joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             let run = try strata(["import", target, path])
             XCTAssertEqual(run.process.terminationStatus, 1, run.transcript)
             XCTAssertTrue(run.errorOutput.contains("bad.jsonl line \(line): "), run.transcript)
             XCTAssertTrue(run.errorOutput.contains(text), run.transcript)
             XCTAssertTrue(run.errorOutput.contains("nothing was imported"), run.transcript)
+            XCTAssertTrue(run.errorOutput.contains("hint: correct line \(line) and run the import again"), run.transcript)
             XCTAssertTrue(run.lines.isEmpty, run.transcript)
             XCTAssertEqual(try strata(["info", target, "--json"]).lines, before, "the file is unchanged")
         }
         var wrongType = lines
         wrongType[2] = wrongType[2].replacingOccurrences(of: "\"int\":42", with: "\"int\":\"42\"")
-        try importFails(wrongType, line: 3, saying: "ICItem.int: expected an integer, got a string")
-        try importFails(Array(lines.prefix(1)) + ["{\"class\":\"ICItem\",\"values\":{"] + Array(lines.dropFirst()), line: 2, saying: "invalid JSON")
-        try importFails(lines + ["{\"class\":\"Nope\",\"values\":{}}"], line: 6, saying: "class 'Nope' is not in the file's schema")
+        try importFails(wrongType, line: 4, saying: "ICItem.int: expected an integer, got a string")
+        try importFails(Array(lines.prefix(1)) + ["{\"class\":\"ICItem\",\"values\":{"] + Array(lines.dropFirst()), line: 3, saying: "invalid JSON")
+        try importFails(lines + ["{\"class\":\"Nope\",\"values\":{}}"], line: 7, saying: "class 'Nope' is in neither the file's schema")
         // Found only in the second pass, after every object was added: still nothing written.
-        try importFails(Array(lines.prefix(3)), line: 1, saying: "no ICOwner line with key")
+        try importFails(Array(lines.prefix(3)), line: 2, saying: "no ICOwner line with key")
         var dangling = lines
         dangling[1] = dangling[1].replacingOccurrences(of: "\"next\":\"c\"", with: "\"next\":\"zz\"")
-        try importFails(dangling, line: 2, saying: "ICItem.next: no ICItem with primary key")
+        try importFails(dangling, line: 3, saying: "ICItem.next: no ICItem with primary key")
         // A second import of the same objects: duplicate primary keys.
         XCTAssertEqual(try strata(["import", target, fileURL("out.jsonl").path]).process.terminationStatus, 0)
         let again = try strata(["import", target, fileURL("out.jsonl").path])
         XCTAssertEqual(again.process.terminationStatus, 1, again.transcript)
-        XCTAssertTrue(again.errorOutput.contains("out.jsonl line 1: "), again.transcript)
+        XCTAssertTrue(again.errorOutput.contains("out.jsonl line 2: "), again.transcript)
+    }
+
+    // MARK: import creating files and classes
+
+    func testImportCreatesANewFileWithTheClassesTheAppThenOpens() throws {
+        let (jsonl, lines) = try export(try makeFile(), to: "out.jsonl")
+        let target = fileURL("new.strata").path
+        let result = try strataObject(["import", target, jsonl, "--json"])
+        XCTAssertEqual(result["createdFile"] as? Bool, true)
+        XCTAssertEqual(result["createdClasses"] as? [String], ["ICItem", "ICOwner"])
+        XCTAssertEqual(result["objects"] as? Int, 5)
+        XCTAssertEqual(result["version"] as? Int, 1, "classes and objects in one commit")
+        XCTAssertEqual(try export(target, to: "again.jsonl").lines, lines, "the same schema and objects")
+        // The app opens it with its models: the stored schema is the one they declare.
+        try closingRealms {
+            let realm = try openRealm("new.strata", types: Self.types)
+            XCTAssertEqual(realm.objects(ICItem.self).count, 3)
+            XCTAssertEqual(realm.object(ofType: ICItem.self, forPrimaryKey: "a")?.friends.map(\.id), ["b 🐕", "c", "b 🐕"])
+        }
+        XCTAssertEqual(try strata(["check", target]).process.terminationStatus, 0)
+    }
+
+    func testImportAddsTheClassesAFileLacks() throws {
+        let (jsonl, _) = try export(try makeFile(), to: "out.jsonl")
+        try closingRealms {
+            let realm = try openRealm("dogs.strata", types: [Dog.self])
+            try realm.write { realm.add(Dog(value: ["id": 1, "name": "Rex"])) }
+        }
+        let target = fileURL("dogs.strata").path
+        let run = try strata(["import", target, jsonl])
+        XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
+        XCTAssertEqual(run.lines, ["\(target): imported 5 objects at version 3; created ICItem, ICOwner"], run.transcript)
+        let info = try strataObject(["info", target, "--json"])
+        XCTAssertEqual((info["classes"] as? [[String: Any]])?.map { $0["objects"] as? Int }, [1, 3, 2], "Dog, ICItem, ICOwner")
+        try closingRealms {
+            let realm = try openRealm("dogs.strata", types: [Dog.self] + Self.types)
+            XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: 1)?.name, "Rex")
+            XCTAssertEqual(realm.object(ofType: ICItem.self, forPrimaryKey: "c")?.next?.id, "a")
+        }
+    }
+
+    func testImportThatFailsLeavesNoNewFileBehind() throws {
+        let (_, all) = try export(try makeFile(), to: "out.jsonl")
+        let target = fileURL("new.strata").path
+        let bad = fileURL("bad.jsonl").path
+        var lines = all
+        lines[5] = "{\"class\":\"ICOwner\",\"values\":{\"name\":7}}"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        let run = try strata(["import", target, bad])
+        XCTAssertEqual(run.process.terminationStatus, 1, run.transcript)
+        XCTAssertTrue(run.errorOutput.contains("bad.jsonl line 6: ICOwner.name: expected a string, got the number 7"), run.transcript)
+        XCTAssertTrue(run.errorOutput.contains("'\(target)' was not created"), run.transcript)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target + "-lock"))
+
+        // Without the schema line, a new file has no classes for the objects.
+        try (all.dropFirst().joined(separator: "\n") + "\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        let bare = try strata(["import", target, bad])
+        XCTAssertEqual(bare.process.terminationStatus, 1, bare.transcript)
+        XCTAssertTrue(bare.errorOutput.contains("bad.jsonl line 1: class 'ICItem' is in neither the file's schema (no classes) nor a schema line"), bare.transcript)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+    }
+
+    func testImportRefusesASchemaLineThatDisagreesWithTheFile() throws {
+        let (_, all) = try export(try makeFile(), to: "out.jsonl")
+        let target = try makeEmptyFile("copy.strata")
+        let bad = fileURL("bad.jsonl").path
+        let retyped = all[0].replacingOccurrences(of: "\"name\":\"int8\",\"optional\":false,\"primaryKey\":false,\"target\":null,\"type\":\"int\"",
+                                                  with: "\"name\":\"int8\",\"optional\":false,\"primaryKey\":false,\"target\":null,\"type\":\"string\"")
+        XCTAssertNotEqual(retyped, all[0], "the test changes the type of int8")
+        try ([retyped] + all.dropFirst()).joined(separator: "\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        let run = try strata(["import", target, bad])
+        XCTAssertEqual(run.process.terminationStatus, 1, run.transcript)
+        XCTAssertTrue(run.errorOutput.contains("bad.jsonl line 1: ICItem.int8 is string in the input but int8 in the file"), run.transcript)
+    }
+
+    func testImportReadsStandardInput() throws {
+        let (jsonl, _) = try export(try makeFile(), to: "out.jsonl", ["--class", "ICOwner"])
+        let target = fileURL("owners.strata").path
+        let strataPath = try BuiltProducts.executable("strata").path
+        let shell = try WorkerProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" import \"$1\" - < \"$2\"", strataPath, target, jsonl])
+        try shell.waitForSuccess()
+        XCTAssertEqual(shell.lines, ["\(target): imported 2 objects at version 1; created ICOwner"], shell.transcript)
+        XCTAssertTrue(try strata(["log", target]).lines.first?.contains("\"import stdin\"") ?? false)
     }
 
     func testExportReadsOneSnapshotWhileAnotherProcessWrites() throws {
@@ -288,7 +382,8 @@ final class InspectorCLITests: StrataTestCase {
         for _ in 0..<3 {
             let run = try strata(["export", file])
             XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
-            let values = try run.lines.map { line -> [String: Any] in
+            XCTAssertTrue(run.lines.first?.hasPrefix("{\"schema\":") ?? false, run.transcript)
+            let values = try run.lines.dropFirst().map { line -> [String: Any] in
                 let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 XCTAssertEqual(object["class"] as? String, "StressItem")
                 return try XCTUnwrap(object["values"] as? [String: Any])
@@ -298,6 +393,6 @@ final class InspectorCLITests: StrataTestCase {
             XCTAssertEqual(values.compactMap { $0["value"] as? Int }, ids.map { $0 * 10 })
         }
         try writer.waitForSuccess()
-        XCTAssertEqual(try strata(["export", file]).lines.count, 300)
+        XCTAssertEqual(try strata(["export", file]).lines.count, 301)
     }
 }

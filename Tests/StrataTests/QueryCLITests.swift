@@ -24,12 +24,6 @@ final class QCNote: Object {
 
 /// `strata query`, run as the built executable on files made here.
 final class QueryCLITests: StrataTestCase {
-    private func strata(_ arguments: [String]) throws -> WorkerProcess {
-        let process = try WorkerProcess(BuiltProducts.executable("strata"), arguments)
-        try process.waitForExit()
-        return process
-    }
-
     /// Five pets, two owners, one note.
     private func makeFile() throws -> String {
         try closingRealms {

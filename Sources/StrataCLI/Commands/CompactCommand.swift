@@ -1,33 +1,62 @@
 import Foundation
-import Strata
+import StrataStorage
 
-/// `strata compact FILE OUT`: writes a compacted copy of FILE to OUT (which must not exist),
-/// using LMDB's compacting copy: one consistent version, even while other processes write.
+/// `strata compact FILE OUT [--json]`: writes a compacted copy of FILE to OUT (which must not
+/// exist), using LMDB's compacting copy: one consistent version, even while other processes
+/// write.
 struct CompactCommand: Command {
     static let name = "compact"
-    static let usage = "compact FILE OUT"
-    static let summary = "write a compacted copy of FILE to OUT (a new file)"
+    static let summary = "write a compacted copy of FILE to a new file"
+    static let help = HelpText(
+        synopsis: "FILE OUT [--json]",
+        description: [
+            "Writes a copy of FILE to OUT, a new file, holding one consistent version (the newest when the "
+                + "copy starts) while other processes keep writing FILE. The copy keeps the data, the schema "
+                + "and the retained history and leaves out free pages, so it is as small as the data allows. "
+                + "FILE itself is not changed: replace it with OUT only when no process has it open. Shows "
+                + "progress on stderr when it is a terminal.",
+        ],
+        options: [("--json", "one JSON object: {\"file\", \"bytes\", \"out\", \"outBytes\"}")],
+        examples: ["strata compact app.strata app-compacted.strata"],
+        exitStatus: [(0, "success"), (1, "FILE cannot be read, or OUT exists or cannot be written"),
+                     (2, "bad arguments")])
+
+    /// What `compact --json` prints.
+    struct Result: Encodable {
+        let file: String
+        let bytes: Int
+        let out: String
+        let outBytes: Int
+    }
 
     func run(_ arguments: [String]) throws -> Int32 {
-        guard arguments.count == 2 else { throw UsageError("compact needs a FILE and an OUT path") }
-        let source = URL(fileURLWithPath: arguments[0]), destination = URL(fileURLWithPath: arguments[1])
-        guard FileManager.default.fileExists(atPath: source.path) else {
-            Output.error("compact: '\(source.path)' does not exist")
-            return 1
+        let options = try Arguments(arguments, flags: ["--json"])
+        let words = try options.positional(2, "compact takes a FILE and an OUT path")
+        let source = words[0], destination = words[1]
+        if FileManager.default.fileExists(atPath: destination) {
+            throw CommandFailure("'\(destination)' exists", hint: "give the name of a new file, or remove '\(destination)' first")
         }
-        if FileManager.default.fileExists(atPath: destination.path) {
-            Output.error("compact: '\(destination.path)' exists; give a new file")
-            return 1
+        let file = try StorageFile.open(path: source, options: .init(readOnly: true))
+        let (before, used) = try file.sizes()
+        let progress = Progress("compacting", unit: "KiB", total: used / 1024) { Self.size(destination) / 1024 }
+        defer { progress.finish() }
+        try file.writeCompactedCopy(to: destination)
+        progress.finish()
+        let result = Result(file: source, bytes: before, out: destination, outBytes: Self.size(destination))
+        if options.has("--json") {
+            Output.json(result)
+        } else {
+            let percent = before > 0 ? " (\(result.outBytes * 100 / before)% of FILE)" : ""
+            let rows = [["file", source, "\(Output.grouped(result.bytes)) bytes"],
+                        ["copy", destination, "\(Output.grouped(result.outBytes)) bytes\(percent)"]]
+            Output.table(nil, rows, indent: "", shrinking: []).forEach { Output.line($0) }
         }
-        // Read-only, with no classes of its own: the file's schema is left as it is.
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: source, readOnly: true, objectTypes: []))
-        try realm.writeCopy(toFile: destination)
-        let before = Self.size(source), after = Self.size(destination)
-        Output.line("\(source.path): \(before) bytes → \(destination.path): \(after) bytes")
         return 0
     }
 
-    private static func size(_ url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+    /// The length of the file at `path` (0 while it does not exist).
+    private static func size(_ path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 }

@@ -4,49 +4,44 @@ import Strata
 /// `strata show FILE VERSION [--json]`: one history entry in full.
 struct ShowCommand: Command {
     static let name = "show"
-    static let usage = "show FILE VERSION [--json]"
     static let summary = "show one version's change set in full"
-    static let help = """
-        usage: strata show FILE VERSION [--json]
-
-        Shows the history entry of VERSION: time (ISO-8601, UTC), process and pid,
-        description, and per class the inserted (+), deleted (-) and modified (~) objects,
-        by primary key (or #objectKey), with the names of the modified properties.
-
-        options:
-          --json   one JSON object (docs/HISTORY.md)
-
-        example:
-          strata show app.strata 1207
-
-        exit status: 0 success, 1 the file cannot be read or VERSION is not retained,
-        2 bad arguments
-        """
+    static let help = HelpText(
+        synopsis: "FILE VERSION [--json]",
+        description: [
+            "Shows the history entry of VERSION: time (ISO-8601, UTC), process and pid, description, and per "
+                + "class the inserted (+), deleted (-) and modified (~) objects, by primary key (or #objectKey), "
+                + "with the names of the modified properties.",
+            "Values appear where the file still holds them: history entries do not store values, but a "
+                + "property no later commit changed still has its value of VERSION, so it is printed as "
+                + "name=value (all properties of an inserted object); the others are printed by name.",
+        ],
+        options: [("--json", "one JSON object (docs/HISTORY.md)")],
+        examples: ["strata show app.strata 1207", "strata show app.strata 1207 --json"],
+        exitStatus: [(0, "success"), (1, "the file cannot be read or VERSION is not retained"), (2, "bad arguments")])
 
     func run(_ arguments: [String]) throws -> Int32 {
-        if HistoryCLI.wantsHelp(arguments) { Output.line(Self.help); return 0 }
-        let options = HistoryCLI.Options(arguments, valued: [])
+        let options = try Arguments(arguments, flags: ["--json"])
         let words = try options.positional(2, "show takes a FILE and a VERSION")
-        let version = try HistoryCLI.version(words[1])
-        return try HistoryCLI.reading(words[0], command: Self.name) { realm in
+        let path = words[0], version = try Arguments.version(words[1])
+        let (entry, reports) = try HistoryFile.reading(path) { realm -> (Realm.HistoryEntry, [ChangeReport]) in
             guard let entry = try realm.historyEntry(version: version) else {
-                Output.error("show: version \(version) is not in the retained history of '\(words[0])' (retained: \(HistoryCLI.retained(realm)))")
-                return 1
+                throw HistoryFile.notRetained([version], in: realm, path: path)
             }
-            if options.json {
-                HistoryCLI.printJSON(HistoryJSON.Detail(entry))
-                return 0
-            }
-            Output.line("version      \(entry.version)")
-            Output.line("time         \(HistoryCLI.time(entry.date))")
-            Output.line("process      \(entry.processName) (pid \(entry.pid))")
-            if let d = entry.description { Output.line("description  \(d)") }
-            Output.line("changes      \(LogCommand.summary(entry.classes))")
-            for c in entry.classes {
-                Output.line()
-                for line in HistoryCLI.objectLines(c) { Output.line(line) }
-            }
+            return (entry, try ChangeReport.reports(entry.classes, path: path, version: version))
+        }
+        if options.has("--json") {
+            Output.json(HistoryJSON.Entry(entry: entry, classes: reports.map(\.json)))
             return 0
         }
+        Output.line("version      \(Style.paint(String(entry.version), .yellow))")
+        Output.line("time         \(HistoryFile.time(entry.date))")
+        Output.line("process      \(entry.processName) (pid \(entry.pid))")
+        if let d = entry.description { Output.line("description  \(d)") }
+        Output.line("changes      \(ChangeReport.summary(entry.classes))")
+        for report in reports {
+            Output.line()
+            report.lines().forEach { Output.line($0) }
+        }
+        return 0
     }
 }

@@ -22,10 +22,12 @@ package struct IntegrityCheck {
 
     private let txn: StorageTransaction
     private var report = Report()
+    private let progress: (Int) -> Void
 
-    /// Checks the snapshot `txn` sees.
-    package static func run(_ txn: StorageTransaction) throws -> Report {
-        var check = IntegrityCheck(txn: txn)
+    /// Checks the snapshot `txn` sees; `progress` is told the number of objects checked so
+    /// far after each object (for a progress line).
+    package static func run(_ txn: StorageTransaction, progress: @escaping (Int) -> Void = { _ in }) throws -> Report {
+        var check = IntegrityCheck(txn: txn, progress: progress)
         for schema in txn.schema.sorted {
             guard let table = try txn.table(schema.name) else { throw Problem(description: "class '\(schema.name)' has no table") }
             try check.check(table)
@@ -33,7 +35,10 @@ package struct IntegrityCheck {
         return check.report
     }
 
-    private init(txn: StorageTransaction) { self.txn = txn }
+    private init(txn: StorageTransaction, progress: @escaping (Int) -> Void) {
+        self.txn = txn
+        self.progress = progress
+    }
 
     private mutating func check(_ table: Table) throws {
         report.classes += 1
@@ -67,6 +72,7 @@ package struct IntegrityCheck {
             for list in table.listProperties {
                 try check(list: list, of: table, owner: key)
             }
+            progress(report.objects + rows)
             return true
         }
         report.objects += rows

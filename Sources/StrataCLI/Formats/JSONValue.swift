@@ -45,9 +45,9 @@ enum JSONValue: Equatable {
         let description: String
     }
 
-    /// Parses one JSON document (one line of a JSON Lines file).
-    static func parse(_ text: String) throws -> JSONValue {
-        var parser = Parser(bytes: Array(text.utf8))
+    /// Parses one JSON document (one line of a JSON Lines file) from its UTF-8 bytes.
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        var parser = Parser(bytes: bytes)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()

@@ -1,0 +1,49 @@
+import Foundation
+import StrataStorage
+
+/// The object lines of `export`, one per object of a table, in key order.
+struct ExportLines {
+    private let txn: StorageTransaction
+
+    init(_ txn: StorageTransaction) { self.txn = txn }
+
+    /// Calls `body` with the line of every object of `table`.
+    func forEachLine(of table: Table, _ body: (String) throws -> Void) throws {
+        let prefix = "{\"class\":" + QueryObjects.jsonString(table.name) + ",\"key\":"
+        let names = table.schema.properties.map { QueryObjects.jsonString($0.name) + ":" }
+        var linkKeys: [Int: (ObjectKey) throws -> String] = [:]
+        for property in table.schema.properties where property.type == .link {
+            linkKeys[property.id] = try linkKey(property)
+        }
+        let objectKey: (ObjectKey) throws -> String = { String($0) }
+        let rows = try txn.scan(table)
+        while let (key, row) = try rows.next() {
+            var line = prefix + String(key) + ",\"values\":{"
+            for (i, property) in table.schema.properties.enumerated() {
+                if i > 0 { line += "," }
+                line += names[i]
+                let linkKey = linkKeys[property.id] ?? objectKey
+                if property.isList {
+                    let elements = try txn.listValues(table, property, owner: key)
+                    line += "[" + (try elements.map { try ObjectLines.json($0, linkKey: linkKey) }).joined(separator: ",") + "]"
+                } else {
+                    line += try ObjectLines.json(row.value(property), linkKey: linkKey)
+                }
+            }
+            line += "}}"
+            try body(line)
+        }
+    }
+
+    /// How a link property names its targets: by primary key, or by object key when the
+    /// target class has none.
+    private func linkKey(_ property: PropertySchema) throws -> (ObjectKey) throws -> String {
+        guard let targetName = property.linkTarget, let target = try txn.table(targetName), let pk = target.primaryKey else {
+            return { String($0) }
+        }
+        return { key in
+            guard let row = try txn.row(target, key) else { return "null" }
+            return ObjectLines.json(row.value(pk)) { String($0) }
+        }
+    }
+}

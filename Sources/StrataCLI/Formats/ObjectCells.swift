@@ -1,0 +1,133 @@
+import Foundation
+import StrataStorage
+
+/// One property value as `query`, `show` and `diff` print it.
+enum Cell {
+    case value(Value)
+    /// A to-one link: the target's primary key value, or nil when it has none.
+    case link(key: ObjectKey, primaryKey: Value?)
+    /// A list: its number of elements.
+    case list(count: Int)
+
+    /// As table text: strings as they are (control characters escaped), nil, dates in
+    /// ISO-8601, data as its size, links as the target's primary key or #objectKey, lists as
+    /// `[count]`.
+    var text: String {
+        switch self {
+        case .list(let count): return "[\(count)]"
+        case .link(let key, let primaryKey): return primaryKey.map { Cell.value($0).text } ?? "#\(key)"
+        case .value(let value):
+            switch value {
+            case .null: return "nil"
+            case .bool(let b): return b ? "true" : "false"
+            case .int(let i): return String(i)
+            case .float(let f): return "\(f)"
+            case .double(let d): return "\(d)"
+            case .string(let s):
+                return s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+            case .data(let d): return "<\(d.count) bytes>"
+            case .date(let d): return HistoryFile.preciseTime(d)
+            case .uuid(let u): return u.uuidString
+            case .link(let k): return "#\(k)"
+            }
+        }
+    }
+
+    /// As text beside a property name (`name="Rex"`): strings quoted, the rest as `text`.
+    var quotedText: String {
+        if case .value(.string) = self { return "\"" + text + "\"" }
+        return text
+    }
+
+    /// As a JSON value: strings, numbers, booleans, null; dates as ISO-8601 strings, data as
+    /// base64, UUIDs as strings, links as the target's primary key (or "#objectKey"), lists
+    /// as their element count; non-finite numbers as "nan", "inf", "-inf".
+    var json: JSONScalar {
+        switch self {
+        case .list(let count): return .int(Int64(count))
+        case .link(let key, let primaryKey): return primaryKey.map { Cell.value($0).json } ?? .string("#\(key)")
+        case .value(let value):
+            switch value {
+            case .null: return .null
+            case .bool(let b): return .bool(b)
+            case .int(let i): return .int(i)
+            case .float(let f): return .number(Double(f), "\(f)")
+            case .double(let d): return .number(d, "\(d)")
+            case .string(let s): return .string(s)
+            case .data(let d): return .string(d.base64EncodedString())
+            case .date(let d): return .string(HistoryFile.preciseTime(d))
+            case .uuid(let u): return .string(u.uuidString)
+            case .link(let k): return .string("#\(k)")
+            }
+        }
+    }
+}
+
+/// A JSON scalar, written as text (JSON Lines) or encoded into a document.
+enum JSONScalar: Encodable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    /// A number and its shortest text (non-finite numbers are written as strings).
+    case number(Double, String)
+    case string(String)
+
+    /// The JSON text.
+    var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .number(let d, let text): return d.isFinite ? text : ObjectLines.number(d)
+        case .string(let s): return QueryObjects.jsonString(s)
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .int(let i): try c.encode(i)
+        case .number(let d, _):
+            if d.isNaN { try c.encode("nan") } else if d.isInfinite { try c.encode(d > 0 ? "inf" : "-inf") } else { try c.encode(d) }
+        case .string(let s): try c.encode(s)
+        }
+    }
+}
+
+/// Reads objects' properties as `Cell`s on one snapshot, looking up link targets' primary
+/// keys (the target tables are opened once).
+final class CellReader {
+    private let txn: StorageTransaction
+    private var targets: [String: Table?] = [:]
+
+    init(_ txn: StorageTransaction) { self.txn = txn }
+
+    /// The cells of `properties` of object `key` of `table`, or nil when it does not exist.
+    func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema]) throws -> [Cell]? {
+        guard let row = try txn.row(table, key) else { return nil }
+        var cells: [Cell] = []
+        cells.reserveCapacity(properties.count)
+        for property in properties {
+            if property.isList {
+                cells.append(.list(count: try txn.listCount(table, property, owner: key)))
+                continue
+            }
+            let value = row.hasSlot(property.id) ? row.value(property) : .null
+            guard case .link(let target) = value, let targetName = property.linkTarget else {
+                cells.append(.value(value))
+                continue
+            }
+            cells.append(.link(key: target, primaryKey: try primaryKey(of: target, in: targetName)))
+        }
+        return cells
+    }
+
+    /// The primary key of object `key` of class `className`, or nil when the class has none.
+    private func primaryKey(of key: ObjectKey, in className: String) throws -> Value? {
+        if targets[className] == nil { targets[className] = try txn.table(className) }
+        guard let table = targets[className] ?? nil, let pk = table.primaryKey, let row = try txn.row(table, key) else { return nil }
+        return row.value(pk)
+    }
+}

@@ -1,0 +1,109 @@
+import StrataStorage
+
+/// The first line of `strata export`: `{"schema": {"version": V, "classes": [ClassJSON]}}`,
+/// the schema version (null when none is stored) and the exported classes with the classes
+/// they link to.
+struct SchemaLine: Codable {
+    struct Schema: Codable {
+        var version: UInt64?
+        var classes: [ClassJSON]
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(version, forKey: .version)
+            try c.encode(classes, forKey: .classes)
+        }
+    }
+
+    var schema: Schema
+}
+
+/// The JSON shape of a class's stored schema, shared by `strata info --json` (with the
+/// object count) and the first line of `strata export` (from which `strata import` creates
+/// the classes a file lacks). Documented in docs/INSPECTOR.md.
+struct ClassJSON: Codable {
+    var name: String
+    /// The primary-key property's name, or null.
+    var primaryKey: String?
+    var properties: [PropertyJSON]
+    /// The number of objects (`info` only).
+    var objects: Int?
+
+    init(_ schema: ClassSchema, objects: Int? = nil) {
+        name = schema.name
+        primaryKey = schema.primaryKey?.name
+        properties = schema.properties.map(PropertyJSON.init)
+        self.objects = objects
+    }
+
+    enum CodingKeys: String, CodingKey { case name, primaryKey, properties, objects }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(primaryKey, forKey: .primaryKey)
+        try c.encode(properties, forKey: .properties)
+        try c.encodeIfPresent(objects, forKey: .objects)
+    }
+
+    /// The class as the storage layer stores it, with property ids in the order given.
+    /// Throws a description of the first property that names no known type.
+    func schema() throws -> ClassSchema {
+        ClassSchema(name: name, properties: try properties.enumerated().map { id, p in try p.schema(id: id, in: name) })
+    }
+}
+
+/// One property: `name`, `type` (the stored type: `link` for links and lists of objects),
+/// `bits` (the width of an integer, null for other types), `optional`, `indexed` (true for
+/// the primary key too), `primaryKey`, `list`, `target` (the linked class or null).
+struct PropertyJSON: Codable {
+    var name: String
+    var type: String
+    var bits: Int?
+    var optional: Bool
+    var indexed: Bool
+    var primaryKey: Bool
+    var list: Bool
+    var target: String?
+
+    init(_ p: PropertySchema) {
+        name = p.name
+        type = p.type.description
+        bits = p.type == .int ? p.intWidth : nil
+        optional = p.isOptional
+        indexed = p.hasIndex
+        primaryKey = p.isPrimaryKey
+        list = p.isList
+        target = p.linkTarget
+    }
+
+    enum CodingKeys: String, CodingKey { case name, type, bits, optional, indexed, primaryKey, list, target }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(type, forKey: .type)
+        try c.encode(bits, forKey: .bits)
+        try c.encode(optional, forKey: .optional)
+        try c.encode(indexed, forKey: .indexed)
+        try c.encode(primaryKey, forKey: .primaryKey)
+        try c.encode(list, forKey: .list)
+        try c.encode(target, forKey: .target)
+    }
+
+    /// The stored property with id `id`. A primary key is not marked indexed (it has its own
+    /// index), as a model's `@Persisted(primaryKey: true)` stores it.
+    func schema(id: Int, in className: String) throws -> PropertySchema {
+        guard let stored = (UInt8.min...UInt8.max).lazy.compactMap(PropertyType.init(rawValue:)).first(where: { $0.description == type }) else {
+            throw ObjectLines.Problem("\(className).\(name): unknown type '\(type)'")
+        }
+        if stored == .link && target == nil { throw ObjectLines.Problem("\(className).\(name): a link needs a \"target\"") }
+        let width = bits ?? 64
+        guard stored != .int || [8, 16, 32, 64].contains(width) else {
+            throw ObjectLines.Problem("\(className).\(name): \"bits\" must be 8, 16, 32 or 64")
+        }
+        return PropertySchema(name: name, type: stored, isOptional: optional, isIndexed: indexed && !primaryKey,
+                              isPrimaryKey: primaryKey, id: id, intWidth: stored == .int ? width : 64,
+                              linkTarget: stored == .link ? target : nil, isList: list)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Strata
+
+/// The `--json` shapes of `log`, `show` and `diff` (documented in docs/HISTORY.md).
+enum HistoryJSON {
+    /// An object: `{"key": objectKey, "primaryKey": value}`; `primaryKey` is absent when the
+    /// class has none or it is unknown, JSON null for a nil key; `properties` only for
+    /// modified objects; `values` (by property name) only when some are known.
+    struct Object: Encodable {
+        let id: Realm.HistoryEntry.ObjectID
+        let properties: [String]?
+        let values: [String: JSONScalar]?
+
+        enum Keys: String, CodingKey { case key, primaryKey, properties, values }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(id.objectKey, forKey: .key)
+            switch id.primaryKey {
+            case nil: break
+            case .int(let v)?: try c.encode(v, forKey: .primaryKey)
+            case .string(let v)?: try c.encode(v, forKey: .primaryKey)
+            case .uuid(let v)?: try c.encode(v.uuidString, forKey: .primaryKey)
+            case .null?: try c.encodeNil(forKey: .primaryKey)
+            }
+            try c.encodeIfPresent(properties, forKey: .properties)
+            try c.encodeIfPresent(values, forKey: .values)
+        }
+    }
+
+    /// One class in full: `{"name", "cleared", "inserted": [Object], "deleted": [Object],
+    /// "modified": [Object with properties]}`.
+    struct ClassDetail: Encodable {
+        let name: String
+        let cleared: Bool
+        let inserted: [Object]
+        let deleted: [Object]
+        let modified: [Object]
+    }
+
+    /// One class in a log line: counts and the modified property names.
+    struct ClassSummary: Encodable {
+        let name: String
+        let cleared: Bool
+        let inserted: Int
+        let deleted: Int
+        let modified: Int
+        let properties: [String]
+
+        init(_ c: Realm.HistoryEntry.ClassChanges) {
+            name = c.className
+            cleared = c.cleared
+            inserted = c.inserted.count
+            deleted = c.deleted.count
+            modified = c.modified.count
+            properties = c.modifiedProperties
+        }
+    }
+
+    /// An entry's header fields and its classes, as summaries (`log`) or in full (`show`).
+    struct Entry<Class: Encodable>: Encodable {
+        let entry: Realm.HistoryEntry
+        let classes: [Class]
+
+        enum Keys: String, CodingKey { case version, time, timestamp, pid, process, description, classes }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(entry.version, forKey: .version)
+            try c.encode(HistoryFile.preciseTime(entry.date), forKey: .time)
+            try c.encode(entry.date.timeIntervalSince1970, forKey: .timestamp)
+            try c.encode(entry.pid, forKey: .pid)
+            try c.encode(entry.processName, forKey: .process)
+            if let d = entry.description { try c.encode(d, forKey: .description) } else { try c.encodeNil(forKey: .description) }
+            try c.encode(classes, forKey: .classes)
+        }
+    }
+
+    /// `diff`: `{"from": A, "to": B, "classes": [class in full]}`.
+    struct Range: Encodable {
+        let from: UInt64
+        let to: UInt64
+        let classes: [ClassDetail]
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import StrataStorage
+
+/// Adds the object lines of an import to a write transaction: `add` inserts each object with
+/// its plain values at once; `linkAll` then sets the links and lists, so a line may refer to
+/// an object on a later line. Every problem is a `LineError` naming the line; the caller
+/// aborts the transaction then, so nothing is written.
+///
+/// Links name their target by primary key (an object of the input or one already in the
+/// file), or, when the target class has none, by the "key" of the target's line.
+final class ObjectImporter {
+    private let txn: StorageTransaction
+    private var tables: [String: Table] = [:]
+    /// Input object keys → new object keys, for classes without a primary key.
+    private var keyMaps: [String: [ObjectKey: ObjectKey]] = [:]
+    /// The links and lists of each added object, set by `linkAll`.
+    private var pending: [(line: Int, table: Table, key: ObjectKey, values: [(PropertySchema, JSONValue)])] = []
+    /// Objects added so far.
+    private(set) var count = 0
+
+    init(_ txn: StorageTransaction) { self.txn = txn }
+
+    /// Adds the object of line `line` (`{"class", "key", "values"}`).
+    func add(_ bytes: [UInt8], line: Int) throws {
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes) } catch { throw LineError(line: line, message: "\(error)") }
+        guard case .object = json else { throw LineError(line: line, message: "expected a JSON object") }
+        guard case .string(let className)? = json["class"] else {
+            throw LineError(line: line, message: "expected \"class\": the name of a class")
+        }
+        var inputKey: ObjectKey?
+        switch json["key"] {
+        case nil, .null?: break
+        case .number(let text)? where UInt64(text) != nil: inputKey = UInt64(text)
+        default: throw LineError(line: line, message: "\"key\" must be an object key (an integer of 0 or more)")
+        }
+        guard case .object(let members)? = json["values"] else {
+            throw LineError(line: line, message: "expected \"values\": an object of property values")
+        }
+        let table = try table(className, line: line)
+        let schema = table.schema
+        var row = [Value](repeating: .null, count: schema.slotCount)
+        var given = Set<String>()
+        var relationships: [(PropertySchema, JSONValue)] = []
+        for (name, value) in members {
+            guard let property = schema.property(named: name) else {
+                throw LineError(line: line, message: "class '\(schema.name)' has no property '\(name)'")
+            }
+            guard given.insert(name).inserted else { throw LineError(line: line, message: "'\(name)' appears twice") }
+            if property.isList {
+                guard case .array = value else {
+                    throw LineError(line: line, message: "\(schema.name).\(name): expected an array, got \(value.kind)")
+                }
+                relationships.append((property, value))
+            } else if property.type == .link {
+                relationships.append((property, value))
+            } else {
+                row[property.id] = try converted(value, property, in: schema.name, line: line)
+            }
+        }
+        for property in schema.properties where !given.contains(property.name) {
+            if property.isList || property.isOptional || property.type == .link { continue }
+            throw LineError(line: line, message: "\(schema.name).\(property.name) is missing")
+        }
+        let key = try storage(line) { try txn.insert(table, values: row) }
+        if let inputKey, table.primaryKey == nil { keyMaps[schema.name, default: [:]][inputKey] = key }
+        if !relationships.isEmpty { pending.append((line, table, key, relationships)) }
+        count += 1
+    }
+
+    /// Sets the links and lists of every added object; `progress` is told how many objects
+    /// are done.
+    func linkAll(progress: (Int) -> Void) throws {
+        for (n, object) in pending.enumerated() {
+            for (property, json) in object.values {
+                if property.isList {
+                    guard case .array(let elements) = json else { continue }
+                    let values = try elements.map { try element($0, property, of: object.table, line: object.line) }
+                    if values.isEmpty { continue }
+                    try storage(object.line) { try txn.listInsert(object.table, property, owner: object.key, values, at: 0) }
+                } else {
+                    let value = try element(json, property, of: object.table, line: object.line)
+                    if case .null = value { continue }
+                    try storage(object.line) { try txn.update(object.table, object.key, [(property, value)]) }
+                }
+            }
+            progress(n + 1)
+        }
+    }
+
+    /// The number of objects with links or lists (what `linkAll` goes through).
+    var pendingCount: Int { pending.count }
+
+    /// One value of a link or list property: a list element, or a link resolved to its
+    /// target's new object key.
+    private func element(_ json: JSONValue, _ property: PropertySchema, of table: Table, line: Int) throws -> Value {
+        guard property.type == .link else { return try converted(json, property, in: table.name, line: line) }
+        let name = "\(table.name).\(property.name)"
+        if case .null = json {
+            if property.isList { throw LineError(line: line, message: "\(name): a list of objects cannot hold null") }
+            return .null
+        }
+        let target = try self.table(property.linkTarget ?? "", line: line)
+        if let pk = target.primaryKey {
+            let value: Value
+            do { value = try ObjectLines.value(json, for: pk, in: target.name) } catch let problem as ObjectLines.Problem {
+                throw LineError(line: line, message: "\(name): \(problem.description)")
+            }
+            guard let targetKey = try txn.objectKey(target, primaryKey: value) else {
+                throw LineError(line: line, message: "\(name): no \(target.name) with primary key \(describe(value))")
+            }
+            return .link(targetKey)
+        }
+        guard case .number(let text) = json, let old = UInt64(text) else {
+            throw LineError(line: line, message: "\(name): expected the key of a \(target.name) line, got \(json.kind)")
+        }
+        guard let targetKey = keyMaps[target.name]?[old] else {
+            throw LineError(line: line, message: "\(name): no \(target.name) line with key \(old) in the input")
+        }
+        return .link(targetKey)
+    }
+
+    /// `json` as a stored value of `property`.
+    private func converted(_ json: JSONValue, _ property: PropertySchema, in className: String, line: Int) throws -> Value {
+        do { return try ObjectLines.value(json, for: property, in: className) } catch let problem as ObjectLines.Problem {
+            throw LineError(line: line, message: problem.description)
+        }
+    }
+
+    /// The table of class `name`, which the file's schema must have.
+    private func table(_ name: String, line: Int) throws -> Table {
+        if let t = tables[name] { return t }
+        guard let t = try txn.table(name) else {
+            let known = txn.schema.classes.keys.sorted()
+            throw LineError(line: line, message: "class '\(name)' is in neither the file's schema (\(known.isEmpty ? "no classes" : known.joined(separator: ", "))) nor a schema line of the input")
+        }
+        tables[name] = t
+        return t
+    }
+
+    /// Runs a storage operation for line `line`, turning its errors (a duplicate primary key,
+    /// a value out of range) into a `LineError`.
+    private func storage<T>(_ line: Int, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as StorageError { throw LineError(line: line, message: error.message) }
+    }
+}
