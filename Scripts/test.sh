@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Builds everything (library, CLI, stress worker, benchmark) and runs the whole test suite.
-# The suite is XCTest; the last line counts what ran ("N passed, N failed, N skipped").
+# Builds everything (library, CLI, stress worker, benchmark) and runs the whole test suite:
+# XCTest, then the stress scenarios (`strata-stress all`); either failing fails the script.
+# The last line counts the XCTest tests that ran ("N passed, N failed, N skipped").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/ensure-deps.sh || exit 1
 swift build --build-tests || exit 1
 swift test --skip-build --disable-swift-testing 2>&1 | tee .build/test-output.txt
 status=${PIPESTATUS[0]}
+# The stress suite: every strata-stress scenario for 20 s, real processes on one file each.
+"$(swift build --show-bin-path)/strata-stress" all --duration 20
+stress_status=$?
+[ "$stress_status" -eq 0 ] || echo "stress: FAILED (strata-stress all exited with status $stress_status)"
+[ "$status" -ne 0 ] || status=$stress_status
 summary=$(grep -E "Executed [0-9]+ tests?, with" .build/test-output.txt | tail -1)
 if [ -n "$summary" ]; then
     executed=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")

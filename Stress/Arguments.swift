@@ -37,6 +37,13 @@ struct Arguments {
         return fallback
     }
 
+    /// The number value of `--name`, or `fallback`; exits if missing or not a number.
+    func double(_ name: String, default fallback: Double) -> Double {
+        guard let text = values[name] else { return fallback }
+        guard let value = Double(text) else { fail("--\(name) needs a number, not '\(text)'") }
+        return value
+    }
+
     /// Whether `--name` was given as a flag.
     func flag(_ name: String) -> Bool { flags.contains(name) }
 }

@@ -11,9 +11,28 @@ final class StressItem: Object {
     @Persisted var value = 0
 }
 
-/// An account of the `bank` scenario: money moves between accounts, the total never changes.
+/// An account of the bank scenarios: money moves between accounts, the total never changes.
 final class StressAccount: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var balance = 0
+    /// How many transfers paid from or into this account.
     @Persisted var transfers = 0
+}
+
+/// One committed bank transaction: what it moved, the version its commit created, and when.
+final class StressTransfer: Object {
+    /// The transaction id (`TransactionID`), which the writer logs once the commit returned.
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var version = 0
+    @Persisted var from = 0
+    @Persisted var to = 0
+    @Persisted var amount = 0
+    /// The writer's wall clock inside the write block, just before the commit.
+    @Persisted var committedAt = Date()
+}
+
+/// A large value of the `growth` scenario; its bytes follow from its id (`BlobContent`).
+final class StressBlob: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var payload = Data()
 }

@@ -13,7 +13,6 @@ enum Workers {
         case "hold-write": try holdWrite(options)
         case "read": try read(options)
         case "serve": try serve(options)
-        case "transfer": try Bank.transferWorker(options)
         case "misuse": try Misuse.run(options)
         case "migrate": try MigrationWorker.migrate(options)
         case "old-schema": try MigrationWorker.oldSchema(options)

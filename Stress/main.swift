@@ -1,22 +1,27 @@
 // strata-stress: multi-process scenarios against one Strata file.
 //
-//   strata-stress worker <role> --file F [options]   one role of a multi-process test
-//   strata-stress bank [options]                     several processes moving money (Bank.swift)
+//   strata-stress bank|kill|churn|growth [flags]     one scenario (Scenarios.swift)
+//   strata-stress all [flags]                         every scenario in turn
+//   strata-stress worker <role> --file F [options]   one process of a scenario or a test
 //
-// Worker roles (Workers.swift): insert, hold-write, read, serve, transfer.
+// Test roles (Workers.swift): insert, hold-write, read, serve, misuse, migrate, old-schema,
+// async-write. Scenario roles: bank-writer, bank-reader, bank-observer, churn (Bank/),
+// growth-writer, growth-reader (Growth/).
 import Foundation
 
 /// What `strata-stress` prints for `--help` and on a usage error.
 let usage = """
-    usage: strata-stress worker insert --file F --from A --count N [--tag T] [--nosync]
+    usage: strata-stress bank|kill|churn|growth|all [--duration S] [--writers W] [--readers R]
+                         [--observers O] [--seed N] [--file F] [--nosync]
+             bank, kill, churn: [--accounts A]   churn: [--churners C]
+             growth: [--hold S] [--blob-kb B] [--live N] [--mbps M]
+           strata-stress worker insert --file F --from A --count N [--tag T] [--nosync]
            strata-stress worker hold-write --file F [--from A] [--count N]
            strata-stress worker read --file F
            strata-stress worker serve --file F [--nosync]
-           strata-stress worker transfer --file F --count N --accounts A [--seed S] [--nosync]
            strata-stress worker migrate --file F [--hang]
            strata-stress worker old-schema --file F
            strata-stress worker async-write --file F [--from A] [--count N]
-           strata-stress bank [--file F] [--processes P] [--transfers N] [--accounts A] [--nosync]
 
     """
 
@@ -25,9 +30,15 @@ do {
     switch words.first {
     case "worker":
         guard let role = words.dropFirst().first else { fail("worker needs a role") }
-        try Workers.run(role, Arguments(words.dropFirst(2)))
-    case "bank":
-        try Bank.run(Arguments(words.dropFirst()))
+        if let scenarioRole = Role(rawValue: role) {
+            try scenarioRole.run(Arguments(words.dropFirst(2)))
+        } else {
+            try Workers.run(role, Arguments(words.dropFirst(2)))
+        }
+    case "all":
+        try Scenarios.runAll(Arguments(words.dropFirst()))
+    case let name? where Scenarios.names.contains(name):
+        try Scenarios.runOne(name, Arguments(words.dropFirst()))
     case "--help", "-h", "help":
         print(usage, terminator: "")
     case let other?:

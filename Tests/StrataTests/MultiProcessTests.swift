@@ -153,8 +153,8 @@ final class MultiProcessTests: StrataTestCase {
     }
 
     func testBankScenarioKeepsItsInvariantsAcrossProcesses() throws {
-        let bank = try WorkerProcess.stress(["bank", "--file", fileURL("bank.strata").path,
-                                             "--processes", "3", "--transfers", "100", "--nosync"])
+        let bank = try WorkerProcess.stress(["bank", "--file", fileURL("bank.strata").path, "--duration", "3",
+                                             "--writers", "3", "--readers", "1", "--observers", "1", "--nosync"])
         try bank.waitForSuccess()
         XCTAssertTrue(bank.lines.contains("bank: all invariants hold"), bank.transcript)
     }
