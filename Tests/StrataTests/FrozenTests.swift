@@ -139,6 +139,25 @@ final class FrozenTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Sailor.self).count, 4)
     }
 
+    func testFreezingInAnAsynchronousWriteGivesTheVersionBeforeTheGroup() throws {
+        let realm = try open()
+        try seedShip(realm)
+        let before = realm.version
+        var frozen: Realm?
+        var completed = false
+        realm.writeAsync({
+            realm.create(Sailor.self, value: ["id": 7])
+            frozen = realm.freeze()
+        }, onComplete: { error in
+            XCTAssertNil(error)
+            completed = true
+        })
+        runRunLoop { completed }
+        XCTAssertEqual(frozen?.version, before)
+        XCTAssertEqual(frozen?.objects(Sailor.self).count, 3)
+        XCTAssertEqual(realm.objects(Sailor.self).count, 4)
+    }
+
     func testFreezingARealmBehindTheNewestVersionFreezesItsOwnVersion() throws {
         let realm = try open()
         try seedShip(realm)

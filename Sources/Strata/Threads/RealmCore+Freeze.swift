@@ -5,17 +5,17 @@ extension RealmCore {
     /// The frozen instance at this instance's version: the one already alive in the process
     /// for this file and version if any (so freezing twice gives the same Realm), otherwise a
     /// new one. Outside a write it reads this instance's own snapshot, which both then share
-    /// (a fresh read might see a newer version); inside a write it reads a fresh snapshot,
-    /// which is the version the write started from since no other writer can commit
-    /// meanwhile. The version stays pinned until the frozen instance and everything read
-    /// from it are released.
+    /// (a fresh read might see a newer version); inside a write (or a group of asynchronous
+    /// writes) it reads a fresh snapshot, which is the version the write started from since
+    /// no other writer can commit meanwhile. The version stays pinned until the frozen
+    /// instance and everything read from it are released.
     func frozen() -> RealmCore {
         if isFrozen { return self }
         checkThread()
         do {
             let live = try translatingErrors(path: path) { try transaction() }
             return try FrozenCores.core(path: path, readOnly: configuration.readOnly, version: live.version) {
-                let snapshot = isInWriteTransaction ? try translatingErrors(path: path) { try file.beginRead() } : live
+                let snapshot = live.isWrite ? try translatingErrors(path: path) { try file.beginRead() } : live
                 precondition(snapshot.version == live.version, "A commit happened while '\(path)' was in a write transaction")
                 try translatingErrors(path: path) { try snapshot.shareAcrossThreads() }
                 return RealmCore(frozenFrom: self, snapshot: snapshot)
