@@ -17,9 +17,6 @@ protocol Command {
 
 extension Command {
     static var isListed: Bool { true }
-
-    /// `<name> <synopsis>`, as in usage lines.
-    static var usage: String { "\(name) \(help.synopsis)" }
 }
 
 /// Bad command-line arguments: reported with the command's usage, exit status 2.

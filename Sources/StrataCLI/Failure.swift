@@ -8,6 +8,7 @@ struct CommandFailure: Error {
     let hint: String?
     let status: Int32
 
+    /// A failure saying `message`, with `hint` when there is one to give.
     init(_ message: String, hint: String? = nil, status: Int32 = 1) {
         self.message = message
         self.hint = hint

@@ -13,10 +13,27 @@ struct HelpText {
     /// Each exit status and when it happens.
     var exitStatus: [(Int32, String)]
 
+    /// `usage: strata <name> <synopsis>`, wrapped between bracketed groups, continued under
+    /// the synopsis.
+    func usage(name: String, width: Int = Output.width) -> [String] {
+        var groups: [String] = [], current = "", depth = 0
+        for c in synopsis {
+            if c == " " && depth == 0 {
+                if !current.isEmpty { groups.append(current) }
+                current = ""
+                continue
+            }
+            if c == "[" { depth += 1 } else if c == "]" { depth -= 1 }
+            current.append(c)
+        }
+        if !current.isEmpty { groups.append(current) }
+        let first = "usage: strata \(name) "
+        return Output.wrap(words: groups, width: width, first: first, rest: String(repeating: " ", count: first.count))
+    }
+
     /// The help as lines for `strata <name> --help`.
     func lines(name: String, width: Int = Output.width) -> [String] {
-        let usage = "usage: strata \(name) "
-        var lines = Output.wrap(synopsis, width: width, first: usage, rest: String(repeating: " ", count: usage.count))
+        var lines = usage(name: name, width: width)
         for paragraph in description {
             lines.append("")
             lines += paragraph.hasPrefix("  ") ? [paragraph] : Output.wrap(paragraph, width: width)

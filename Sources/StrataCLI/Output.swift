@@ -71,10 +71,15 @@ enum Output {
     /// `text` broken at spaces into lines of at most `width` characters: the first starts
     /// with `first`, the others with `rest` (a word longer than a line stays whole).
     static func wrap(_ text: String, width: Int = Output.width, first: String = "", rest: String = "") -> [String] {
+        wrap(words: text.split(separator: " ").map(String.init), width: width, first: first, rest: rest)
+    }
+
+    /// `words` joined by spaces into lines of at most `width` characters, as `wrap`.
+    static func wrap(words: [String], width: Int = Output.width, first: String = "", rest: String = "") -> [String] {
         var lines: [String] = []
         var current = first
         var empty = true
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        for word in words {
             if !empty && current.count + 1 + word.count > width {
                 lines.append(current)
                 current = rest

@@ -24,9 +24,7 @@ func run(_ command: Command.Type, _ arguments: [String]) -> Int32 {
     do {
         return try command.init().run(arguments)
     } catch let error as UsageError {
-        let usage = "usage: strata "
-        let lines = ["\(command.name): \(error.message)"]
-            + Output.wrap(command.usage, first: usage, rest: String(repeating: " ", count: usage.count + command.name.count + 1))
+        let lines = ["\(command.name): \(error.message)"] + command.help.usage(name: command.name)
             + ["hint: 'strata \(command.name) --help' shows the options and examples"]
         Output.error(lines.joined(separator: "\n"))
         return 2

@@ -48,6 +48,7 @@ struct TerminalRun {
     /// The bytes the reading thread collects (read by the test once that thread is done).
     private final class Collected { var data = Data() }
 
+    /// Runs `strata` with `arguments`, `stream` on a new pseudo-terminal, until it exits.
     init(_ arguments: [String], terminal stream: Stream, environment extra: [String: String] = [:]) throws {
         // posix_openpt and friends by hand (Glibc's module leaves them out): open the
         // multiplexer, unlock the new terminal (TIOCSPTLCK) and ask its number (TIOCGPTN).

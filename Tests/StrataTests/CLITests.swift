@@ -68,6 +68,11 @@ final class CLITests: StrataTestCase {
             XCTAssertTrue(run.lines.isEmpty, run.transcript)
             XCTAssertTrue(run.errorOutput.hasPrefix("strata: \(command): unknown option '--frobnicate'\nusage: strata \(command) "), run.transcript)
             XCTAssertTrue(run.errorOutput.hasSuffix("hint: 'strata \(command) --help' shows the options and examples\n"), run.transcript)
+            let usage = run.errorOutput.split(separator: "\n").dropFirst().dropLast()
+            for line in usage {
+                XCTAssertLessThanOrEqual(line.count, 80, String(line))
+                XCTAssertEqual(line.filter { $0 == "[" }.count, line.filter { $0 == "]" }.count, "broken inside brackets: \(line)")
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import XCTest
 final class TerminalCLITests: StrataTestCase {
     private let erase = "\r\u{1B}[K"
 
+    /// `strata demo` in the test's directory; returns the file's path.
     private func demoFile() throws -> String {
         XCTAssertEqual(try strata(["demo", "--dir", directory.path]).process.terminationStatus, 0)
         return fileURL("demo.strata").path

@@ -34,7 +34,9 @@ struct DemoCommand: Command {
 
     /// What `demo --json` prints.
     struct Result: Encodable {
+        /// A process of the demo and how many pets it wrote last.
         struct Writer: Encodable { let pid: Int32; let pets: Int }
+        /// A pet and the process id that wrote it last.
         struct PetJSON: Encodable { let id: Int; let name: String; let species: String; let age: Int; let writtenBy: Int }
         let file: String
         let version: UInt64

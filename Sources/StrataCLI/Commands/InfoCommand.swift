@@ -30,7 +30,9 @@ struct InfoCommand: Command {
         var history: History
         var classes: [ClassJSON]
 
+        /// Pages in use, on the free list, and past the last one written.
         struct Pages: Encodable { var used, free, unused: Int }
+        /// The retained history entries and their version range.
         struct History: Encodable { var count: Int; var oldest, newest: UInt64? }
 
         /// Objects of every class.

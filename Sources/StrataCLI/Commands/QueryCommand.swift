@@ -74,6 +74,7 @@ struct QueryCommand: Command {
         return 0
     }
 
+    /// What the snapshot read produced: a plan (`--explain`) or objects.
     private enum QueryOutput {
         case plan(String)
         case objects(QueryObjects)

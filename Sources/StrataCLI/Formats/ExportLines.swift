@@ -5,6 +5,7 @@ import StrataStorage
 struct ExportLines {
     private let txn: StorageTransaction
 
+    /// The lines of objects read on the snapshot `txn`.
     init(_ txn: StorageTransaction) { self.txn = txn }
 
     /// Calls `body` with the line of every object of `table`.

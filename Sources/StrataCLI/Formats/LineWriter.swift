@@ -7,6 +7,7 @@ final class LineWriter {
     private var buffer: [UInt8] = []
     private let fd: Int32
 
+    /// A writer to `fd` (stdout by default).
     init(fd: Int32 = 1) {
         self.fd = fd
         buffer.reserveCapacity(1 << 17)

@@ -102,6 +102,7 @@ final class CellReader {
     private let txn: StorageTransaction
     private var targets: [String: Table?] = [:]
 
+    /// A reader on the snapshot `txn`.
     init(_ txn: StorageTransaction) { self.txn = txn }
 
     /// The cells of `properties` of object `key` of `table`, or nil when it does not exist.

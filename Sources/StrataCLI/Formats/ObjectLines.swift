@@ -33,6 +33,7 @@ enum ObjectLines {
         }
     }
 
+    /// A double as JSON: its shortest text, or "nan", "inf", "-inf" as strings.
     static func number(_ d: Double) -> String {
         if d.isNaN { return "\"nan\"" }
         if d.isInfinite { return d > 0 ? "\"inf\"" : "\"-inf\"" }
@@ -92,6 +93,7 @@ enum ObjectLines {
         }
     }
 
+    /// A JSON number, or one of the strings "nan", "inf", "-inf", as a double.
     private static func double(_ json: JSONValue) -> Double? {
         switch json {
         case .number(let text): return Double(text)
@@ -102,6 +104,7 @@ enum ObjectLines {
         }
     }
 
+    /// An ISO-8601 date with or without fractional seconds.
     private static func isoDate(_ text: String) -> Date? {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

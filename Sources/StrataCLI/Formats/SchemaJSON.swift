@@ -4,6 +4,7 @@ import StrataStorage
 /// the schema version (null when none is stored) and the exported classes with the classes
 /// they link to.
 struct SchemaLine: Codable {
+    /// The member `schema`: the version and the classes.
     struct Schema: Codable {
         var version: UInt64?
         var classes: [ClassJSON]
@@ -29,6 +30,7 @@ struct ClassJSON: Codable {
     /// The number of objects (`info` only).
     var objects: Int?
 
+    /// The JSON form of a stored class, with its object count for `info`.
     init(_ schema: ClassSchema, objects: Int? = nil) {
         name = schema.name
         primaryKey = schema.primaryKey?.name
@@ -66,6 +68,7 @@ struct PropertyJSON: Codable {
     var list: Bool
     var target: String?
 
+    /// The JSON form of a stored property.
     init(_ p: PropertySchema) {
         name = p.name
         type = p.type.description

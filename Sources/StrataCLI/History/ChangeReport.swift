@@ -14,6 +14,7 @@ struct ChangeReport {
     /// repeated among the values there.
     let primaryKey: String?
 
+    /// The report of `changes`, with the values `values` knows.
     init(_ changes: Realm.HistoryEntry.ClassChanges, _ values: ValuesAtVersion) throws {
         self.changes = changes
         primaryKey = try values.primaryKeyName(changes.className)

@@ -46,6 +46,7 @@ enum HistoryJSON {
         let modified: Int
         let properties: [String]
 
+        /// The summary of one class's changes.
         init(_ c: Realm.HistoryEntry.ClassChanges) {
             name = c.className
             cleared = c.cleared

@@ -31,6 +31,8 @@ final class ValuesAtVersion {
         return try body(try ValuesAtVersion(txn, version: version))
     }
 
+    /// Folds the history after `version` (when all of it is retained) into what later
+    /// commits changed.
     private init(_ txn: StorageTransaction, version: UInt64) throws {
         self.txn = txn
         reader = CellReader(txn)
@@ -64,6 +66,7 @@ final class ValuesAtVersion {
         try table(className)?.primaryKey?.name
     }
 
+    /// The table of class `name`, opened once.
     private func table(_ name: String) throws -> Table? {
         if tables[name] == nil { tables[name] = try txn.table(name) }
         return tables[name] ?? nil

@@ -18,6 +18,7 @@ final class ObjectImporter {
     /// Objects added so far.
     private(set) var count = 0
 
+    /// An importer into the write transaction `txn`.
     init(_ txn: StorageTransaction) { self.txn = txn }
 
     /// Adds the object of line `line` (`{"class", "key", "values"}`).
