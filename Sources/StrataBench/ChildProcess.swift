@@ -9,12 +9,9 @@ enum ChildProcess {
         let directory = try makeTemporaryDirectory(under: options.directory ?? NSTemporaryDirectory())
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = options.childArguments(engine: engine, directory: directory)
         let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try launchBenchProcess(arguments: options.childArguments(engine: engine, directory: directory),
+                                             input: nil, output: output)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
 
@@ -55,7 +52,8 @@ enum ChildProcess {
         printToStandardError(line)
     }
 
-    private static func makeTemporaryDirectory(under base: String) throws -> String {
+    /// A new empty directory `strata-bench-XXXXXX` inside `base`.
+    static func makeTemporaryDirectory(under base: String) throws -> String {
         var template = Array((base as NSString).appendingPathComponent("strata-bench-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw BenchError("cannot create a temporary directory in \(base): \(String(cString: strerror(errno)))")

@@ -12,7 +12,8 @@ enum AsyncCommitSupport {
 /// One database under test. Each method is one operation of the workload; the runner times
 /// the timed ones and compares the returned check sums across engines.
 protocol BenchEngine: AnyObject {
-    /// Opens a fresh database inside `directory`; `durable: false` turns off commit flushes.
+    /// Opens the database inside `directory`, creating it if it is not there (several
+    /// processes open one in the multi-process rows); `durable: false` turns off commit flushes.
     init(directory: URL, durable: Bool) throws
 
     /// W1: inserts Person(i) for i in 0..<n, `Workload.batchRows` per write transaction.
@@ -58,6 +59,9 @@ protocol BenchEngine: AnyObject {
     var asyncCommitSupport: AsyncCommitSupport { get }
     /// W8b: `count` queued writes of Person(first + j), returning once every one is durable.
     func asyncCommits(from first: Int, count: Int) throws
+    /// Before a batch of reads: moves to the newest committed version. The baselines begin a
+    /// read transaction per call anyway; a Strata Realm keeps its snapshot until `refresh()`.
+    func refreshSnapshot() throws
     /// W9: deletes every object and index entry in one write transaction.
     func deleteAll() throws
     /// Untimed: objects plus index entries left.
@@ -68,6 +72,7 @@ extension BenchEngine {
     var asyncCommitSupport: AsyncCommitSupport { .notApplicable }
     func asyncCommits(from first: Int, count: Int) throws {}
     var runsListQueries: Bool { false }
+    func refreshSnapshot() throws {}
     func makeTeams(below n: Int) throws {}
     func anyQuery() throws -> QueryResult { QueryResult() }
     func subqueryQuery() throws -> QueryResult { QueryResult() }

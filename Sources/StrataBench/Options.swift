@@ -16,8 +16,10 @@ enum EngineKind: String, CaseIterable {
 }
 
 /// The command line: `strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
-/// [--engines strata,lmdb,sqlite] [--dir PATH]`, plus `--child-engine NAME`, which runs one
-/// engine in this process (in the directory `--dir`) and prints its results as JSON lines.
+/// [--engines strata,lmdb,sqlite] [--dir PATH] [--processes] [--seconds S]`, plus the hidden
+/// `--child-engine NAME`, which runs one engine in this process (in the directory `--dir`)
+/// and prints its results as JSON lines, and `--role ROLE --worker K`, a worker process of
+/// the multi-process rows.
 struct Options {
     var n = 1_000_000
     var durable = true
@@ -28,6 +30,18 @@ struct Options {
     var childEngine: EngineKind?
     /// Run the list-scale measurement instead of the workload.
     var lists = false
+    /// Run the W1-W15 workload (off with `--processes`).
+    var workload = true
+    /// Run the multi-process rows (off with `--only`, unless `--processes` is given too).
+    var processes = true
+    /// Seconds each throughput cell of the multi-process rows runs.
+    var seconds = 1.0
+    /// This process is a worker of the multi-process rows (hidden `--role`).
+    var role: WorkerRole?
+    /// The worker's number within its measurement (hidden `--worker`).
+    var worker = 0
+    /// The Persons loaded before the workers started (hidden `--rows`).
+    var rows = 0
 
     static let usage = """
         usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
@@ -43,12 +57,21 @@ struct Options {
           --dir PATH   where each engine's temporary directory is made (default /tmp)
           --lists      instead: Strata's list append/index/remove and backlink count per
                        operation at 1k, 10k, 100k and 200k members
+          --processes  only the multi-process rows (also part of the default run, left out
+                       when --only is given), each with real child processes on one file:
+                       Strata's commit-to-callback latency (p50/p99/max, observer in another
+                       process and in another thread); commits/s with 1, 2, 4, 8 writer
+                       processes, one object per transaction, durable and no-sync; reads/s
+                       (primary-key lookups) with 1, 2, 4 reader processes beside one
+                       writer. Processes beyond the core count oversubscribe the machine.
+          --seconds S  how long each multi-process throughput cell runs (default 1)
         """
 
     /// Parses `arguments` (without the program name).
     static func parse(_ arguments: [String]) throws -> Options {
         var options = Options()
         var rest = arguments[...]
+        var processesOnly = false, onlyGiven = false
         func value(_ flag: String) throws -> String {
             guard let v = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
             return v
@@ -61,12 +84,28 @@ struct Options {
             case "--nosync":
                 options.durable = false
             case "--only":
+                onlyGiven = true
                 options.ops = try Set(list(try value(flag)).map {
                     guard let op = Op(code: $0) else { throw BenchError("unknown op \($0)") }
                     return op
                 })
             case "--lists":
                 options.lists = true
+            case "--processes":
+                processesOnly = true
+            case "--seconds":
+                guard let seconds = Double(try value(flag)), seconds > 0 else { throw BenchError("--seconds needs a positive number") }
+                options.seconds = seconds
+            case "--role":
+                let name = try value(flag)
+                guard let role = WorkerRole(rawValue: name) else { throw BenchError("unknown role \(name)") }
+                options.role = role
+            case "--worker":
+                guard let worker = Int(try value(flag)), worker >= 0 else { throw BenchError("--worker needs a number") }
+                options.worker = worker
+            case "--rows":
+                guard let rows = Int(try value(flag)), rows >= 0 else { throw BenchError("--rows needs a number") }
+                options.rows = rows
             case "--json":
                 options.json = true
             case "--engines":
@@ -82,6 +121,8 @@ struct Options {
                 throw BenchError("unknown argument \(flag)")
             }
         }
+        options.workload = !processesOnly
+        options.processes = processesOnly || !onlyGiven
         return options
     }
 

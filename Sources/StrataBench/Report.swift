@@ -6,7 +6,10 @@ struct Report {
     var engines: [EngineKind]
 
     /// The ratio columns shown, (numerator, denominator), for the engines that ran.
-    var ratioPairs: [(EngineKind, EngineKind)] {
+    var ratioPairs: [(EngineKind, EngineKind)] { Self.ratioPairs(of: engines) }
+
+    /// The ratio columns for `engines`: Strata against each baseline, then SQLite against LMDB.
+    static func ratioPairs(of engines: [EngineKind]) -> [(EngineKind, EngineKind)] {
         [(EngineKind.strata, EngineKind.lmdb), (.strata, .sqlite), (.sqlite, .lmdb)]
             .filter { engines.contains($0.0) && engines.contains($0.1) }
     }
@@ -39,13 +42,7 @@ struct Report {
             row += ratioPairs.map { pair in ratio(op, pair.0, pair.1).map { String(format: "%.2f", $0) } ?? "-" }
             rows.append(row)
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, text in
-                let pad = String(repeating: " ", count: widths[column] - text.count)
-                return column == 0 ? text + pad : pad + text
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        return alignColumns(rows)
     }
 
     private func cell(_ m: Measurement?) -> String {
@@ -53,22 +50,15 @@ struct Report {
         if let note = m.note { return note }
         if let bytes = m.bytes { return String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
         guard let seconds = m.seconds else { return "-" }
-        let time = seconds < 1 ? String(format: "%.4g ms", seconds * 1000) : String(format: "%.3f s", seconds)
-        return m.opsPerSec.map { "\(time) (\(rate($0))/s)" } ?? time
-    }
-
-    private func rate(_ perSecond: Double) -> String {
-        switch perSecond {
-        case 1e6...: String(format: "%.2fM", perSecond / 1e6)
-        case 1e3...: String(format: "%.1fk", perSecond / 1e3)
-        default: String(format: "%.1f", perSecond)
-        }
+        let time = formatDuration(seconds)
+        return m.opsPerSec.map { "\(time) (\(formatRate($0))/s)" } ?? time
     }
 
     // MARK: JSON
 
-    /// The measurements as a JSON array, followed by one `{"ratios": [...]}` entry.
-    func json() throws -> String {
+    /// The measurements as a JSON array, followed by one `{"ratios": [...]}` entry and, when
+    /// given, one `{"processes": {...}}` entry with the multi-process rows.
+    func json(processes: ProcessResults? = nil) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var entries: [Any] = try measurements.map {
@@ -84,6 +74,9 @@ struct Report {
             return entry
         }
         entries.append(["ratios": ratios])
+        if let processes {
+            entries.append(["processes": try JSONSerialization.jsonObject(with: try encoder.encode(processes))])
+        }
         let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }

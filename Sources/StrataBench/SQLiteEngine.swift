@@ -15,16 +15,20 @@ final class SQLiteEngine: BenchEngine {
     /// case-sensitive, so this is exactly BEGINSWITH.
     private static let countSQL = "SELECT count(*) FROM person NOT INDEXED WHERE age > \(Workload.queryMinAge) "
         + "AND name GLOB '\(Workload.queryPrefix)*'"
+    /// How long a statement waits for a lock held by another connection before failing.
+    private static let busyTimeoutMilliseconds: Int32 = 60_000
     private static let sortSQL = "SELECT id, name, age FROM person ORDER BY age, name LIMIT \(Workload.sortLimit)"
 
     init(directory: URL, durable: Bool) throws {
         let path = directory.appendingPathComponent("bench.sqlite").path
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else { throw error("open \(path)") }
+        // Other processes writing the file make a writer wait for SQLite's lock, not fail.
+        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
         try execute("PRAGMA journal_mode=WAL")
         try execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=OFF")
-        try execute("CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, age INTEGER, score REAL)")
-        try execute("CREATE INDEX person_name ON person(name)")
+        try execute("CREATE TABLE IF NOT EXISTS person(id INTEGER PRIMARY KEY, name TEXT, age INTEGER, score REAL)")
+        try execute("CREATE INDEX IF NOT EXISTS person_name ON person(name)")
     }
 
     deinit {
@@ -38,7 +42,7 @@ final class SQLiteEngine: BenchEngine {
     func insert(count n: Int) throws {
         let insert = try statement(Self.insertSQL)
         for batch in stride(from: 0, to: n, by: Workload.batchRows) {
-            try transaction {
+            try transaction(writing: true) {
                 for i in batch..<min(batch + Workload.batchRows, n) { try insertPerson(i, insert) }
             }
         }
@@ -87,7 +91,7 @@ final class SQLiteEngine: BenchEngine {
     func update(_ ids: [Int]) throws -> Int {
         let update = try statement("UPDATE person SET score = ?1 WHERE id = ?2")
         var updated = 0
-        try transaction {
+        try transaction(writing: true) {
             for (j, id) in ids.enumerated() {
                 sqlite3_bind_double(update, 1, Double(j))
                 sqlite3_bind_int64(update, 2, Int64(id))
@@ -159,14 +163,14 @@ final class SQLiteEngine: BenchEngine {
     func smallCommits(from first: Int, count: Int) throws {
         let insert = try statement(Self.insertSQL)
         for j in 0..<count {
-            try transaction { try insertPerson(first + j, insert) }
+            try transaction(writing: true) { try insertPerson(first + j, insert) }
         }
     }
 
     func deleteAll() throws {
         // `WHERE 1` turns off the truncate optimization: rows and index entries go one by one.
         let delete = try statement("DELETE FROM person WHERE 1")
-        try transaction {
+        try transaction(writing: true) {
             try step(delete, expecting: SQLITE_DONE)
             sqlite3_reset(delete)
         }
@@ -189,9 +193,11 @@ final class SQLiteEngine: BenchEngine {
         sqlite3_reset(insert)
     }
 
-    /// Runs `body` between BEGIN and COMMIT (ROLLBACK if it throws).
-    private func transaction(_ body: () throws -> Void) throws {
-        let begin = try statement("BEGIN"), commit = try statement("COMMIT")
+    /// Runs `body` between BEGIN and COMMIT (ROLLBACK if it throws). A write transaction
+    /// takes the write lock at BEGIN (`IMMEDIATE`), where the busy timeout waits for other
+    /// processes' writers; a deferred one could fail at its first write instead.
+    private func transaction(writing: Bool = false, _ body: () throws -> Void) throws {
+        let begin = try statement(writing ? "BEGIN IMMEDIATE" : "BEGIN"), commit = try statement("COMMIT")
         try step(begin, expecting: SQLITE_DONE)
         sqlite3_reset(begin)
         do {

@@ -125,6 +125,8 @@ final class StrataEngine: BenchEngine {
         if completed < count { throw BenchError("writeAsync: only \(completed) of \(count) completions were called") }
     }
 
+    func refreshSnapshot() throws { realm.refresh() }
+
     func deleteAll() throws {
         try realm.write { realm.deleteAll() }
     }

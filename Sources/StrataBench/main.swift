@@ -1,10 +1,11 @@
 import Foundation
 
-/// Runs the workload on each engine in its own child process, then prints the comparison.
+/// Runs the workload on each engine in its own child process, then the multi-process rows
+/// (each as selected by the options), and prints the comparison.
 func runBenchmark(_ options: Options) -> Int32 {
     var measurements: [Measurement] = []
     var failed = false
-    for engine in options.engines {
+    for engine in options.engines where options.workload {
         guard engine.engineType != nil else {
             printToStandardError("strata-bench: \(engine.rawValue): not built into this binary, skipped")
             continue
@@ -24,8 +25,18 @@ func runBenchmark(_ options: Options) -> Int32 {
     let ran = options.engines.filter { engine in measurements.contains { $0.engine == engine.rawValue } }
     let report = Report(measurements: measurements, engines: ran)
     let agree = report.compareChecks()
+    var processes: ProcessReport?
+    if options.processes {
+        let bench = ProcessBench(options: options)
+        processes = ProcessReport(results: bench.run(), engines: bench.engines)
+        failed = failed || bench.problems > 0
+    }
     do {
-        print(options.json ? try report.json() : report.table())
+        if options.json {
+            print(options.workload ? try report.json(processes: processes?.results) : try processes?.json() ?? "")
+        } else {
+            print([options.workload ? report.table() : nil, processes?.table()].compactMap { $0 }.joined(separator: "\n\n"))
+        }
     } catch {
         printToStandardError("strata-bench: \(error)")
         return 1
@@ -45,7 +56,14 @@ do {
     printToStandardError("strata-bench: \(error)\n\(Options.usage)")
     exit(2)
 }
-if options.lists {
+if let role = options.role {
+    do {
+        try role.serve(options)
+    } catch {
+        printToStandardError("strata-bench: \(role.rawValue) worker: \(error)")
+        exit(1)
+    }
+} else if options.lists {
     do {
         let directory = URL(fileURLWithPath: options.directory ?? NSTemporaryDirectory())
             .appendingPathComponent("strata-lists-\(getpid())")
