@@ -6,11 +6,13 @@ extension Results {
     /// then `.update(results, deletions:, insertions:, modifications:)` after each local
     /// commit or `refresh()` that changes them (changes made before the run loop turns are
     /// reported together). With `keyPaths`, a change of other properties of the objects is
-    /// not reported as a modification. `queue` must be nil for now: delivery is on the
-    /// observing thread's run loop.
+    /// not reported as a modification. With `queue`, callbacks run on that serial queue, with
+    /// the results of the Realm confined to it; otherwise on this thread's run loop.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
-        checkObservable(core, queue)
+        if let queue = deliveryQueue(core, queue) {
+            return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
+        }
         let observer = CollectionObserver(results: self, keyPaths: keyPaths) { change in
             block(change)
         }
@@ -24,7 +26,9 @@ extension LinkingObjects {
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
         guard let results else { preconditionFailure("Only collections which are managed by a Realm support change notifications") }
-        checkObservable(results.core, queue)
+        if let queue = deliveryQueue(results.core, queue) {
+            return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
+        }
         let observer = CollectionObserver(results: results, keyPaths: keyPaths) { change in block(change.map { _ in self }) }
         results.core.notifications.add(observer, results.core)
         return observer

@@ -3,19 +3,25 @@ import StrataStorage
 
 /// Carries a commit seen by the file's notifier thread (any process's commit) to one Realm
 /// instance's thread: it schedules one timer on that thread's run loop (a timer added from
-/// another thread wakes a sleeping run loop; a `perform` block does not), and the Realm then
+/// another thread wakes a sleeping run loop; a `perform` block does not), or one block on the
+/// queue of a queue-confined Realm, and the Realm then
 /// refreshes itself (`autorefresh`) and delivers its notifications, or reports
 /// `.refreshRequired`. Commits that arrive while a wake-up is pending coalesce into it.
 final class CommitWaker: CommitListener, @unchecked Sendable {
     // Sendable invariant: `isPending` is only touched under `lock`; `token` is only
     // dereferenced on the Realm's thread, inside the timer.
-    private let runLoop: RunLoop
+    /// Where the Realm runs.
+    enum Target {
+        case runLoop(RunLoop)
+        case queue(DispatchQueue)
+    }
+    private let target: Target
     private weak var token: RealmCore.Token?
     private let lock = NSLock()
     private var isPending = false
 
-    init(_ core: RealmCore, runLoop: RunLoop) {
-        self.runLoop = runLoop
+    init(_ core: RealmCore, target: Target) {
+        self.target = target
         token = core.token
     }
 
@@ -24,7 +30,12 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
         defer { lock.unlock() }
         guard !isPending else { return }
         isPending = true
-        runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in self?.fire() }, forMode: .default)
+        switch target {
+        case .runLoop(let runLoop):
+            runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in self?.fire() }, forMode: .default)
+        case .queue(let queue):
+            queue.async { [weak self] in self?.fire() }
+        }
     }
 
     private func fire() {

@@ -13,7 +13,9 @@ extension List {
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
         guard let store else { preconditionFailure("Only collections which are managed by a Realm support change notifications") }
-        checkObservable(store.core, queue)
+        if let queue = deliveryQueue(store.core, queue) {
+            return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
+        }
         let observer: Observer = store.targetInfo == nil
             ? ValueListObserver(list: self, store: store, block: block)
             : CollectionObserver(results: results, keyPaths: keyPaths) { change in block(change.map { _ in self }) }

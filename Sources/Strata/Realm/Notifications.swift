@@ -76,10 +76,9 @@ final class NotificationHub {
     func schedule(_ core: RealmCore) {
         guard !isScheduled, !isEmpty else { return }
         isScheduled = true
-        RunLoop.current.perform { [self] in
+        core.schedule { [self] in
             isScheduled = false
             deliver(core)
-            RealmCore.returnFromRunLoop()
         }
     }
 
@@ -260,9 +259,35 @@ func propertyMask(_ keyPaths: [String]?, _ schema: ClassSchema, className: Strin
 /// RealmSwift's message for observing anything frozen.
 let frozenObservationMessage = "Frozen Realms do not change and do not have change notifications."
 
-func checkObservable(_ core: RealmCore, _ queue: DispatchQueue?) {
+/// Traps unless an observer may be registered on `core` now (RealmSwift's rules).
+func checkObservable(_ core: RealmCore) {
     core.checkThread()
     precondition(!core.isFrozen, frozenObservationMessage)
-    precondition(queue == nil, "Delivering notifications on a DispatchQueue is not supported yet: observe on the Realm's thread (queue: nil), whose run loop delivers them")
     precondition(!core.isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
+}
+
+/// `observe(on: queue)`: the queue to deliver on when it is not `core`'s own (nil: deliver
+/// in `core`'s context), after checking the rules.
+func deliveryQueue(_ core: RealmCore, _ queue: DispatchQueue?) -> DispatchQueue? {
+    checkObservable(core)
+    guard let queue, queue !== core.queue else { return nil }
+    return queue
+}
+
+/// Registers an observer of `value` that runs on `queue`: on the queue, `value` is found
+/// again in the Realm confined to that queue (the same file, opened there at its newest
+/// version), and `register` observes it there, so callbacks get that Realm's objects.
+func observe<T: Relocatable>(_ value: T, on queue: DispatchQueue, register: @escaping (T) -> NotificationToken) -> NotificationToken {
+    guard let configuration = value.relocationCore?.configuration else {
+        preconditionFailure("Only values managed by a Realm support change notifications")
+    }
+    let locator = value.locator
+    return queue.sync {
+        let realm: Realm
+        do { realm = try Realm(configuration: configuration, queue: queue) } catch { trap(error) }
+        guard let found = locator(realm.core) as? T else {
+            preconditionFailure("The observed value no longer exists in the newest version, so it cannot be observed on another queue")
+        }
+        return register(found)
+    }
 }

@@ -11,13 +11,16 @@ extension ObservableRealmObject {
     /// Observes this managed object: `.change(object, properties)` on this thread's run loop
     /// after each local commit or `refresh()` that changed its properties (those of
     /// `keyPaths` only, when given), `.deleted` once it is deleted. `PropertyChange.oldValue`
-    /// is nil. `queue` must be nil for now.
+    /// is nil. With `queue`, callbacks run on that serial queue, with the object as the Realm
+    /// confined to it reads it.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let core = managingCore, let binding else {
             preconditionFailure("Only objects which are managed by a Realm support change notifications")
         }
-        checkObservable(core, queue)
+        if let queue = deliveryQueue(core, queue) {
+            return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
+        }
         precondition(!isInvalidated, "Object has been deleted or invalidated: it cannot be observed")
         let mask = propertyMask(keyPaths, binding.table.schema, className: binding.info.name)
         let observer = ObjectObserver(object: self, mask: mask) { change in

@@ -44,11 +44,18 @@ public struct Realm {
     /// or a missing file opened read-only), `.fileAccess` (a directory in the way),
     /// `.filePermissionDenied`, `.invalidDatabase` (not a Strata file, truncated),
     /// `.unsupportedFileFormatVersion`, `.schemaMismatch` (listing each difference).
+    ///
+    /// With `queue` (a serial queue; call this from a block running on it), the instance is
+    /// confined to the queue instead of the current thread: any block on the queue may use it,
+    /// one instance per queue and configuration, and its notifications and asynchronous-write
+    /// completions are delivered on the queue. A write must end in the block that began it.
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
-        if queue != nil {
-            throw Error(.fail, "Queue-confined Realms are not supported yet: open the Realm on the thread that uses it")
+        if let queue {
+            dispatchPrecondition(condition: .onQueue(queue))
+            core = try RealmCache.core(for: configuration, queue: queue)
+        } else {
+            core = try RealmCache.core(for: configuration)
         }
-        core = try RealmCache.core(for: configuration)
     }
 
     /// Opens the Realm at `fileURL` with the default configuration's other settings.
@@ -152,11 +159,34 @@ enum RealmCache {
         let dictionary = Thread.current.threadDictionary
         let cache = dictionary[key] as? Box ?? Box()
         dictionary[key] = cache
-        let id = (configuration.path ?? configuration.inMemoryIdentifier.map { "memory:" + $0 } ?? "") + (configuration.readOnly ? "#ro" : "")
+        let id = cacheKey(configuration)
         if let token = cache.cores[id]?.token, let core = token.core { return core }
         let core = try RealmCore(configuration: configuration)
         cache.cores[id] = Weak(token: core.token)
         return core
+    }
+
+    /// Queue-confined instances, held weakly by the instance itself: one may be released on
+    /// any thread while another looks it up, which a weak reference (unlike the token's
+    /// unowned one) survives.
+    nonisolated(unsafe) private static var queueCores: [String: WeakCore] = [:]
+    private static let queueLock = NSLock()
+    private struct WeakCore { weak var core: RealmCore? }
+
+    /// The instance confined to `queue` (called on the queue).
+    static func core(for configuration: Realm.Configuration, queue: DispatchQueue) throws -> RealmCore {
+        let id = "\(ObjectIdentifier(QueueMarker.of(queue))) " + cacheKey(configuration)
+        if let core = queueLock.withLock({ queueCores[id]?.core }) { return core }
+        let core = try RealmCore(configuration: configuration, queue: queue)
+        queueLock.withLock {
+            queueCores = queueCores.filter { $0.value.core != nil }
+            queueCores[id] = WeakCore(core: core)
+        }
+        return core
+    }
+
+    private static func cacheKey(_ configuration: Realm.Configuration) -> String {
+        (configuration.path ?? configuration.inMemoryIdentifier.map { "memory:" + $0 } ?? "") + (configuration.readOnly ? "#ro" : "")
     }
 
     /// Instances live while a `Realm`, object or result uses them; then their snapshot goes.

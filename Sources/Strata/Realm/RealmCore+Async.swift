@@ -80,10 +80,9 @@ extension RealmCore {
         let queue = asyncWrites
         guard !queue.isScheduled, !queue.queue.isEmpty else { return }
         queue.isScheduled = true
-        RunLoop.current.perform { [self] in
+        schedule { [self] in
             asyncWrites.isScheduled = false
             runAsyncWrites(deferCompletions: false)
-            Self.returnFromRunLoop()
         }
     }
 
@@ -205,10 +204,9 @@ extension RealmCore {
         if !deferred { return deliverCompletions() }
         guard !asyncWrites.isDeliveryScheduled, !asyncWrites.completions.isEmpty else { return }
         asyncWrites.isDeliveryScheduled = true
-        RunLoop.current.perform { [self] in
+        schedule { [self] in
             asyncWrites.isDeliveryScheduled = false
             deliverCompletions()
-            Self.returnFromRunLoop()
         }
     }
 

@@ -18,6 +18,13 @@ final class RealmCore {
     let file: StorageFile
     let path: String
     private let thread: pthread_t
+    /// The serial queue this instance is confined to instead of a thread
+    /// (`Realm(configuration:queue:)`); its blocks may run on any of the queue's threads.
+    let queue: DispatchQueue?
+    private let queueMarker: QueueMarker?
+    /// On a queue-confined instance, the thread that began the open write transaction: LMDB's
+    /// writer lock must be released by the thread that took it.
+    private var writeThread: pthread_t?
     private var current: StorageTransaction?
     /// Whether writes are allowed now. Inside an asynchronous write block that committed or
     /// cancelled, this is false while the group's transaction stays open (`asyncWrites`).
@@ -57,7 +64,7 @@ final class RealmCore {
     /// Whether this instance is frozen: one snapshot forever, readable from any thread.
     var isFrozen: Bool { frozenLock != nil }
 
-    init(configuration: Realm.Configuration) throws {
+    init(configuration: Realm.Configuration, queue: DispatchQueue? = nil) throws {
         let memory = try configuration.inMemoryIdentifier.map(InMemoryFile.forIdentifier)
         guard let path = memory?.path ?? configuration.path else {
             throw Realm.Error(.fail, "The configuration names no file: set fileURL or inMemoryIdentifier")
@@ -69,11 +76,13 @@ final class RealmCore {
         self.path = path
         memoryFile = memory
         thread = pthread_self()
+        self.queue = queue
+        queueMarker = queue.map(QueueMarker.of)
         file = try Self.openFile(configuration, path: path)
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
         try prepareSchema(ClassInfo.withLinkTargets(configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered))
-        let waker = CommitWaker(self, runLoop: RunLoop.current)
+        let waker = CommitWaker(self, target: queue.map { .queue($0) } ?? .runLoop(RunLoop.current))
         file.addCommitListener(waker)
         self.waker = waker
     }
@@ -87,6 +96,8 @@ final class RealmCore {
         path = live.path
         memoryFile = live.memoryFile
         thread = pthread_self()
+        queue = nil
+        queueMarker = nil
         current = snapshot
         serial = 1
         checkedClasses = live.checkedClasses
@@ -107,16 +118,34 @@ final class RealmCore {
     /// The bindings made so far (checked against each new snapshot's schema).
     var boundTables: [TableBinding] { Array(bindings.values) }
 
-    /// Traps unless called on the thread that opened this instance.
+    /// Traps unless called on the thread (or queue) that opened this instance.
     @inline(__always)
     func checkThread() {
-        if !isFrozen && pthread_equal(thread, pthread_self()) == 0 {
-            preconditionFailure("Realm accessed from incorrect thread: a Realm, its objects and results are confined to the thread that opened them; pass a ThreadSafeReference or open a new Realm on this thread")
+        if !isFrozen && pthread_equal(thread, pthread_self()) == 0 && !isOnOwningQueue {
+            preconditionFailure(queue == nil
+                ? "Realm accessed from incorrect thread: a Realm, its objects and results are confined to the thread that opened them; pass a ThreadSafeReference or open a new Realm on this thread"
+                : "Realm accessed from incorrect thread: this Realm is confined to the queue it was opened for (Realm(configuration:queue:)); use it only from blocks running on that queue")
         }
     }
 
-    /// Whether the caller runs on the thread that opened this instance.
-    var isOnOwningThread: Bool { pthread_equal(thread, pthread_self()) != 0 }
+    /// Whether the caller runs on the thread that opened this instance, or on its queue.
+    var isOnOwningThread: Bool { pthread_equal(thread, pthread_self()) != 0 || isOnOwningQueue }
+
+    /// Whether this is a queue-confined instance and the caller runs on its queue.
+    private var isOnOwningQueue: Bool {
+        guard let queueMarker else { return false }
+        return DispatchQueue.getSpecific(key: QueueMarker.key) === queueMarker
+    }
+
+    /// Runs `block` later in this instance's context: on its queue, or on its thread's run
+    /// loop (after which the `RunLoop.run(mode:before:)` call that ran it returns).
+    func schedule(_ block: @escaping () -> Void) {
+        if let queue { return queue.async(execute: block) }
+        RunLoop.current.perform {
+            block()
+            Self.returnFromRunLoop()
+        }
+    }
 
     /// Traps unless a write transaction is open on this thread (RealmSwift's rule).
     func checkWrite() {
@@ -173,6 +202,15 @@ final class RealmCore {
         }
         current = txn
         isInWriteTransaction = true
+        if queue != nil { writeThread = pthread_self() }
+    }
+
+    /// Traps when a queue-confined instance ends a write in another block than the one that
+    /// began it (the queue may have moved to another thread, which cannot release LMDB's lock).
+    private func checkWriteThread() {
+        guard let writeThread else { return }
+        precondition(pthread_equal(writeThread, pthread_self()) != 0, "A write transaction of a queue-confined Realm must end in the queue block that began it")
+        self.writeThread = nil
     }
 
     /// Commits the write transaction; afterwards the instance reads the newest version.
@@ -180,6 +218,7 @@ final class RealmCore {
         checkThread()
         precondition(isInWriteTransaction, "Can't commit a non-existing write transaction")
         if asyncWrites.holdsGroup { return finishAsyncBlock(committing: true, description: description) }
+        checkWriteThread()
         defer { scheduleAsyncWrites() }
         let txn = current!
         txn.commitDescription = description
@@ -203,6 +242,7 @@ final class RealmCore {
         checkThread()
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
         if asyncWrites.holdsGroup { return finishAsyncBlock(committing: false, description: nil) }
+        checkWriteThread()
         defer { scheduleAsyncWrites() }
         isInWriteTransaction = false
         endTransaction()

@@ -1,0 +1,116 @@
+import Foundation
+import XCTest
+import Strata
+
+/// Realms confined to a serial `DispatchQueue`, and notifications delivered on a queue.
+///
+/// Waits here only stop a hung test; nothing is timed.
+final class QueueConfinementTests: StrataTestCase {
+    private var path: String { fileURL().path }
+
+    private func open() throws -> Realm { try openRealm(types: [StressItem.self]) }
+
+    /// Waits for `semaphore`, failing after a minute.
+    private func wait(_ semaphore: DispatchSemaphore, _ what: String) {
+        XCTAssertEqual(semaphore.wait(timeout: .now() + 60), .success, "timed out waiting for \(what)")
+    }
+
+    func testAQueueConfinedRealmIsOneInstanceUsableFromEveryBlockOnItsQueue() throws {
+        let configuration = try open().configuration
+        let queue = DispatchQueue(label: "strata.test.confined")
+        let first = try queue.sync { try Realm(configuration: configuration, queue: queue) }
+        try queue.sync {
+            let again = try Realm(configuration: configuration, queue: queue)
+            XCTAssertEqual(again, first, "one instance per queue and configuration")
+            try first.write { first.add(StressItem(value: ["id": 1, "tag": "queued"])) }
+        }
+        let tag = queue.sync { first.objects(StressItem.self).first?.tag }
+        XCTAssertEqual(tag, "queued")
+        let other = DispatchQueue(label: "strata.test.other")
+        let elsewhere = try other.sync { try Realm(configuration: configuration, queue: other) }
+        XCTAssertNotEqual(elsewhere, first, "another queue has its own instance")
+    }
+
+    func testResultsObservedOnAQueueAreDeliveredThereWithThatQueuesRealm() throws {
+        let realm = try open()
+        let queue = DispatchQueue(label: "strata.test.delivery")
+        let initial = DispatchSemaphore(value: 0), updated = DispatchSemaphore(value: 0)
+        var insertions: [Int] = []
+        let token = realm.objects(StressItem.self).sorted(byKeyPath: "id").observe(on: queue) { change in
+            dispatchPrecondition(condition: .onQueue(queue))
+            switch change {
+            case .initial(let items):
+                XCTAssertEqual(items.count, 0)
+                initial.signal()
+            case let .update(items, _, inserted, _):
+                XCTAssertEqual(items.map(\.id), [1, 2])  // read on the queue, from its Realm
+                insertions = inserted
+                updated.signal()
+            case .error(let error):
+                XCTFail("\(error)")
+            }
+        }
+        defer { token.invalidate() }
+        wait(initial, "the initial delivery")
+        try realm.write {
+            realm.add(StressItem(value: ["id": 2]))
+            realm.add(StressItem(value: ["id": 1]))
+        }
+        wait(updated, "the update")
+        XCTAssertEqual(queue.sync { insertions }, [0, 1])
+    }
+
+    func testAnObjectObservedOnAQueueHearsItsPropertyChanges() throws {
+        let realm = try open()
+        let item = try realm.write { realm.create(StressItem.self, value: ["id": 5, "value": 1]) }
+        let queue = DispatchQueue(label: "strata.test.object")
+        let changed = DispatchSemaphore(value: 0)
+        var seen: [String] = []
+        let token = item.observe(keyPaths: ["value"], on: queue) { change in
+            if case let .change(object, properties) = change {
+                XCTAssertEqual(object.value, 2)
+                seen = properties.map(\.name)
+                changed.signal()
+            }
+        }
+        defer { token.invalidate() }
+        try realm.write { item.tag = "not observed" }
+        try realm.write { item.value = 2 }
+        wait(changed, "the change")
+        XCTAssertEqual(queue.sync { seen }, ["value"])
+    }
+
+    func testAQueueConfinedRealmHearsAnotherProcessCommit() throws {
+        let configuration = try open().configuration
+        let queue = DispatchQueue(label: "strata.test.process")
+        let updated = DispatchSemaphore(value: 0)
+        let token = try queue.sync { () -> NotificationToken in
+            let realm = try Realm(configuration: configuration, queue: queue)
+            return realm.objects(StressItem.self).observe { change in
+                if case let .update(items, _, _, _) = change, items.count == 3 { updated.signal() }
+            }
+        }
+        defer { token.invalidate() }
+        let worker = try WorkerProcess.stress(["worker", "insert", "--file", path, "--from", "10", "--count", "3"])
+        try worker.waitForSuccess()
+        wait(updated, "the other process's commits")
+    }
+
+    func testAsynchronousWritesOnAQueueCompleteOnTheQueue() throws {
+        let configuration = try open().configuration
+        let queue = DispatchQueue(label: "strata.test.async")
+        let done = DispatchSemaphore(value: 0)
+        var failure: Error?
+        queue.async {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            realm.writeAsync({ realm.add(StressItem(value: ["id": 77])) }, onComplete: { error in
+                dispatchPrecondition(condition: .onQueue(queue))
+                failure = error
+                done.signal()
+            })
+        }
+        wait(done, "the completion")
+        XCTAssertNil(queue.sync { failure })
+        XCTAssertNotNil(try open().object(ofType: StressItem.self, forPrimaryKey: 77))
+    }
+}
