@@ -16,6 +16,7 @@ class StrataTestCase: XCTestCase {
     var checksIntegrityAfterTest = true
 
     override func tearDownWithError() throws {
+        guard let directory else { return }  // set-up skipped the test before making it
         if checksIntegrityAfterTest { checkEveryDatabase() }
         try? FileManager.default.removeItem(at: directory)
     }
