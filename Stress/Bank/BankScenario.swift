@@ -88,6 +88,6 @@ enum BankScenario {
     /// The progress line of a long run.
     private static func progress(_ cast: Cast) -> String {
         let totals = cast.totals
-        return "commits \(totals[.commits, default: 0]), snapshots \(totals[.snapshots, default: 0]), notifications \(totals[.notifications, default: 0]), kills \(cast.kills), processes \(cast.started), violations \(cast.violations.count)"
+        return "commits reported \(totals[.commits, default: 0]), snapshots \(totals[.snapshots, default: 0]), notifications \(totals[.notifications, default: 0]), kills \(cast.kills), processes \(cast.started), violations \(cast.violations.count)"
     }
 }

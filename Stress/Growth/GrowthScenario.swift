@@ -37,7 +37,7 @@ enum GrowthScenario {
         try cast.start(.snapshotHolder, count: settings.readers)
 
         let clock = ScenarioClock(duration: settings.duration)
-        let progress = { "commits \(cast.totals[.commits, default: 0]), file \(FileSizes.megabytes(sizes.latest)), violations \(cast.violations.count)" }
+        let progress = { "commits reported \(cast.totals[.commits, default: 0]), file \(FileSizes.megabytes(sizes.latest)), violations \(cast.violations.count)" }
         var phases: [GrowthPhase] = []
         var start = (size: sizes.first, written: 0, seconds: 0.0)
         while start.seconds < settings.duration {

@@ -61,6 +61,8 @@ final class Child {
             guard Date() < deadline else { return false }
             usleep(5_000)
         }
+        // Returns at once now; without it Foundation keeps two pipe descriptors per process.
+        process.waitUntilExit()
         if !outputDone {
             guard outputRead.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success else { return false }
             outputDone = true

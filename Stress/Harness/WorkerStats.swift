@@ -2,7 +2,7 @@ import Foundation
 
 /// A scenario worker's counters, printed as `STATS` lines at most every half second and when
 /// it ends, so a worker killed at any moment has reported nearly everything it did.
-/// Violations are printed at once (the first 20; the rest are counted in the last line).
+/// Violations are printed at once: the first 20, then one line saying more follow.
 final class WorkerStats {
     private let lock = NSLock()
     private var counters: [Counter: Int] = [:]
