@@ -3,8 +3,10 @@ import Strata
 
 /// Commit-to-callback latency (Strata only): a writer commits small writes a few
 /// milliseconds apart while an observer elsewhere notes when each reaches its `Results`
-/// callback; the latency is the callback's time minus the time `write {}` returned. Both
-/// times are on the monotonic clock, which all processes share.
+/// callback. The commit becomes visible between the writer's call of `write {}` and its
+/// return, so the latency is given from both: from the return it is a lower bound (negative
+/// when the callback ran before `write {}` had returned), from the call an upper bound that
+/// includes the commit itself. All times are on the monotonic clock, which processes share.
 enum CommitLatency {
     static let commits = 500
     static let spacingMicroseconds: useconds_t = 4_000
@@ -23,35 +25,41 @@ enum CommitLatency {
                 WorkerRole.latencyObserver.arguments(engine: .strata, directory: directory, durable: true),
                 WorkerRole.latencyWriter.arguments(engine: .strata, directory: directory, durable: true),
             ], seconds: 0)
-            return LatencySummary(observer: "other process", commitTimes: results[1].commitTimes ?? [],
-                                  callbackTimes: results[0].callbackTimes ?? [])
+            var written = results[1]
+            written.callbackTimes = results[0].callbackTimes
+            return written
         }
         let acrossThreads = try bench.withDirectory { directory in
-            let result = try WorkerGroup.run([
-                WorkerRole.latencyThreads.arguments(engine: .strata, directory: directory, durable: true),
-            ], seconds: 0)[0]
-            return LatencySummary(observer: "other thread, same process", commitTimes: result.commitTimes ?? [],
-                                  callbackTimes: result.callbackTimes ?? [])
+            try WorkerGroup.run([WorkerRole.latencyThreads.arguments(engine: .strata, directory: directory, durable: true)],
+                                seconds: 0)[0]
         }
-        return [acrossProcesses, acrossThreads]
+        return [("other process", acrossProcesses), ("other thread, same process", acrossThreads)].flatMap { observer, result in
+            [LatencySummary(observer: "\(observer), from write {} return", from: result.writeReturnTimes ?? [],
+                            callbackTimes: result.callbackTimes ?? []),
+             LatencySummary(observer: "\(observer), from write {} call", from: result.writeCallTimes ?? [],
+                            callbackTimes: result.callbackTimes ?? [])]
+        }
     }
 }
 
-/// The latencies of one observer: percentiles by nearest rank over the commits it saw, and
-/// how many it never saw.
+/// The latencies of one observer from one starting point: the minimum, percentiles by
+/// nearest rank and the maximum over the commits it saw, and how many it never saw.
 struct LatencySummary: Codable {
     var observer: String
     var commits: Int
     var missed: Int
+    var min: Double?
     var p50: Double?
     var p99: Double?
     var max: Double?
 
-    init(observer: String, commitTimes: [Double], callbackTimes: [Double?]) {
-        let latencies = zip(commitTimes, callbackTimes).compactMap { commit, callback in callback.map { $0 - commit } }.sorted()
+    /// The latencies from `startTimes` to `callbackTimes` (both by commit number).
+    init(observer: String, from startTimes: [Double], callbackTimes: [Double?]) {
+        let latencies = zip(startTimes, callbackTimes).compactMap { start, callback in callback.map { $0 - start } }.sorted()
         self.observer = observer
-        commits = commitTimes.count
-        missed = commitTimes.count - latencies.count
+        commits = startTimes.count
+        missed = startTimes.count - latencies.count
+        min = latencies.first
         func rank(_ fraction: Double) -> Double? {
             latencies.isEmpty ? nil : latencies[Swift.max(0, Int((fraction * Double(latencies.count)).rounded(.up)) - 1)]
         }

@@ -7,7 +7,8 @@ final class LatencyStamp: Object {
 }
 
 /// Commits `CommitLatency.commits` stamps, one per `write {}`, a few milliseconds apart, and
-/// notes when each `write {}` returned.
+/// notes when each `write {}` was called and when it returned: the commit becomes visible to
+/// others somewhere in between.
 final class LatencyWriter {
     private let realm: Realm
 
@@ -15,15 +16,16 @@ final class LatencyWriter {
         realm = try Realm(configuration: CommitLatency.configuration(directory))
     }
 
-    /// The monotonic time right after each commit, by stamp number.
-    func run() throws -> [Double] {
-        var times: [Double] = []
+    /// The monotonic times right before and right after each commit, by stamp number.
+    func run() throws -> WorkerResult {
+        var result = WorkerResult(writeCallTimes: [], writeReturnTimes: [])
         for seq in 0..<CommitLatency.commits {
+            result.writeCallTimes?.append(monotonicSeconds())
             try realm.write { realm.add(LatencyStamp(value: ["seq": seq])) }
-            times.append(monotonicSeconds())
+            result.writeReturnTimes?.append(monotonicSeconds())
             usleep(CommitLatency.spacingMicroseconds)
         }
-        return times
+        return result
     }
 }
 

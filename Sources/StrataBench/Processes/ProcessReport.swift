@@ -14,14 +14,15 @@ struct ProcessReport {
             \(String(format: "%.1f", results.secondsPerRow)) s per throughput cell.\n\n
             """
         if !results.latencies.isEmpty {
-            var rows = [["commit-to-callback latency, Strata", "p50", "p99", "max", "missed"]]
+            var rows = [["commit-to-callback latency, Strata", "min", "p50", "p99", "max", "missed"]]
             for summary in results.latencies {
-                rows.append([summary.observer] + [summary.p50, summary.p99, summary.max].map { $0.map(formatDuration) ?? "-" }
+                rows.append([summary.observer] + [summary.min, summary.p50, summary.p99, summary.max].map { $0.map(formatDuration) ?? "-" }
                             + ["\(summary.missed)/\(summary.commits)"])
             }
             text += alignColumns(rows) + "\n"
-            text += "(\(CommitLatency.commits) commits \(CommitLatency.spacingMicroseconds / 1000) ms apart; from `write {}` "
-                + "returning in the writer to the observer's Results callback, autorefresh, no refresh() call)\n\n"
+            text += "(\(CommitLatency.commits) commits \(CommitLatency.spacingMicroseconds / 1000) ms apart, durable; to the "
+                + "observer's Results callback, autorefresh, no refresh() call. The commit is visible between the writer's "
+                + "call of write {} and its return: negative means the callback ran before write {} returned)\n\n"
         }
         let pairs = Report.ratioPairs(of: engines)
         var rows = [["one Person per transaction"] + engines.map(\.rawValue) + pairs.map { "\($0.0.rawValue)/\($0.1.rawValue)" }]

@@ -46,8 +46,10 @@ struct WorkerResult: Codable {
     var seconds = 0.0
     /// Reads whose check sum was wrong (readers verify every batch).
     var mismatches = 0
-    /// Latency roles: when each commit's `write {}` returned (monotonic seconds).
-    var commitTimes: [Double]?
+    /// Latency roles: when each commit's `write {}` was called and when it returned
+    /// (monotonic seconds).
+    var writeCallTimes: [Double]?
+    var writeReturnTimes: [Double]?
     /// Latency roles: when the observer's callback first showed each commit; nil if never.
     var callbackTimes: [Double?]?
 }

@@ -44,7 +44,7 @@ enum WorkerRole: String {
             let writer = try LatencyWriter(directory: directory)
             WorkerChannel.sayReady()
             _ = try WorkerChannel.awaitWindow()
-            result = WorkerResult(commitTimes: try writer.run())
+            result = try writer.run()
         case .latencyObserver:
             let times = try LatencyObserver.run(directory: directory, onReady: WorkerChannel.sayReady)
             result = WorkerResult(callbackTimes: times)
@@ -53,8 +53,9 @@ enum WorkerRole: String {
             let writer = try LatencyWriter(directory: directory)
             WorkerChannel.sayReady()
             _ = try WorkerChannel.awaitWindow()
-            let commitTimes = try writer.run()
-            result = WorkerResult(commitTimes: commitTimes, callbackTimes: try observer.finish())
+            var written = try writer.run()
+            written.callbackTimes = try observer.finish()
+            result = written
         }
         try WorkerChannel.report(result)
     }
