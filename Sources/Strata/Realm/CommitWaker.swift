@@ -32,7 +32,10 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
         isPending = true
         switch target {
         case .runLoop(let runLoop):
-            runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in self?.fire() }, forMode: .default)
+            runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in
+                self?.fire()
+                RealmCore.returnFromRunLoop()  // as after every delivery (NOTIFICATIONS.md)
+            }, forMode: .default)
         case .queue(let queue):
             queue.async { [weak self] in self?.fire() }
         }
