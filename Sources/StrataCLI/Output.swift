@@ -19,6 +19,21 @@ enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// Writes `lines` to stdout in large pieces (a command printing a million lines makes
+    /// a few hundred writes, not a million).
+    static func lines(_ lines: [String]) {
+        var chunk = ""
+        for line in lines {
+            chunk += line
+            chunk += "\n"
+            if chunk.utf8.count >= 1 << 16 {
+                FileHandle.standardOutput.write(Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        if !chunk.isEmpty { FileHandle.standardOutput.write(Data(chunk.utf8)) }
+    }
+
     /// Writes `strata: <text>` to stderr.
     static func error(_ text: String) {
         FileHandle.standardError.write(Data("strata: \(text)\n".utf8))

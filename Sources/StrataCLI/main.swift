@@ -18,7 +18,7 @@ let commands: [Command.Type] = [
 /// `--help`, and reports usage errors (status 2) and failures (with a hint) on stderr.
 func run(_ command: Command.Type, _ arguments: [String]) -> Int32 {
     if Arguments.asksForHelp(arguments) {
-        command.help.lines(name: command.name).forEach { Output.line($0) }
+        Output.lines(command.help.lines(name: command.name))
         return 0
     }
     do {
@@ -43,11 +43,11 @@ func command(named name: String) -> Command.Type? {
 let words = Array(CommandLine.arguments.dropFirst())
 switch words.first {
 case nil, "--help", "-h":
-    HelpText.overview(commands).forEach { Output.line($0) }
+    Output.lines(HelpText.overview(commands))
     exit(0)
 case "help":
     guard let name = words.dropFirst().first else {
-        HelpText.overview(commands).forEach { Output.line($0) }
+        Output.lines(HelpText.overview(commands))
         exit(0)
     }
     guard let command = command(named: name) else {

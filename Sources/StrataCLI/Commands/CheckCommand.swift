@@ -80,7 +80,7 @@ struct CheckCommand: Command {
                         ["classes", Output.grouped(outcome.classes)], ["objects", Output.grouped(outcome.objects)],
                         ["index entries", Output.grouped(outcome.indexEntries)], ["links", Output.grouped(outcome.links)],
                         ["list elements", Output.grouped(outcome.listElements)]]
-            Output.table(nil, rows, indent: "", shrinking: []).forEach { Output.line($0) }
+            Output.lines(Output.table(nil, rows, indent: "", shrinking: []))
             Output.line("result         \(Style.paint("consistent", .green))")
         }
         return 0

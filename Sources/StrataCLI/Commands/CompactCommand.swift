@@ -49,7 +49,7 @@ struct CompactCommand: Command {
             let percent = before > 0 ? " (\(result.outBytes * 100 / before)% of FILE)" : ""
             let rows = [["file", source, "\(Output.grouped(result.bytes)) bytes"],
                         ["copy", destination, "\(Output.grouped(result.outBytes)) bytes\(percent)"]]
-            Output.table(nil, rows, indent: "", shrinking: []).forEach { Output.line($0) }
+            Output.lines(Output.table(nil, rows, indent: "", shrinking: []))
         }
         return 0
     }

@@ -116,7 +116,7 @@ struct DemoCommand: Command {
         let rows = pets.map { pet in
             [String(pet.id), pet.name, pet.species, String(pet.age), pet.writtenBy == Int(me) ? "this process" : "process \(pet.writtenBy)"]
         }
-        Output.table(["id", "name", "species", "age", "written by"], Array(rows)).forEach { Output.line($0) }
+        Output.lines(Output.table(["id", "name", "species", "age", "written by"], Array(rows)))
         Output.line()
         let byMe = pets.filter("writtenBy == %@", Int(me)).count
         Output.line("written by this process: \(byMe), by the second process: \(pets.count - byMe)")
@@ -127,7 +127,7 @@ struct DemoCommand: Command {
             ["max(age)", String(pets.max(ofProperty: "age") as Int? ?? 0)],
             ["average(age)", String(format: "%.1f", pets.average(ofProperty: "age") as Double? ?? 0)],
         ]
-        Output.table(nil, queries, shrinking: [[1]]).forEach { Output.line($0) }
+        Output.lines(Output.table(nil, queries, shrinking: [[1]]))
     }
 
     /// The `--json` document of the finished demo.

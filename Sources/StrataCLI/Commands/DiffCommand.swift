@@ -40,7 +40,7 @@ struct DiffCommand: Command {
         Output.line("from version \(from) to version \(to) (\(commits)): \(ChangeReport.summary(classes))")
         for report in reports {
             Output.line()
-            report.lines().forEach { Output.line($0) }
+            Output.lines(report.lines())
         }
         return 0
     }

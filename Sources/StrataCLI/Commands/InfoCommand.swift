@@ -61,7 +61,7 @@ struct InfoCommand: Command {
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments, flags: ["--json"])
         let info = try Self.read(try options.positional(1, "info takes one FILE")[0])
-        if options.has("--json") { Output.json(info) } else { Self.text(info).forEach { Output.line($0) } }
+        if options.has("--json") { Output.json(info) } else { Output.lines(Self.text(info)) }
         return 0
     }
 

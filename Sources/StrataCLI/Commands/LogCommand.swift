@@ -40,7 +40,7 @@ struct LogCommand: Command {
         if options.has("--json") {
             Output.json(entries.map { HistoryJSON.Entry(entry: $0, classes: $0.classes.map(HistoryJSON.ClassSummary.init)) })
         } else {
-            Self.lines(entries).forEach { Output.line($0) }
+            Output.lines(Self.lines(entries))
         }
         return 0
     }

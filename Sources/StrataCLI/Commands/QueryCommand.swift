@@ -65,9 +65,9 @@ struct QueryCommand: Command {
             Output.line(plan)
         case .objects(let objects):
             if options.json {
-                objects.jsonLines().forEach { Output.line($0) }
+                Output.lines(objects.jsonLines())
             } else {
-                objects.table().forEach { Output.line($0) }
+                Output.lines(objects.table())
                 Output.line("(\(Output.count(objects.rows.count, "object")) of \(objects.className))")
             }
         }

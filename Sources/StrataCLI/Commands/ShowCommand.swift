@@ -40,7 +40,7 @@ struct ShowCommand: Command {
         Output.line("changes      \(ChangeReport.summary(entry.classes))")
         for report in reports {
             Output.line()
-            report.lines().forEach { Output.line($0) }
+            Output.lines(report.lines())
         }
         return 0
     }

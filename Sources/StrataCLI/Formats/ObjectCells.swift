@@ -24,7 +24,9 @@ enum Cell {
             case .float(let f): return "\(f)"
             case .double(let d): return "\(d)"
             case .string(let s):
-                return s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+                func isControl(_ u: Unicode.Scalar) -> Bool { u.value < 0x20 || u.value == 0x7f }
+                guard s.unicodeScalars.contains(where: isControl) else { return s }
+                return s.unicodeScalars.map { isControl($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
             case .data(let d): return "<\(d.count) bytes>"
             case .date(let d): return HistoryFile.preciseTime(d)
             case .uuid(let u): return u.uuidString

@@ -47,9 +47,9 @@ struct ChangeReport {
     func lines(width: Int = Output.width) -> [String] {
         var head = [String]()
         if changes.cleared { head.append("cleared") }
-        if !changes.inserted.isEmpty { head.append("\(changes.inserted.count) inserted") }
-        if !changes.deleted.isEmpty { head.append("\(changes.deleted.count) deleted") }
-        if !changes.modified.isEmpty { head.append("\(changes.modified.count) modified") }
+        if !changes.inserted.isEmpty { head.append("\(Output.grouped(changes.inserted.count)) inserted") }
+        if !changes.deleted.isEmpty { head.append("\(Output.grouped(changes.deleted.count)) deleted") }
+        if !changes.modified.isEmpty { head.append("\(Output.grouped(changes.modified.count)) modified") }
         var rows: [(sign: String, colour: Style.Colour, id: String, detail: String)] = []
         for (object, values) in zip(changes.inserted, insertedValues) {
             let shown = values.filter { object.primaryKey == nil || $0.name != primaryKey }
