@@ -168,6 +168,7 @@ final class NotificationTests: StrataTestCase {
             case let .change(object, properties):
                 XCTAssertEqual(object.id, 1)
                 changes.append(Dictionary(uniqueKeysWithValues: properties.map { ($0.name, "\($0.newValue ?? "nil")") }))
+                XCTAssertEqual(properties.map { "\($0.oldValue ?? "nil")" }, properties.map { $0.name == "age" ? "1" : "a" })
             case .deleted: deleted = true
             case .error(let error): XCTFail("\(error)")
             }
@@ -182,6 +183,27 @@ final class NotificationTests: StrataTestCase {
         try realm.write { realm.delete(pet) }
         spin { deleted }
         XCTAssertEqual(changes.count, 1)
+    }
+
+    func testPropertyChangesCarryTheValueLastReportedAsOldValue() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }
+        let pet = realm.object(ofType: Pet.self, forPrimaryKey: 1)!
+        var changes: [[String]] = []
+        let token = pet.observe(keyPaths: ["age", "name"]) { change in
+            if case .change(_, let properties) = change {
+                changes.append(properties.map { "\($0.name): \($0.oldValue ?? "nil") -> \($0.newValue ?? "nil")" })
+            }
+        }
+        defer { token.invalidate() }
+        try realm.write { pet.age = 2 }
+        try realm.write { pet.age = 3 }  // coalesces with the commit before: old is still 1
+        spin { changes.count == 1 }
+        XCTAssertEqual(changes, [["age: 1 -> 3"]])
+        try realm.write(withoutNotifying: [token]) { pet.name = "skipped" }
+        try realm.write { pet.name = "b" }
+        spin { changes.count == 2 }
+        XCTAssertEqual(changes.last, ["name: skipped -> b"], "a skipped commit's values count as reported")
     }
 
     func testObjectKeyPaths() throws {

@@ -25,7 +25,8 @@ import StrataStorage
 public struct PropertyChange {
     /// The property's name.
     public let name: String
-    /// The value before the change: always nil in Strata (old values are not recorded yet).
+    /// The value when the observer last reported (or registered); nil for link and list
+    /// properties, whose old state is not kept.
     public let oldValue: Any?
     /// The value now.
     public let newValue: Any?

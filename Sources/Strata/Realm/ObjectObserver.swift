@@ -11,7 +11,7 @@ extension ObservableRealmObject {
     /// Observes this managed object: `.change(object, properties)` on this thread's run loop
     /// after each local commit or `refresh()` that changed its properties (those of
     /// `keyPaths` only, when given), `.deleted` once it is deleted. `PropertyChange.oldValue`
-    /// is nil. With `queue`, callbacks run on that serial queue, with the object as the Realm
+    /// is the value when last reported (nil for links and lists). With `queue`, callbacks run on that serial queue, with the object as the Realm
     /// confined to it reads it.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
@@ -35,17 +35,39 @@ extension ObservableRealmObject {
     }
 }
 
-/// Observes one object: reports the properties (of `mask`) changed since its version.
+/// Observes one object: reports the properties (of `mask`) changed since its version, with
+/// their values then (`PropertyChange.oldValue`) and now.
 final class ObjectObserver: Observer {
     let object: ObjectBase
     let mask: UInt64
     let block: (ObjectChange<ObjectBase>) -> Void
+    /// The observed values as last reported, by property name: what the next change calls
+    /// `oldValue`. Only values, not links and lists (those are live accessors, so their old
+    /// state cannot be kept this way; their `oldValue` is nil).
+    private var reported: [String: Any?] = [:]
 
     init(object: ObjectBase, mask: UInt64, block: @escaping (ObjectChange<ObjectBase>) -> Void) {
         self.object = object
         self.mask = mask
         self.block = block
         super.init(core: object.managingCore!)
+        reported = observedValues()
+    }
+
+    /// The current values of the observed value properties.
+    private func observedValues() -> [String: Any?] {
+        guard let binding = object.binding, let object = object as? Object else { return [:] }
+        var values: [String: Any?] = [:]
+        for property in binding.table.schema.properties
+        where mask & ClassChanges.bit(property.id) != 0 && property.linkTarget == nil && !property.isList {
+            values[property.name] = .some(object[property.name])
+        }
+        return values
+    }
+
+    override func rebase() {
+        super.rebase()
+        reported = observedValues()
     }
 
     override func deliver(_ log: ChangeLog) {
@@ -67,8 +89,10 @@ final class ObjectObserver: Observer {
         let names = delta.unknown ? schema.properties.filter { changed & ClassChanges.bit($0.id) != 0 }.map(\.name)
                                   : HistoryResolver.names(changed, schema)
         let declared = Set(binding.info.properties.map(\.name))
+        let previous = reported
+        reported = observedValues()
         let properties = names.filter(declared.contains).map { name in
-            PropertyChange(name: name, oldValue: nil, newValue: (object as? Object)?[name])
+            PropertyChange(name: name, oldValue: previous[name] ?? nil, newValue: (object as? Object)?[name])
         }
         if properties.isEmpty { return }
         block(.change(object, properties))
