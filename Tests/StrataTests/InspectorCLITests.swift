@@ -365,6 +365,21 @@ final class InspectorCLITests: StrataTestCase {
         XCTAssertTrue(run.errorOutput.contains("bad.jsonl line 1: ICItem.int8 is string in the input but int8 in the file"), run.transcript)
     }
 
+    func testImportTakesConcatenatedExports() throws {
+        let source = try makeFile()
+        let owners = try export(source, to: "owners.jsonl", ["--class", "ICOwner"]).lines
+        let items = try export(source, to: "items.jsonl", ["--class", "ICItem"]).lines
+        let both = fileURL("both.jsonl").path
+        try ((owners + items).joined(separator: "\n") + "\n").write(toFile: both, atomically: true, encoding: .utf8)
+        let result = try strataObject(["import", fileURL("new.strata").path, both, "--json"])
+        XCTAssertEqual(result["createdClasses"] as? [String], ["ICOwner", "ICItem"], "one schema line per export")
+        XCTAssertEqual(result["objects"] as? Int, 5)
+        try closingRealms {
+            let realm = try openRealm("new.strata", types: Self.types)
+            XCTAssertEqual(realm.object(ofType: ICItem.self, forPrimaryKey: "a")?.owner?.name, "Ann")
+        }
+    }
+
     func testImportReadsStandardInput() throws {
         let (jsonl, _) = try export(try makeFile(), to: "out.jsonl", ["--class", "ICOwner"])
         let target = fileURL("owners.strata").path

@@ -13,8 +13,8 @@ struct ImportCommand: Command {
         description: [
             "Adds the objects in INPUT (JSON Lines as 'strata export' writes them; - reads stdin) to FILE in "
                 + "one write transaction, recorded in the history as \"import INPUT\". FILE is created when it "
-                + "does not exist, and the classes it lacks are created from INPUT's schema line (the first "
-                + "line of an export), in the same transaction. Any bad line stops the import with its line "
+                + "does not exist, and the classes it lacks are created from INPUT's schema lines (the first "
+                + "line of an export; concatenated exports have several), in the same transaction. Any bad line stops the import with its line "
                 + "number, and nothing is written (a FILE the import would have created is not left behind).",
             "Each object line needs every property of its class except optional ones, links and lists; a "
                 + "link is the target's primary key (an object of INPUT or one already in FILE), or, when the "
@@ -77,16 +77,15 @@ struct ImportCommand: Command {
         defer { progress.finish() }
         let importer = ObjectImporter(txn)
         var createdClasses: [String] = []
-        var first = true
         for (number, bytes) in lines {
             progress.update(number)
-            if first, let schema = try ImportSchema.parse(bytes, line: number) {
-                createdClasses = try ImportSchema.apply(schema.schema, line: number, txn)
-                first = false
-                continue
+            let json: JSONValue
+            do { json = try JSONValue.parse(bytes) } catch { throw LineError(line: number, message: "\(error)") }
+            if let schema = try ImportSchema.schema(json, bytes, line: number) {
+                createdClasses += try ImportSchema.apply(schema.schema, line: number, txn)
+            } else {
+                try importer.add(json, line: number)
             }
-            first = false
-            try importer.add(bytes, line: number)
         }
         progress.finish()
         let linking = Progress("linking", unit: "objects", total: importer.pendingCount)

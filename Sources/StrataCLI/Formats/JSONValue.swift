@@ -11,6 +11,7 @@ enum JSONValue: Equatable {
     /// Members in their order in the text.
     case object([(String, JSONValue)])
 
+    /// Equal kinds with equal contents (object members in the same order).
     static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
@@ -41,6 +42,7 @@ enum JSONValue: Equatable {
         }
     }
 
+    /// Text that is not JSON, with the column where reading stopped.
     struct ParseError: Error, CustomStringConvertible {
         let description: String
     }
@@ -55,14 +57,17 @@ enum JSONValue: Equatable {
         return value
     }
 
+    /// A recursive-descent reader over the bytes of one document.
     private struct Parser {
         let bytes: [UInt8]
         var index = 0
 
+        /// A parse error at the current column.
         func error(_ message: String) -> ParseError {
             ParseError(description: "invalid JSON at column \(index + 1): \(message)")
         }
 
+        /// Moves past spaces, tabs and line breaks.
         mutating func skipSpace() {
             while index < bytes.count {
                 switch bytes[index] {
@@ -72,6 +77,7 @@ enum JSONValue: Equatable {
             }
         }
 
+        /// The value starting here; `depth` bounds the nesting of arrays and objects.
         mutating func value(depth: Int) throws -> JSONValue {
             guard depth < 512 else { throw error("nested too deeply") }
             guard index < bytes.count else { throw error("unexpected end of line") }
@@ -121,17 +127,20 @@ enum JSONValue: Equatable {
             throw error("expected ',' or '\(close)'")
         }
 
+        /// Moves past `c`, which must come next.
         mutating func expect(_ c: Character) throws {
             guard index < bytes.count, bytes[index] == c.asciiValue! else { throw error("expected '\(c)'") }
             index += 1
         }
 
+        /// Moves past the literal `w` (`true`, `false`, `null`), which must come next.
         mutating func word(_ w: String) throws {
             let w = Array(w.utf8)
             guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else { throw error("unknown word") }
             index += w.count
         }
 
+        /// The text of the number starting here (kept as text for exact conversion later).
         mutating func number() throws -> String {
             let start = index
             func digits() -> Int {
@@ -153,6 +162,7 @@ enum JSONValue: Equatable {
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
+        /// The string starting at the opening quote here, with its escapes resolved.
         mutating func string() throws -> String {
             index += 1  // the opening quote
             var out: [UInt8] = []
@@ -198,6 +208,7 @@ enum JSONValue: Equatable {
             throw error("unterminated string")
         }
 
+        /// The four hex digits of a `\u` escape.
         mutating func hex4() throws -> UInt32 {
             guard index + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
                 throw error("expected four hex digits after \\u")

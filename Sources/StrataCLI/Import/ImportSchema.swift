@@ -5,11 +5,9 @@ import StrataStorage
 /// applied to the file: classes it lacks are created, in the import's transaction; classes
 /// it has must agree on the types of the properties both name.
 enum ImportSchema {
-    /// The schema line in `bytes`, or nil when the line is an object line.
-    static func parse(_ bytes: [UInt8], line: Int) throws -> SchemaLine? {
-        guard case .object(let members)? = try? JSONValue.parse(bytes), members.contains(where: { $0.0 == "schema" }) else {
-            return nil
-        }
+    /// The schema line `bytes` (parsed as `json`), or nil when the line is not one.
+    static func schema(_ json: JSONValue, _ bytes: [UInt8], line: Int) throws -> SchemaLine? {
+        guard json["schema"] != nil else { return nil }
         do {
             return try JSONDecoder().decode(SchemaLine.self, from: Data(bytes))
         } catch {

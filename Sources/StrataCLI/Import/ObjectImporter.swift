@@ -22,9 +22,7 @@ final class ObjectImporter {
     init(_ txn: StorageTransaction) { self.txn = txn }
 
     /// Adds the object of line `line` (`{"class", "key", "values"}`).
-    func add(_ bytes: [UInt8], line: Int) throws {
-        let json: JSONValue
-        do { json = try JSONValue.parse(bytes) } catch { throw LineError(line: line, message: "\(error)") }
+    func add(_ json: JSONValue, line: Int) throws {
         guard case .object = json else { throw LineError(line: line, message: "expected a JSON object") }
         guard case .string(let className)? = json["class"] else {
             throw LineError(line: line, message: "expected \"class\": the name of a class")
