@@ -219,6 +219,8 @@ final class FrozenTests: StrataTestCase {
         let frozenRealm = frozenShip.realm!
         let sailors = frozenRealm.objects(Sailor.self)
         let senior = frozenRealm.objects(Sailor.self).filter("rank >= 10").sorted(byKeyPath: "name")
+        // Accessors made without their row (a list element, a link), shared before any read.
+        let member = frozenShip.roster[1], memberShip = member.ship!
 
         let config = configuration(types: shipTypes)
         let writer = Thread {
@@ -243,6 +245,9 @@ final class FrozenTests: StrataTestCase {
                 if frozenShip.roster.map(\.id) != expectedRoster { found.append("roster") }
                 if frozenShip.logbook.count != 298 || frozenShip.logbook.first != "cast off" { found.append("logbook") }
                 if frozenShip.name != "Hind" || frozenShip.aboard.count != 300 { found.append("ship") }
+                if member.id != expectedRoster[1] || member.name != "s\(expectedRoster[1])" || memberShip.name != "Hind" {
+                    found.append("shared accessors")
+                }
                 if sailors.sum(ofProperty: "rank") as Int != expectedRanks.reduce(0, +) { found.append("sum") }
                 if !found.isEmpty {
                     lock.withLock { mismatches.result = .success(try! mismatches.result!.get() + found.map { "reader \(reader): \($0)" }) }
