@@ -36,6 +36,11 @@ final class TrapProbes: StrataTestCase {
         try realm.freeze().write {}
     }
 
+    func testEnableAutorefreshOnFrozenRealm() throws {
+        let (realm, _) = try openWithShip()
+        realm.freeze().autorefresh = true
+    }
+
     func testObserveFrozenResults() throws {
         let (realm, _) = try openWithShip()
         _ = realm.objects(Ship.self).freeze().observe { _ in }

@@ -77,7 +77,11 @@ public struct Realm {
     /// until `refresh()`. On by default.
     public var autorefresh: Bool {
         get { core.checkThread(); return core.autorefresh }
-        nonmutating set { core.checkThread(); core.autorefresh = newValue }
+        nonmutating set {
+            core.checkThread()
+            precondition(!(newValue && core.isFrozen), "Auto-refresh cannot be enabled for frozen Realms.")
+            core.autorefresh = newValue
+        }
     }
 
     /// Moves this Realm to the newest version. Returns whether the version changed; if it did,

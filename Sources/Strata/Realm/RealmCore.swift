@@ -103,6 +103,7 @@ final class RealmCore {
         checkedClasses = live.checkedClasses
         validatedSchema = live.validatedSchema
         frozenLock = NSLock()
+        autorefresh = false
         token.core = self
     }
 
