@@ -17,6 +17,14 @@ int strata_cas32(uint32_t *word, uint32_t expected, uint32_t desired) {
     return __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
+uint32_t strata_max32(uint32_t *word, uint32_t value) {
+    uint32_t seen = __atomic_load_n(word, __ATOMIC_SEQ_CST);
+    while (seen < value) {
+        if (__atomic_compare_exchange_n(word, &seen, value, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return value;
+    }
+    return seen;
+}
+
 uint64_t strata_max64(uint64_t *word, uint64_t value) {
     uint64_t seen = __atomic_load_n(word, __ATOMIC_SEQ_CST);
     while (seen < value) {

@@ -17,6 +17,8 @@ void strata_store64(uint64_t *word, uint64_t value);
 uint32_t strata_add32(uint32_t *word, uint32_t delta);
 /// Atomically replaces `expected` by `desired`; returns whether it did.
 int strata_cas32(uint32_t *word, uint32_t expected, uint32_t desired);
+/// Atomically raises a 32-bit word to `value` if it is lower; returns the value it holds after.
+uint32_t strata_max32(uint32_t *word, uint32_t value);
 /// Atomically raises a 64-bit word to `value` if it is lower; returns the value it holds after.
 uint64_t strata_max64(uint64_t *word, uint64_t value);
 

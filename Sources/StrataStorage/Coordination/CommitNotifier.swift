@@ -8,16 +8,20 @@ package protocol CommitListener: AnyObject {
 }
 
 /// The one notifier thread per open file per process (docs/NOTIFICATIONS.md, "Across
-/// processes"): it sleeps on the coordination file's commit sequence (a futex on the shared
-/// mapping), and when any process commits, tells every listener. A timed wait is the safety
-/// net for a committer killed between its LMDB commit and publishing it: each wake-up also
-/// compares LMDB's newest transaction id. The thread runs while there are listeners.
+/// threads and processes"): it sleeps on this process's wake word in the coordination file (a
+/// futex on the shared mapping), which every other process's commit increments, and then
+/// tells every listener. Commits made by this process are told to the listeners by the
+/// committing thread (`commitMadeHere`), without waking this thread. A timed wait is the
+/// safety net for a committer killed between its LMDB commit and the wake-up: each wake-up
+/// also compares LMDB's newest transaction id. The thread runs while there are listeners.
 final class CommitNotifier: @unchecked Sendable {
     // Sendable invariant: `listeners` and `isRunning` are only touched under `lock`.
     private struct Weak { weak var listener: CommitListener? }
     private let lock = NSLock()
     private var listeners: [Weak] = []
     private var isRunning = false
+    /// LMDB's newest transaction id that the listeners have been told of.
+    private var toldTransaction = 0
     /// The file whose commits are watched (set once, right after the file opens).
     weak var file: StorageFile?
     /// The longest the thread sleeps without a wake-up before it checks LMDB itself.
@@ -37,50 +41,60 @@ final class CommitNotifier: @unchecked Sendable {
         // What the thread compares against is read now, before this returns: a commit made
         // after it is never missed, however late the thread starts.
         let mapping = file.coordination?.mapping
-        let sequence = mapping?.load32(CoordinationLayout.commitSequenceOffset) ?? 0
-        let transaction = file.environment.lastTransactionID
+        let word = file.coordination?.wakeWordOffset ?? CoordinationLayout.commitSequenceOffset
+        let wakes = mapping?.load32(word) ?? 0
+        toldTransaction = file.environment.lastTransactionID
         // The thread keeps the mapping, not the coordination file: closing that file's
         // descriptor drops this process's locks on it, which only the file's owner may do.
         let thread = Thread { [weak self] in
-            self?.run(mapping, sequence: sequence, transaction: transaction)
+            self?.run(mapping, word: word, wakes: wakes)
         }
         thread.name = "strata.notifier"
         thread.start()
     }
 
-    /// The live listeners; when none is left the thread is marked stopped and nil returned.
-    private func liveListeners() -> [CommitListener]? {
+    /// Tells every listener of a commit this process just made (on the committing thread).
+    func commitMadeHere() {
+        lock.lock()
+        let live = listeners.compactMap(\.listener)
+        if let newest = file?.environment.lastTransactionID { toldTransaction = max(toldTransaction, newest) }
+        lock.unlock()
+        for listener in live { listener.commitObserved() }
+    }
+
+    /// The live listeners that have not been told of LMDB's transaction `newest` yet (empty
+    /// when they have); nil when none is left, and the thread is marked stopped.
+    private func listenersToTell(_ newest: Int) -> [CommitListener]? {
         lock.lock()
         defer { lock.unlock() }
         let live = listeners.compactMap(\.listener)
-        listeners = live.map { Weak(listener: $0) }
+        if live.count != listeners.count { listeners = live.map { Weak(listener: $0) } }
         if live.isEmpty || file == nil {
             isRunning = false
             return nil
         }
+        guard newest != toldTransaction else { return [] }
+        toldTransaction = newest
         return live
     }
 
     private func lastTransactionID() -> Int? { file?.environment.lastTransactionID }
 
-    private func run(_ mapping: SharedMapping?, sequence: UInt32, transaction: Int) {
-        let word = CoordinationLayout.commitSequenceOffset
-        var sequence = sequence, transaction = transaction
+    /// The thread: sleeps on `word` (whose value was `wakes` when the listeners were last
+    /// told) and tells the listeners whenever LMDB's newest transaction moved past what they
+    /// were told.
+    private func run(_ mapping: SharedMapping?, word: Int, wakes: UInt32) {
+        var wakes = wakes
         while true {
             if let mapping {
-                mapping.wait(word, whileEqualTo: sequence, milliseconds: Self.safetyNetMilliseconds)
-                sequence = mapping.load32(word)
+                mapping.wait(word, whileEqualTo: wakes, milliseconds: Self.safetyNetMilliseconds)
+                wakes = mapping.load32(word)  // before LMDB is read: a later wake-up is not lost
             } else {
                 // No coordination file (a read-only directory): LMDB's meta page is all there is.
                 Thread.sleep(forTimeInterval: Double(Self.safetyNetMilliseconds) / 1000)
             }
-            let newest = lastTransactionID() ?? transaction
-            let committed = newest != transaction
-            transaction = newest
-            guard let listeners = liveListeners() else { return }
-            if committed {
-                for listener in listeners { listener.commitObserved() }
-            }
+            guard let newest = lastTransactionID(), let listeners = listenersToTell(newest) else { return }
+            for listener in listeners { listener.commitObserved() }
         }
     }
 }

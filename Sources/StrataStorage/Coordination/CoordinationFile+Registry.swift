@@ -1,3 +1,4 @@
+import CStrataSync
 import Foundation
 import Glibc
 
@@ -21,7 +22,7 @@ package struct RegisteredProcess: Equatable, Sendable {
 extension CoordinationFile {
     private typealias L = CoordinationLayout
 
-    private func offset(_ slot: Int, _ field: Int) -> Int { L.headerSize + slot * L.slotSize + field }
+    private func offset(_ slot: Int, _ field: Int) -> Int { slotOffset(slot, field) }
 
     /// Claims a free slot for this process and fills it (the registry lock is held).
     func claimSlot() throws -> Int {
@@ -33,6 +34,7 @@ extension CoordinationFile {
             var name = Array(ProcessIdentity.currentName.utf8.prefix(L.nameSize - 1))
             name += [UInt8](repeating: 0, count: L.nameSize - name.count)
             mapping.write(name, at: offset(slot, L.nameOffset))
+            strata_max32(mapping.word32(L.slotHighWaterOffset), UInt32(slot + 1))
             mapping.store32(offset(slot, L.pidOffset), UInt32(bitPattern: me.pid))
             return slot
         }

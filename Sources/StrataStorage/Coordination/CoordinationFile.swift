@@ -158,9 +158,11 @@ package final class CoordinationFile: @unchecked Sendable {
          Int32(bitPattern: mapping.load32(CoordinationLayout.latestPIDOffset)))
     }
 
-    /// Publishes a commit and wakes every waiting process. Called right after the LMDB commit;
-    /// a process killed in between leaves the sequence unchanged, which waiters' timed waits
-    /// cover (they also compare LMDB's newest transaction).
+    /// Publishes a commit and wakes every other process: each registered one through the wake
+    /// word of its own slot (so a commit does not wake its own process's notifier, which the
+    /// committing thread tells directly), unregistered watchers through the commit sequence.
+    /// Called right after the LMDB commit; a process killed in between wakes nobody, which
+    /// the waiters' timed waits cover (they also compare LMDB's newest transaction).
     /// `schemaVersion` is nil when the commit did not change it.
     package func publishCommit(version: UInt64, schemaVersion: UInt64?) {
         guard isWritable else { return }
@@ -170,6 +172,23 @@ package final class CoordinationFile: @unchecked Sendable {
         if let schemaVersion { mapping.store64(CoordinationLayout.schemaVersionOffset, schemaVersion) }
         strata_add32(mapping.word32(CoordinationLayout.commitSequenceOffset), 1)
         mapping.wakeAll(CoordinationLayout.commitSequenceOffset)
+        let slots = min(Int(mapping.load32(CoordinationLayout.slotHighWaterOffset)), CoordinationLayout.slotCount)
+        for other in 0..<slots where other != slot && mapping.load32(slotOffset(other, CoordinationLayout.pidOffset)) != 0 {
+            let wake = slotOffset(other, CoordinationLayout.wakeOffset)
+            strata_add32(mapping.word32(wake), 1)
+            mapping.wakeAll(wake)
+        }
+    }
+
+    /// The byte offset of `field` in slot `slot`.
+    func slotOffset(_ slot: Int, _ field: Int) -> Int {
+        CoordinationLayout.headerSize + slot * CoordinationLayout.slotSize + field
+    }
+
+    /// The word this process's notifier sleeps on: its slot's wake word, or the commit
+    /// sequence when it has no slot.
+    package var wakeWordOffset: Int {
+        slot.map { slotOffset($0, CoordinationLayout.wakeOffset) } ?? CoordinationLayout.commitSequenceOffset
     }
 
     /// Sleeps until the commit sequence differs from `sequence` or `milliseconds` pass;

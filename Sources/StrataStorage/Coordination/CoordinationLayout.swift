@@ -13,7 +13,8 @@ enum CoordinationLayout {
     static let slotCountOffset = 12       // u32 number of process slots
     static let slotSizeOffset = 16        // u32 bytes per slot
     static let slotsStartOffset = 20      // u32 offset of slot 0
-    static let commitSequenceOffset = 24  // u32, +1 per commit: the futex word observers wait on
+    static let commitSequenceOffset = 24  // u32, +1 per commit; futex word of unregistered watchers
+    static let slotHighWaterOffset = 28   // u32, slots below it may be in use (raised by claims)
     static let latestVersionOffset = 32   // u64 newest committed version
     static let latestTimeOffset = 40      // u64 its commit time, nanoseconds since 1970
     static let latestPIDOffset = 48       // u32 the process that committed it
@@ -30,6 +31,7 @@ enum CoordinationLayout {
     static let pinnedVersionOffset = 24   // u64 oldest version it pins (valid if pinCount > 0)
     static let pinnedSinceOffset = 32     // u64 since when it pins that version, ns since 1970
     static let pinCountOffset = 40        // u32 snapshots it holds open
+    static let wakeOffset = 44            // u32, +1 when another process commits: its futex word
     static let pinnedTxnOffset = 48       // u64 LMDB transaction id of the oldest pinned snapshot
     static let nameOffset = 64            // 64 bytes: executable name, UTF-8, NUL-padded
     static let nameSize = 64

@@ -48,9 +48,11 @@ extension StorageFile {
         coordination?.publishPins(oldest: state.oldest, snapshots: state.snapshots)
     }
 
-    /// Publishes a commit to every process (called right after the LMDB commit).
+    /// Publishes a commit to the other processes and tells this process's listeners (called
+    /// right after the LMDB commit, on the committing thread).
     func didCommit(version: UInt64, schemaVersion: UInt64?) {
         coordination?.publishCommit(version: version, schemaVersion: schemaVersion)
+        notifier.commitMadeHere()
     }
 
     /// Frees the registry slots (and LMDB reader slots) of processes that died with the file

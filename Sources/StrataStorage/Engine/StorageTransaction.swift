@@ -115,13 +115,13 @@ package final class StorageTransaction {
     /// The table of the class named `name`, or nil if the file has no such class.
     package func table(_ name: String) throws -> Table? {
         if let t = tables[name] { return t }
-        guard let classSchema = schema.classes[name] else { return nil }
+        guard let classSchema = schema.classes[name], let specs = Table.databases(of: name, in: schema) else { return nil }
         let table = try lmdbCall("Opening the tables of '\(name)'") { () throws -> Table in
             var rows: Database?
             var indexes: [Int: Database] = [:]
             var backlinks: [Int: Database] = [:]
             var lists: [Int: Database] = [:]
-            for spec in Table.databases(for: classSchema) {
+            for spec in specs {
                 guard let db = handles[spec.name] ?? created[spec.name] else {
                     throw StorageError(.invalidDatabase, "'\(file.path)' is damaged: the database '\(spec.name)' is missing")
                 }

@@ -47,13 +47,23 @@ package final class Table {
         case list(property: Int)
     }
 
-    /// The databases a class needs, by name, with their flags.
+    /// One database of a class: its name, flags and what it holds.
+    typealias DatabaseSpec = (name: String, flags: Database.Flags, role: Role)
+
+    /// The databases every class of `schema` needs, by name, with their flags (worked out
+    /// once per schema value: every transaction asks).
     static func databases(for schema: StoredSchema) -> [(name: String, flags: Database.Flags)] {
-        schema.sorted.flatMap { databases(for: $0).map { ($0.name, $0.flags) } }
+        schema.layout.all { schema.sorted.flatMap { databases(for: $0).map { ($0.name, $0.flags) } } }
+    }
+
+    /// The databases of class `name` of `schema` (worked out once per schema value).
+    static func databases(of name: String, in schema: StoredSchema) -> [DatabaseSpec]? {
+        guard let classSchema = schema.classes[name] else { return nil }
+        return schema.layout.ofClass(name) { databases(for: classSchema) }
     }
 
     /// The databases of one class, by name, with their flags and what each holds.
-    static func databases(for schema: ClassSchema) -> [(name: String, flags: Database.Flags, role: Role)] {
+    static func databases(for schema: ClassSchema) -> [DatabaseSpec] {
         var result: [(String, Database.Flags, Role)] = [(MetaKeys.rows(schema.name), [], .rows)]
         for p in schema.properties where p.hasIndex && !(p.isPrimaryKey && schema.keysArePrimaryKeys) {
             let flags: Database.Flags = p.isPrimaryKey ? [] : [.duplicateSort, .duplicateFixed]
@@ -71,9 +81,16 @@ package final class Table {
 
 /// The stored schema of a file: every class by name.
 package struct StoredSchema: Sendable, Equatable {
-    package var classes: [String: ClassSchema]
+    package var classes: [String: ClassSchema] {
+        didSet { layout = DatabaseLayout() }
+    }
+    /// The databases the classes need, worked out on first use; copies of this value share it
+    /// until one of them changes `classes`.
+    fileprivate private(set) var layout = DatabaseLayout()
 
     package init(classes: [String: ClassSchema] = [:]) { self.classes = classes }
+
+    package static func == (lhs: StoredSchema, rhs: StoredSchema) -> Bool { lhs.classes == rhs.classes }
 
     /// The classes sorted by name, as stored.
     package var sorted: [ClassSchema] { classes.values.sorted { $0.name < $1.name } }
@@ -86,5 +103,33 @@ package struct StoredSchema: Sendable, Equatable {
     /// Every object-list property (with its class) whose elements are of the class `target`.
     package func lists(of target: String) -> [(origin: ClassSchema, property: PropertySchema)] {
         sorted.flatMap { c in c.properties.filter { $0.isList && $0.linkTarget == target }.map { (c, $0) } }
+    }
+}
+
+/// The database names a `StoredSchema` needs, remembered per schema value.
+private final class DatabaseLayout: @unchecked Sendable {
+    // Sendable invariant: both caches are only touched under `lock`.
+    private let lock = NSLockLite()
+    private var every: [(name: String, flags: Database.Flags)]?
+    private var perClass: [String: [Table.DatabaseSpec]] = [:]
+
+    /// Every class's databases, from `make` the first time.
+    func all(_ make: () -> [(name: String, flags: Database.Flags)]) -> [(name: String, flags: Database.Flags)] {
+        lock.withLock {
+            if let every { return every }
+            let made = make()
+            every = made
+            return made
+        }
+    }
+
+    /// The databases of class `name`, from `make` the first time.
+    func ofClass(_ name: String, _ make: () -> [Table.DatabaseSpec]) -> [Table.DatabaseSpec] {
+        lock.withLock {
+            if let known = perClass[name] { return known }
+            let made = make()
+            perClass[name] = made
+            return made
+        }
     }
 }
