@@ -4,19 +4,16 @@ import Foundation
 /// active versions, freeing the entries of dead processes, and waking listeners on commits.
 extension StorageFile {
     /// `maximumNumberOfActiveVersions`: the most distinct versions this process may pin at
-    /// once, counting the one a write creates; nil for no bound.
+    /// once, counting the one a write creates; nil for no bound. Writes enforce it (a read
+    /// never fails for it: reads have no way to report an error).
     package var maximumActiveVersions: Int? {
         get { lock.withLock { activeVersionLimit } }
         set { lock.withLock { activeVersionLimit = newValue } }
     }
 
-    /// Records a snapshot of `version` (LMDB transaction `transaction`), or throws when it
-    /// would exceed `maximumActiveVersions`.
-    func pin(_ version: UInt64, transaction: Int) throws {
-        try lock.withLock {
-            if let limit = activeVersionLimit, !pins.contains(version), pins.distinctVersions + 1 > limit {
-                throw activeVersionsError(limit, adding: "a snapshot of version \(version)")
-            }
+    /// Records a snapshot of `version` (LMDB transaction `transaction`).
+    func pin(_ version: UInt64, transaction: Int) {
+        lock.withLock {
             pins.pin(version, transaction: transaction)
             publishPins()
         }
@@ -34,13 +31,9 @@ extension StorageFile {
     func checkRoomForNewVersion() throws {
         try lock.withLock {
             if let limit = activeVersionLimit, pins.distinctVersions + 1 > limit {
-                throw activeVersionsError(limit, adding: "the version a write would create")
+                throw StorageError(.fail, "Number of active versions (\(pins.distinctVersions + 1)) in '\(path)' would exceed maximumNumberOfActiveVersions (\(limit)) with the version this write would create. Pinned in this process (pid \(ProcessIdentity.current.pid)): \(pins.description). Release old Realms, frozen objects or snapshots (invalidate(), or let them go), or raise the limit")
             }
         }
-    }
-
-    private func activeVersionsError(_ limit: Int, adding what: String) -> StorageError {
-        StorageError(.fail, "Number of active versions (\(pins.distinctVersions + 1)) in '\(path)' would exceed maximumNumberOfActiveVersions (\(limit)) with \(what). Pinned in this process (pid \(ProcessIdentity.current.pid)): \(pins.description). Release old Realms, frozen objects or snapshots (invalidate(), or let them go), or raise the limit")
     }
 
     private func publishPins() {

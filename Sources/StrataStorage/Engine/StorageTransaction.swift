@@ -49,12 +49,7 @@ package final class StorageTransaction {
         (lmdb, handles, schema, version) = try Self.begin(file, write: write)
         meta = handles[MetaKeys.database]
         if !write {
-            do {
-                try file.pin(version, transaction: lmdb.id)
-            } catch {
-                lmdb.abort()
-                throw error
-            }
+            file.pin(version, transaction: lmdb.id)
             isPinned = true
         }
     }

@@ -16,9 +16,6 @@ final class VersionPins {
     /// The distinct versions pinned.
     var distinctVersions: Int { pins.count }
 
-    /// Whether `version` is pinned already.
-    func contains(_ version: UInt64) -> Bool { pins[version] != nil }
-
     /// Adds a snapshot of `version`, read through LMDB transaction `transaction`.
     func pin(_ version: UInt64, transaction: Int) {
         pins[version, default: Pin(snapshots: 0, transaction: transaction, since: Date())].snapshots += 1
