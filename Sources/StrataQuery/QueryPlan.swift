@@ -171,6 +171,10 @@ package enum QueryPlanner {
                 if case .property(let q) = c.operand { found[q.id] = q }
             case .path(let steps, _, _): step(steps.first)
             case .aggregate(let a): step(a.path.first)
+            case .keyPaths(let k):
+                for side in [k.lhs, k.rhs] {
+                    if side.steps.isEmpty, let p = side.rowProperty { found[p.id] = p } else { step(side.steps.first) }
+                }
             }
         }
         walk(predicate)

@@ -69,7 +69,7 @@ struct ClassNumbers {
 }
 
 /// One step, ready to follow.
-private struct CompiledStep: Sendable {
+struct CompiledStep: Sendable {
     enum Kind: Sendable {
         /// The link in `slot` of the current row.
         case link(slot: Int)
@@ -126,13 +126,15 @@ extension Evaluator {
             return compilePath(steps, quantifier, inner, &classes)
         case .aggregate(let a):
             return compileAggregate(a, &classes)
+        case .keyPaths(let k):
+            return compileKeyPaths(k, &classes)
         case .constant, .comparison:
             let f = compile(predicate)
             return { _, row, _ in f(row) }
         }
     }
 
-    private static func compileSteps(_ steps: [LinkStep], _ classes: inout ClassNumbers) -> [CompiledStep] {
+    static func compileSteps(_ steps: [LinkStep], _ classes: inout ClassNumbers) -> [CompiledStep] {
         steps.map { step in
             switch step {
             case .link(let p): CompiledStep(kind: .link(slot: p.id), target: classes.number(step.targetClass))
@@ -148,7 +150,7 @@ extension Evaluator {
     /// Follows `steps[i...]` from one object, calling `body` for each object reached (in
     /// order) until it returns false. Returns false when `body` stopped the walk. A nil link
     /// or a missing object on the way reaches nothing.
-    private static func forEachTarget(_ steps: [CompiledStep], _ i: Int, _ key: ObjectKey, _ row: RowView, _ reader: LinkReader,
+    static func forEachTarget(_ steps: [CompiledStep], _ i: Int, _ key: ObjectKey, _ row: RowView, _ reader: LinkReader,
                                       _ body: (ObjectKey, RowView) -> Bool) -> Bool {
         if i == steps.count { return body(key, row) }
         let step = steps[i]
@@ -177,7 +179,7 @@ extension Evaluator {
     /// Follows `steps` (to objects), then reads the list of values `list` of each object
     /// reached, calling `body` for each element until it returns false. Returns false when
     /// `body` stopped the walk.
-    private static func forEachValue(_ steps: [CompiledStep], _ list: CompiledStep, _ key: ObjectKey, _ row: RowView,
+    static func forEachValue(_ steps: [CompiledStep], _ list: CompiledStep, _ key: ObjectKey, _ row: RowView,
                                      _ reader: LinkReader, _ body: (Value) -> Bool) -> Bool {
         guard case .list(let owner, let property) = list.kind else { return true }
         return forEachTarget(steps, 0, key, row, reader) { k, _ in
@@ -212,9 +214,10 @@ extension Evaluator {
             case .values(let vs):
                 return { v in vs.contains { ValueSemantics.compare(v, .equal, $0, options: options) } }
             case .property:
-                return { _ in false }
+                // Inside a SUBQUERY over values, the only property is the element itself.
+                return { ValueSemantics.compare($0, op, $0, options: options) }
             }
-        case .path, .aggregate, .identity:
+        case .path, .aggregate, .identity, .keyPaths:
             preconditionFailure("a list of values holds values, not objects")
         }
     }
@@ -267,19 +270,38 @@ extension Evaluator {
     }
 
     private static func compileAggregate(_ a: ResolvedAggregate, _ classes: inout ClassNumbers) -> ObjectPredicate {
-        let compiled = compileSteps(a.path, &classes)
+        let value = compileAggregateValue(a.aggregate, &classes)
         let compare = valueTest(a.op, a.operand)
-        let filter = a.filter.map { compileObject($0, &classes) }
+        return { key, row, reader in compare(value(key, row, reader)) }
+    }
+
+    /// The value of a collection operator for one object: over the objects reached (`@count`
+    /// read from the list's directory or the backlinks when nothing filters them), or over the
+    /// elements of the lists of values reached (`SUBQUERY` over them counts the elements its
+    /// condition holds for).
+    static func compileAggregateValue(_ a: CollectionAggregate, _ classes: inout ClassNumbers) -> ObjectValue {
+        let compiled = compileSteps(a.path, &classes)
         if a.path.last?.isValueList == true {
-            // `tags.@count`, `scores.@sum`: over the elements of the lists reached.
+            // `tags.@count`, `scores.@sum`, `SUBQUERY(tags, $t, …)`: over the elements of the lists reached.
             let head = Array(compiled.dropLast()), list = compiled[compiled.count - 1]
-            guard case .list(let owner, let property) = list.kind else { return { _, _, _ in false } }
+            guard case .list(let owner, let property) = list.kind else { return { _, _, _ in .null } }
+            if let filter = a.filter {
+                let test = compileElement(filter)
+                return { key, row, reader in
+                    var n: Int64 = 0
+                    _ = forEachValue(head, list, key, row, reader) { v in
+                        if test(v) { n += 1 }
+                        return true
+                    }
+                    return .int(n)
+                }
+            }
             if case .count = a.function {
-                if head.isEmpty { return { key, _, reader in compare(.int(Int64(reader.listCount(owner, property, key)))) } }
+                if head.isEmpty { return { key, _, reader in .int(Int64(reader.listCount(owner, property, key))) } }
                 return { key, row, reader in
                     var n: Int64 = 0
                     _ = forEachTarget(head, 0, key, row, reader) { k, _ in n += Int64(reader.listCount(owner, property, k)); return true }
-                    return compare(.int(n))
+                    return .int(n)
                 }
             }
             let function = a.function
@@ -289,9 +311,10 @@ extension Evaluator {
                     if !v.isNull { values.append(v) }
                     return true
                 }
-                return compare(aggregate(function, values))
+                return aggregate(function, values)
             }
         }
+        let filter = a.filter.map { compileObject($0, &classes) }
         switch a.function {
         case .count:
             if filter == nil, let last = compiled.last, last.kind.isCounted {
@@ -306,11 +329,11 @@ extension Evaluator {
                     case .link: 0
                     }
                 }
-                if head.isEmpty { return { key, _, reader in compare(.int(count(key, reader))) } }
+                if head.isEmpty { return { key, _, reader in .int(count(key, reader)) } }
                 return { key, row, reader in
                     var n: Int64 = 0
                     _ = forEachTarget(head, 0, key, row, reader) { k, _ in n += count(k, reader); return true }
-                    return compare(.int(n))
+                    return .int(n)
                 }
             }
             return { key, row, reader in
@@ -319,7 +342,7 @@ extension Evaluator {
                     if filter?(k, r, reader) ?? true { n += 1 }
                     return true
                 }
-                return compare(.int(n))
+                return .int(n)
             }
         case .sum(let p), .avg(let p), .min(let p), .max(let p):
             let function = a.function
@@ -332,7 +355,7 @@ extension Evaluator {
                     }
                     return true
                 }
-                return compare(aggregate(function, values))
+                return aggregate(function, values)
             }
         }
     }
@@ -390,14 +413,26 @@ extension Evaluator {
             if steps.contains(where: \.isToMany) { return q != .any }
             return nullResult(inner)
         case .aggregate(let a):
-            let value: Value
-            switch a.function {
-            case .count: value = .int(0)
-            case .sum: value = aggregate(a.function, [])
-            default: value = .null
-            }
-            return valueTest(a.op, a.operand)(value)
+            return valueTest(a.op, a.operand)(emptyValue(a.aggregate.function))
+        case .keyPaths(let k):
+            if k.lhs.isMultiple || k.rhs.isMultiple { return k.quantifier != .any }
+            return ValueSemantics.compare(nullValue(k.lhs), k.op, nullValue(k.rhs), options: k.options)
         }
+    }
+
+    /// A collection operator's value over nothing: 0 for `@count` and `@sum`, null otherwise.
+    static func emptyValue(_ function: AggregateFunction) -> Value {
+        switch function {
+        case .count: .int(0)
+        case .sum: aggregate(function, [])
+        default: .null
+        }
+    }
+
+    /// What one side of a key path comparison reads from a null object.
+    private static func nullValue(_ operand: KeyPathOperand) -> Value {
+        if case .aggregate(let a) = operand { return emptyValue(a.function) }
+        return .null
     }
 }
 

@@ -131,17 +131,47 @@ package enum AggregateFunction: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// `path.@count op value`, `path.@sum.property op value`, or
-/// `SUBQUERY(path, $x, filter).@count op value`.
-package struct ResolvedAggregate: Equatable, Sendable, CustomStringConvertible {
-    /// The steps from the object to the objects aggregated (at least one to-many step).
+/// A collection operator over the objects (or values) at the end of a to-many path:
+/// `path.@count`, `path.@sum.property`, `values.@max`, or `SUBQUERY(path, $x, filter).@count`.
+package struct CollectionAggregate: Equatable, Sendable, CustomStringConvertible {
+    /// The steps from the object to the objects or values aggregated (at least one to-many step).
     package var path: [LinkStep]
     /// What is computed.
     package var function: AggregateFunction
-    /// SUBQUERY's condition on each object (only those matching are aggregated).
+    /// SUBQUERY's condition on each object or value (only those matching are aggregated).
     package var filter: ResolvedPredicate?
     /// SUBQUERY's variable name, for the text.
     package var variable: String?
+
+    package init(path: [LinkStep], function: AggregateFunction, filter: ResolvedPredicate? = nil, variable: String? = nil) {
+        self.path = path
+        self.function = function
+        self.filter = filter
+        self.variable = variable
+    }
+
+    /// Query text: `dogs.@sum.age`, `scores.@max`, `SUBQUERY(dogs, $d, $d.age > 2).@count`.
+    package var description: String { description(prefix: "") }
+
+    /// The text with `prefix` before the path (`$d.` inside a SUBQUERY).
+    package func description(prefix: String) -> String {
+        let collection = prefix + pathText(path)
+        if let filter {
+            let v = "$" + (variable ?? "x")
+            let condition = path.last?.isValueList == true
+                ? filter.description(prefix: "", element: v) : filter.description(prefix: v + ".")
+            return "SUBQUERY(\(collection), \(v), \(condition)).@count"
+        }
+        if path.last?.isValueList == true { return "\(collection).\(function.operatorName)" }
+        return "\(collection).\(function)"
+    }
+}
+
+/// A collection operator compared with a value: `dogs.@count > 1`, `scores.@sum == 11`,
+/// `SUBQUERY(dogs, $d, $d.age > 2).@count > 0`.
+package struct ResolvedAggregate: Equatable, Sendable, CustomStringConvertible {
+    /// What is computed.
+    package var aggregate: CollectionAggregate
     /// The comparison applied to the computed value.
     package var op: ComparisonOperator
     /// What the computed value is compared with (already of the result's type).
@@ -149,27 +179,16 @@ package struct ResolvedAggregate: Equatable, Sendable, CustomStringConvertible {
 
     package init(path: [LinkStep], function: AggregateFunction, filter: ResolvedPredicate? = nil, variable: String? = nil,
                  op: ComparisonOperator, operand: ResolvedOperand) {
-        self.path = path
-        self.function = function
-        self.filter = filter
-        self.variable = variable
+        aggregate = CollectionAggregate(path: path, function: function, filter: filter, variable: variable)
         self.op = op
         self.operand = operand
     }
 
+    /// The steps from the object to the objects or values aggregated.
+    package var path: [LinkStep] { aggregate.path }
+
     /// Query text.
-    package var description: String {
-        let lhs: String
-        if let filter {
-            let v = variable ?? "x"
-            lhs = "SUBQUERY(\(pathText(path)), $\(v), \(filter.description(prefix: "$" + v + "."))).@count"
-        } else if path.last?.isValueList == true {
-            lhs = "\(pathText(path)).\(function.operatorName)"
-        } else {
-            lhs = "\(pathText(path)).\(function)"
-        }
-        return "\(lhs) \(op.rawValue) \(operand)"
-    }
+    package var description: String { "\(aggregate) \(op.rawValue) \(operand)" }
 }
 
 /// A managed object given as a query argument (`owner == %@`), as the resolver sees it.
@@ -227,16 +246,21 @@ package struct SchemaLookup: Sendable {
 
 extension ResolvedPredicate {
     /// The predicate as text with every property name prefixed (`owner.` + `name == 'x'`).
-    package func description(prefix: String) -> String {
+    /// With `element`, comparisons are about one value of a list of values and name it so
+    /// (`$t BEGINSWITH 'a'` inside `SUBQUERY(tags, $t, …)`).
+    package func description(prefix: String, element: String? = nil) -> String {
         switch self {
-        case .constant, .aggregate: return description
-        case .and(let ps): return "(" + ps.map { $0.description(prefix: prefix) }.joined(separator: " AND ") + ")"
-        case .or(let ps): return "(" + ps.map { $0.description(prefix: prefix) }.joined(separator: " OR ") + ")"
-        case .not(let p): return "NOT " + p.description(prefix: prefix)
+        case .constant: return description
+        case .aggregate(let a): return "\(a.aggregate.description(prefix: prefix)) \(a.op.rawValue) \(a.operand)"
+        case .keyPaths(let k): return k.description(prefix: prefix)
+        case .and(let ps): return "(" + ps.map { $0.description(prefix: prefix, element: element) }.joined(separator: " AND ") + ")"
+        case .or(let ps): return "(" + ps.map { $0.description(prefix: prefix, element: element) }.joined(separator: " OR ") + ")"
+        case .not(let p): return "NOT " + p.description(prefix: prefix, element: element)
         case .comparison(let c):
+            let lhs = element ?? prefix + c.property.name
             let rhs: String
-            if case .property(let q) = c.operand { rhs = prefix + q.name } else { rhs = c.operand.description }
-            return "\(prefix)\(c.property.name) \(c.op.rawValue)\(c.options) \(rhs)"
+            if case .property(let q) = c.operand { rhs = element ?? prefix + q.name } else { rhs = c.operand.description }
+            return "\(lhs) \(c.op.rawValue)\(c.options) \(rhs)"
         case .identity(let keys):
             let object = prefix.hasSuffix(".") ? String(prefix.dropLast()) : (prefix.isEmpty ? "SELF" : prefix)
             return keys.count == 1 ? "\(object) == link(\(keys[0]))" : "\(object) IN {" + keys.map { "link(\($0))" }.joined(separator: ", ") + "}"
@@ -257,7 +281,7 @@ extension ResolvedPredicate {
         case .constant, .comparison: return false
         case .and(let ps), .or(let ps): return ps.contains { $0.followsLinks }
         case .not(let p): return p.followsLinks
-        case .path, .aggregate, .identity: return true
+        case .path, .aggregate, .identity, .keyPaths: return true
         }
     }
 }

@@ -41,6 +41,9 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
     case aggregate(ResolvedAggregate)
     /// The object itself is one of these (object identity, inside a path: `ANY dogs == %@`).
     case identity([ObjectKey])
+    /// Two key paths compared, at least one through a relationship or a collection operator
+    /// (`owner.age > age`, `ANY dogs.age > age`, `dogs.@count > age`).
+    case keyPaths(KeyPathComparison)
 
     /// Query text.
     package var description: String {
@@ -52,6 +55,7 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
         case .comparison(let c): return c.description
         case .path, .identity: return description(prefix: "")
         case .aggregate(let a): return a.description
+        case .keyPaths(let k): return k.description
         }
     }
 
@@ -71,6 +75,7 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
             if case .link(let p)? = a.path.first { return [p.id] }
             return []
         case .identity: return []
+        case .keyPaths(let k): return Set([k.lhs.rowProperty, k.rhs.rowProperty].compactMap { $0?.id })
         }
     }
 }
@@ -113,8 +118,9 @@ package enum ResolvedOperand: Equatable, Sendable, CustomStringConvertible {
 package enum ResolvedSuffix: Equatable, Sendable, CustomStringConvertible {
     /// Sort by these properties in order (true: ascending).
     case sort([SortKey])
-    /// Keep the first object of each distinct combination of these properties.
-    case distinct([PropertySchema])
+    /// Keep the first object of each distinct combination of these properties (an object
+    /// with a nil link on the way to one of them is dropped, as in realm-core).
+    case distinct([PropertyPath])
     /// Keep at most this many objects.
     case limit(Int)
 
@@ -122,29 +128,48 @@ package enum ResolvedSuffix: Equatable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .sort(let keys): "SORT(" + keys.map { "\($0.keyPath) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ") + ")"
-        case .distinct(let ps): "DISTINCT(" + ps.map(\.name).joined(separator: ", ") + ")"
+        case .distinct(let ps): "DISTINCT(" + ps.map(\.keyPath).joined(separator: ", ") + ")"
         case .limit(let n): "LIMIT(\(n))"
         }
     }
 }
 
-/// One sort key of a `SORT(...)` suffix.
-package struct SortKey: Equatable, Sendable {
-    /// The property sorted by (of the class at the end of `path`).
+/// A property of the object, or of an object reached through to-one links (`owner.name`):
+/// what a SORT or DISTINCT key reads.
+package struct PropertyPath: Equatable, Sendable {
+    /// The property read (of the class at the end of `path`).
     package var property: PropertySchema
-    /// Ascending (nil first) or descending.
-    package var ascending: Bool
-    /// The to-one links followed to reach the property (`owner.name`); a nil link on the
-    /// way reads as null.
+    /// The to-one links followed to reach the property.
     package var path: [LinkStep]
 
-    /// Creates a sort key.
-    package init(property: PropertySchema, ascending: Bool, path: [LinkStep] = []) {
+    /// A key from its parts.
+    package init(property: PropertySchema, path: [LinkStep] = []) {
         self.property = property
-        self.ascending = ascending
         self.path = path
     }
 
     /// The key path as text: `name`, `owner.name`.
     package var keyPath: String { path.isEmpty ? property.name : pathText(path) + "." + property.name }
+}
+
+/// One sort key of a `SORT(...)` suffix.
+package struct SortKey: Equatable, Sendable {
+    /// What is sorted by; a nil link on the way sorts after every object ascending (before
+    /// them descending), as in realm-core.
+    package var target: PropertyPath
+    /// Ascending (nil first) or descending.
+    package var ascending: Bool
+
+    /// Creates a sort key.
+    package init(property: PropertySchema, ascending: Bool, path: [LinkStep] = []) {
+        target = PropertyPath(property: property, path: path)
+        self.ascending = ascending
+    }
+
+    /// The property sorted by.
+    package var property: PropertySchema { target.property }
+    /// The to-one links followed to reach it.
+    package var path: [LinkStep] { target.path }
+    /// The key path as text: `name`, `owner.name`.
+    package var keyPath: String { target.keyPath }
 }

@@ -12,8 +12,9 @@ package struct Resolver {
     private let arguments: [Any]
     /// The classes reachable through relationships (and their inverse relationships).
     private let lookup: SchemaLookup
-    /// Inside a SUBQUERY: its variable and the class of the objects it ranges over.
-    private let scope: (variable: String, schema: ClassSchema)?
+    /// Inside a SUBQUERY: its variable and the class of the objects it ranges over, or the
+    /// element of the list of values it ranges over (`$t` in `SUBQUERY(tags, $t, …)`).
+    private let scope: (variable: String, schema: ClassSchema, element: PropertySchema?)?
 
     /// A resolver for queries on `schema` with `arguments` for `%@`/`%K`/`$n`; key paths
     /// through relationships reach the classes of `lookup`.
@@ -26,11 +27,11 @@ package struct Resolver {
         scope = nil
     }
 
-    private init(subquery variable: String, of schema: ClassSchema, _ parent: Resolver) {
+    private init(subquery variable: String, of schema: ClassSchema, element: PropertySchema? = nil, _ parent: Resolver) {
         self.schema = schema
         arguments = parent.arguments
         lookup = parent.lookup
-        scope = (variable, schema)
+        scope = (variable, schema, element)
     }
 
     /// Resolves a whole query.
@@ -41,17 +42,14 @@ package struct Resolver {
             switch suffix {
             case .sort(let keys, _):
                 var resolved: [SortKey] = []
-                for (key, ascending) in keys { resolved.append(try sortKey(key, ascending: ascending)) }
+                for (key, ascending) in keys {
+                    let target = try propertyPath(key, sorting: true)
+                    resolved.append(SortKey(property: target.property, ascending: ascending, path: target.path))
+                }
                 suffixes.append(.sort(resolved))
             case .distinct(let keys, _):
-                var resolved: [PropertySchema] = []
-                for key in keys {
-                    let path = try self.path(key)
-                    guard path.steps.isEmpty, case .property(let p) = path.end else {
-                        throw QueryError("DISTINCT on a key path through relationships ('\(key)') is not supported yet", at: key.position)
-                    }
-                    resolved.append(p)
-                }
+                var resolved: [PropertyPath] = []
+                for key in keys { resolved.append(try propertyPath(key, sorting: false)) }
                 suffixes.append(.distinct(resolved))
             case .limit(let n, _):
                 suffixes.append(.limit(n))
@@ -80,7 +78,7 @@ package struct Resolver {
     // MARK: Operands
 
     /// An operand after binding.
-    private enum Operand {
+    enum Operand {
         case path(ResolvedPath, position: Int)
         case constant(Value, position: Int, source: OperandSource)
         case list([(Value, source: OperandSource)], position: Int)
@@ -97,7 +95,7 @@ package struct Resolver {
     }
 
     /// A key path after binding: the relationship steps, then what it ends at.
-    private struct ResolvedPath {
+    struct ResolvedPath {
         enum End {
             /// A property of the last class (a link property too: `owner == nil`).
             case property(PropertySchema)
@@ -156,9 +154,11 @@ package struct Resolver {
             return .list(values, position: p)
         case .subquery(let s):
             let collection = try path(s.collection)
-            if case .values = collection.end {
-                throw QueryError("SUBQUERY over the list of values '\(s.collection)' is not supported yet; compare its elements with ANY, ALL or NONE",
-                                 at: s.collection.position)
+            if case .values(let element) = collection.end {
+                // `SUBQUERY(tags, $t, $t BEGINSWITH 'a')`: `$t` is one element of the list.
+                let inner = try Resolver(subquery: s.variable, of: schema, element: element, self).resolve(s.predicate)
+                return .path(ResolvedPath(steps: collection.steps, end: .aggregate(.count), filter: inner, variable: s.variable,
+                                          text: s.description), position: s.position)
             }
             guard case .objects = collection.end, collection.isToMany, let target = collection.targetClass,
                   let targetSchema = lookup.classes[target] else {
@@ -218,6 +218,12 @@ package struct Resolver {
         if case .variable(let n, let p) = parts[0] {
             guard let scope, scope.variable == n else {
                 throw QueryError("the variable '$\(n)' is only valid inside a SUBQUERY that declares it", at: p)
+            }
+            if let element = scope.element {
+                guard parts.count == 1 else {
+                    throw QueryError("'$\(n)' is one value of the list '\(element.name)', so nothing can follow it", at: p)
+                }
+                return ResolvedPath(steps: [], end: .property(element), text: text)
             }
             current = scope.schema
             i = 1
@@ -324,24 +330,27 @@ package struct Resolver {
         return s
     }
 
-    /// A `SORT` key: a property of the class, or of a class reached through to-one links.
-    private func sortKey(_ k: KeyPathNode, ascending: Bool) throws(QueryError) -> SortKey {
+    /// A `SORT` or `DISTINCT` key: a property of the class, or of a class reached through
+    /// to-one links (a link itself may be a DISTINCT key, not a sort key).
+    private func propertyPath(_ k: KeyPathNode, sorting: Bool) throws(QueryError) -> PropertyPath {
         let path = try self.path(k)
-        guard case .property(let p) = path.end, p.type != .link, !path.isToMany else {
-            throw QueryError("cannot sort on '\(k)': a sort key must be a property, reached through to-one links only", at: k.position)
+        guard case .property(let p) = path.end, !path.isToMany, !(sorting && p.type == .link) else {
+            let (verb, use) = sorting ? ("sort on", "sort") : ("use DISTINCT on", "DISTINCT")
+            throw QueryError("cannot \(verb) '\(k)': a \(use) key must be a property, reached through to-one links only", at: k.position)
         }
-        return SortKey(property: p, ascending: ascending, path: path.steps)
+        return PropertyPath(property: p, path: path.steps)
     }
 
-    /// The sort key for a key path written as text (`sorted(byKeyPath: "owner.name")`).
-    package func sortKey(_ keyPath: String, ascending: Bool) throws(QueryError) -> SortKey {
+    /// The SORT (`sorting`) or DISTINCT key for a key path written as text
+    /// (`sorted(byKeyPath: "owner.name")`, `distinct(by: ["owner.name"])`).
+    package func propertyPath(_ keyPath: String, sorting: Bool) throws(QueryError) -> PropertyPath {
         var components: [KeyPathComponent] = []
         var offset = 0
         for part in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
             components.append(.property(String(part), position: offset))
             offset += part.count + 1
         }
-        return try sortKey(KeyPathNode(components: components, position: 0), ascending: ascending)
+        return try propertyPath(KeyPathNode(components: components, position: 0), sorting: sorting)
     }
 
     /// "'Dog' has no property 'nmae'; did you mean 'name'?"
@@ -400,36 +409,22 @@ package struct Resolver {
             throw QueryError("\(q.rawValue) needs a key path through a to-many relationship (a list or linking objects), but '\(k.text)' is not one",
                              at: position)
         }
+        if case .path(let other, let q) = rhs { return try compare(k, c, other, at: position, rhsAt: q) }
         var plain = c
         plain.quantifier = nil
         let quantifier = c.quantifier ?? .any
         switch k.end {
         case .property(let p):
-            if case .path(let other, let q) = rhs, !(other.steps.isEmpty && other.filter == nil && isProperty(other)) {
-                throw QueryError("comparing with the key path '\(other.text)' is not supported yet: the right side may be a value or a property of the same object",
-                                 at: q)
-            }
             if k.steps.isEmpty { return try compare(p, plain, rhs) }
-            if case .path = rhs {
-                throw QueryError("comparing the key path '\(k.text)' with another property is not supported yet", at: rhs.position)
-            }
             return .path(k.steps, quantifier, try compare(p, plain, rhs, throughLinks: true))
         case .values(let element):
             // `ANY tags == 'x'`: the comparison on each element (ANY without a quantifier).
-            if case .path(let other, let q) = rhs {
-                throw QueryError("comparing the list '\(k.text)' with the key path '\(other.text)' is not supported yet", at: q)
-            }
             return .path(k.steps, quantifier, try compare(element, plain, rhs))
         case .objects:
             let identity = try identity(k, plain, rhs)
             return k.steps.isEmpty ? identity : .path(k.steps, quantifier, identity)
         case .aggregate(let function):
-            if let q = c.quantifier {
-                throw QueryError("\(q.rawValue) cannot be used with '\(k.text)', which is one value per object", at: position)
-            }
-            if case .path = rhs {
-                throw QueryError("comparing '\(k.text)' with a key path is not supported yet", at: rhs.position)
-            }
+            if let q = c.quantifier { throw oneValuePerObject(q, k.text, at: position) }
             let result = function.result
             guard case .comparison(let resolved) = try compare(result, plain, rhs) else {
                 throw QueryError("cannot compare '\(k.text)' with this value", at: rhs.position)
@@ -439,14 +434,14 @@ package struct Resolver {
         }
     }
 
-    private func isProperty(_ k: ResolvedPath) -> Bool {
-        if case .property = k.end { return true }
-        return false
+    /// "ANY cannot be used with 'dogs.@count', which is one value per object".
+    func oneValuePerObject(_ q: Quantifier, _ text: String, at position: Int) -> QueryError {
+        QueryError("\(q.rawValue) cannot be used with '\(text)', which is one value per object", at: position)
     }
 
     /// `objects == %@`, `objects != %@`, `objects IN %@`: object identity with managed objects
     /// of the same Realm (an unmanaged or deleted object equals nothing, as in Realm).
-    private func identity(_ k: ResolvedPath, _ c: ComparisonNode, _ rhs: Operand) throws(QueryError) -> ResolvedPredicate {
+    func identity(_ k: ResolvedPath, _ c: ComparisonNode, _ rhs: Operand) throws(QueryError) -> ResolvedPredicate {
         let target = k.targetClass ?? scope?.schema.name ?? schema.name
         let objects: [ObjectArgument]
         switch (c.op, rhs) {
@@ -521,7 +516,7 @@ package struct Resolver {
         return path.isEmpty ? inner : .path(path, quantifier, inner)
     }
 
-    private func node(_ name: String, _ op: ComparisonOperator, _ options: StringOptions) -> ComparisonNode {
+    func node(_ name: String, _ op: ComparisonOperator, _ options: StringOptions) -> ComparisonNode {
         ComparisonNode(quantifier: nil, lhs: .keyPath(KeyPathNode(components: [.property(name, position: 0)], position: 0)),
                        op: op, options: options, rhs: .literal(.null, position: 0), position: 0)
     }
@@ -554,7 +549,7 @@ package struct Resolver {
 
     /// Checks and builds `property op operand`. `throughLinks`: the property is read through
     /// links, so it may be null even when required, and may be compared with nil.
-    private func compare(_ p: PropertySchema, _ c: ComparisonNode, _ rhs: Operand, throughLinks: Bool = false) throws(QueryError) -> ResolvedPredicate {
+    func compare(_ p: PropertySchema, _ c: ComparisonNode, _ rhs: Operand, throughLinks: Bool = false) throws(QueryError) -> ResolvedPredicate {
         try checkOperator(p, c)
         switch rhs {
         case .object(let o, _, _):
@@ -574,20 +569,7 @@ package struct Resolver {
             let keys = try objectKeys(os, target: p.linkTarget ?? "", what: "'\(p.name)'", at: rhs)
             return .comparison(ResolvedComparison(property: p, op: .in, options: [], operand: .values(keys.map { .link($0) })))
         case .path(let k, let position):
-            guard k.steps.isEmpty, k.filter == nil, case .property(let q) = k.end else {
-                throw QueryError("comparing with the key path '\(k.text)' is not supported yet: the right side may be a value or a property of the same object",
-                                 at: position)
-            }
-            guard c.op != .in, c.op != .between else {
-                throw QueryError("\(c.op.rawValue) needs a list {…} or an array argument, not the property '\(q.name)'", at: position)
-            }
-            guard comparable(p.type, q.type) else {
-                throw QueryError("cannot compare '\(p.name)' (\(p.type)) with '\(q.name)' (\(q.type))", at: c.position)
-            }
-            if c.op.isStringOperator, q.type != .string, q.type != .data {
-                throw QueryError("\(c.op.rawValue) needs a string on the right, but '\(q.name)' is \(article(q.type))", at: position)
-            }
-            return .comparison(ResolvedComparison(property: p, op: c.op, options: c.options, operand: .property(q)))
+            return try compare(ResolvedPath(steps: [], end: .property(p), text: p.name), c, k, at: c.position, rhsAt: position)
         case .constant(let v, let position, let source):
             guard c.op != .in, c.op != .between else {
                 throw QueryError("\(c.op.rawValue) needs a list {…} or an array argument, but found \(source)", at: position)
@@ -614,7 +596,7 @@ package struct Resolver {
     }
 
     /// Whether the operator and its options apply to the property's type.
-    private func checkOperator(_ p: PropertySchema, _ c: ComparisonNode) throws(QueryError) {
+    func checkOperator(_ p: PropertySchema, _ c: ComparisonNode) throws(QueryError) {
         if c.op.isOrdering && !p.type.isOrdered {
             throw QueryError("'\(c.op.rawValue)' is not valid for '\(p.name)', which is \(article(p.type))", at: c.position)
         }
@@ -632,7 +614,7 @@ package struct Resolver {
         }
     }
 
-    private func comparable(_ a: PropertyType, _ b: PropertyType) -> Bool {
+    func comparable(_ a: PropertyType, _ b: PropertyType) -> Bool {
         a == b || (a.isNumeric && b.isNumeric) || (a == .string && b == .data) || (a == .data && b == .string)
     }
 
@@ -697,7 +679,7 @@ func editDistance(_ a: String, _ b: String) -> Int {
 
 /// Where a constant of a query came from, as error messages name it; the text is made only
 /// when a message needs it.
-private enum OperandSource: CustomStringConvertible {
+enum OperandSource: CustomStringConvertible {
     /// Text given as is.
     case text(String)
     /// A literal written in the query.

@@ -75,7 +75,8 @@ final class ParserTests: QueryTestCase {
         XCTAssertEqual(q.suffixes.count, 3)
         XCTAssertEqual(q.suffixes[0], .sort([SortKey(property: Self.dog.property(named: "name")!, ascending: false)]))
         XCTAssertEqual(q.suffixes[1], .limit(2))
-        XCTAssertEqual(q.suffixes[2], .distinct([Self.dog.property(named: "age")!, Self.dog.property(named: "name")!]))
+        XCTAssertEqual(q.suffixes[2], .distinct([PropertyPath(property: Self.dog.property(named: "age")!),
+                                                 PropertyPath(property: Self.dog.property(named: "name")!)]))
         assertError("age > 1 SORT(name)", message: "expected ASC or DESC after the sort key 'name', found ')'", at: 17)
         assertError("age > 1 LIMIT(-1)", message: "expected a non-negative integer in LIMIT, found '-'", at: 14)
     }

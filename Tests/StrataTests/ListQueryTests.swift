@@ -230,6 +230,29 @@ final class ListQueryTests: StrataTestCase {
         XCTAssertEqual(people.filter("scores.@sum == 11").explain(), "scan LQPerson reading scores then filter scores.@sum == 11")
     }
 
+    func testSubqueryOverAListOfValues() {
+        XCTAssertEqual(personNames("SUBQUERY(tags, $t, $t == 'a').@count == 2"), ["Jane"], "repeats count")
+        XCTAssertEqual(personNames("SUBQUERY(tags, $t, $t BEGINSWITH[cd] 'a').@count > 0"), ["Jane", "Joe"])
+        XCTAssertEqual(personNames("SUBQUERY(scores, $s, $s > 1 AND $s < 5).@count == 1"), ["Joe"])
+        XCTAssertEqual(personNames("SUBQUERY(scores, $s, $s > 1 AND $s < 5).@count == 2"), ["Bob"], "both of 2 and 3")
+        XCTAssertEqual(personNames("SUBQUERY(scores, $s, $s IN {5, 3}).@count > 1"), ["Jane"])
+        XCTAssertEqual(personNames("SUBQUERY(ratings, $r, $r == nil).@count == 1"), ["Jane", "Joe"])
+        XCTAssertEqual(personNames("SUBQUERY(ratings, $r, $r != nil).@count == ratings.@count"), ["Ann", "Bob"], "no nil elements")
+        XCTAssertEqual(personNames("SUBQUERY(tags, $t, $t == $t).@count == tags.@count"), ["Jane", "Joe", "Ann", "Bob"])
+        XCTAssertEqual(personNames("SUBQUERY(friend.tags, $t, $t == 'x').@count == 1"), ["Joe"], "through a link")
+        XCTAssertEqual(personNames("NOT SUBQUERY(scores, $s, $s >= 4).@count > 0"), ["Ann", "Bob"])
+        XCTAssertEqual(people.filter("SUBQUERY(tags, $t, $t BEGINSWITH[cd] 'a').@count > 0").explain(),
+                       "scan LQPerson reading tags then filter SUBQUERY(tags, $t, $t BEGINSWITH[cd] 'a').@count > 0")
+        XCTAssertEqual(names(people.where { ($0.scores > 1 && $0.scores < 5).count == 1 }), ["Joe"])
+        XCTAssertEqual(names(people.where { ($0.scores > 1 && $0.scores < 5).count == 2 }), ["Bob"])
+        XCTAssertEqual(names(people.where { ($0.tags == "a").count == 2 }), ["Jane"])
+        XCTAssertEqual(names(people.where { ($0.ratings == nil).count == 1 }), ["Jane", "Joe"])
+        XCTAssertEqual(people.where { ($0.scores > 1 && $0.scores < 5).count == 1 }.explain(),
+                       people.filter("SUBQUERY(scores, $x, $x > 1 AND $x < 5).@count == 1").explain())
+        XCTAssertEqual(people.filter("SUBQUERY(scores, $x, $x > 1 AND $x < 5).@count == 1").explain(),
+                       "scan LQPerson reading scores then filter SUBQUERY(scores, $x, ($x > 1 AND $x < 5)).@count == 1")
+    }
+
     func testListsOfOptionalValues() {
         XCTAssertEqual(personNames("ANY ratings == nil"), ["Jane", "Joe"])
         XCTAssertEqual(personNames("ALL ratings != nil"), ["Ann", "Bob"])
@@ -252,7 +275,10 @@ final class ListQueryTests: StrataTestCase {
         }
         XCTAssertTrue(message("tags.@sum > 1").contains("needs a numeric property"), message("tags.@sum > 1"))
         XCTAssertTrue(message("ANY tags.length == 1").contains("only a collection operator"), message("ANY tags.length == 1"))
-        XCTAssertTrue(message("SUBQUERY(tags, $t, $t == 'a').@count > 0").contains("not supported yet"))
+        XCTAssertTrue(message("SUBQUERY(tags, $t, $t.length > 1).@count > 0").contains("'$t' is one value of the list 'tags', so nothing can follow it"))
+        XCTAssertTrue(message("SUBQUERY(tags, $t, $t > 1).@count > 0").contains("cannot compare 'tags' (string) with 1"))
+        XCTAssertTrue(message("SUBQUERY(tags, $t, tags == 'a').@count > 0").contains("must start with its variable '$t'"))
+        XCTAssertTrue(message("SUBQUERY(scores, $s, $s == nil).@count > 0").contains("not optional"))
         XCTAssertTrue(message("ANY scores == nil").contains("not optional"), message("ANY scores == nil"))
         XCTAssertTrue(message("ANY scores == 'a'").contains("cannot compare"), message("ANY scores == 'a'"))
         XCTAssertTrue(message("ANY dogs.nmae == 'a'").contains("did you mean 'name'"), message("ANY dogs.nmae == 'a'"))

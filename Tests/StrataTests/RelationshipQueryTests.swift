@@ -222,13 +222,31 @@ final class RelationshipQueryTests: StrataTestCase {
 
     func testSortingByAToOneKeyPath() {
         let byOwner = dogs.sorted(byKeyPath: "owner.name")
-        XCTAssertEqual(names(byOwner), ["Stray", "Buster", "Bella", "Rex", "Max"], "nil links sort first, ties keep table order")
+        XCTAssertEqual(names(byOwner), ["Buster", "Bella", "Rex", "Max", "Stray"], "nil links sort last ascending, ties keep table order")
         XCTAssertEqual(names(dogs.sorted(by: [SortDescriptor(keyPath: "owner.name", ascending: false), SortDescriptor(keyPath: "name")])),
-                       ["Max", "Bella", "Buster", "Rex", "Stray"])
-        XCTAssertEqual(names(dogs.filter("TRUEPREDICATE SORT(owner.age ASC, age DESC)")), ["Stray", "Max", "Bella", "Buster", "Rex"])
-        XCTAssertEqual(names(dogs.filter("owner != nil SORT(owner.bestFriend.name DESC, name ASC) LIMIT(2)")), ["Bella", "Buster"])
-        XCTAssertEqual(byOwner.first?.name, "Stray")
+                       ["Stray", "Max", "Bella", "Buster", "Rex"], "nil links sort first descending")
+        XCTAssertEqual(names(dogs.filter("TRUEPREDICATE SORT(owner.age ASC, age DESC)")), ["Max", "Bella", "Buster", "Rex", "Stray"])
+        XCTAssertEqual(names(dogs.filter("owner != nil SORT(owner.bestFriend.name DESC, name ASC) LIMIT(2)")), ["Max", "Bella"],
+                       "Joe has no best friend")
+        XCTAssertEqual(names(dogs.filter("TRUEPREDICATE SORT(weight ASC)")), ["Stray", "Rex", "Buster", "Bella", "Max"],
+                       "a null value (not a nil link) sorts first")
+        XCTAssertEqual(byOwner.first?.name, "Buster")
         XCTAssertEqual(dogs.filter("TRUEPREDICATE SORT(owner.name ASC)").explain(), "scan RQDog then SORT(owner.name ASC)")
         XCTAssertThrowsError(try dogs.throwingFilter("TRUEPREDICATE SORT(owner.dogs.name ASC)"))
+    }
+
+    func testDistinctThroughAToOneLink() throws {
+        XCTAssertEqual(dogNames("TRUEPREDICATE DISTINCT(owner.name)"), ["Buster", "Max"], "a dog without an owner is left out")
+        XCTAssertEqual(names(dogs.distinct(by: ["owner.name"])), ["Buster", "Max"])
+        XCTAssertEqual(dogNames("TRUEPREDICATE DISTINCT(owner.bestFriend.name)"), ["Buster"], "Joe has no best friend")
+        XCTAssertEqual(dogNames("TRUEPREDICATE DISTINCT(owner)"), ["Buster", "Max", "Stray"], "a nil link itself is a value")
+        XCTAssertEqual(dogNames("TRUEPREDICATE SORT(age DESC) DISTINCT(owner.name)"), ["Max", "Bella"])
+        XCTAssertEqual(names(dogs.sorted(byKeyPath: "age", ascending: false).distinct(by: ["owner.age", "age"])),
+                       ["Max", "Bella", "Buster", "Rex"])
+        XCTAssertEqual(dogs.filter("age > 2 DISTINCT(owner.name)").explain(), "scan RQDog reading age then filter age > 2 then DISTINCT(owner.name)")
+        XCTAssertEqual(jane.dogs.distinct(by: ["owner.name"]).count, 1)
+        XCTAssertThrowsError(try people.throwingFilter("TRUEPREDICATE DISTINCT(dogs.name)")) { error in
+            XCTAssertTrue("\(error)".contains("a DISTINCT key must be a property, reached through to-one links only"), "\(error)")
+        }
     }
 }

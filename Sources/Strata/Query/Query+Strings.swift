@@ -33,6 +33,11 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryString {
     public func like(_ value: T, caseInsensitive: Bool = false) -> Query<Bool> {
         compare(.like, value, options: caseInsensitive ? .caseInsensitive : [])
     }
+
+    /// `property LIKE otherKeyPath`: the other string is the pattern.
+    public func like<U>(_ column: Query<U>, caseInsensitive: Bool = false) -> Query<Bool> {
+        compare(.like, options: caseInsensitive ? .caseInsensitive : [], to: column)
+    }
 }
 
 extension Query where T: _HasPersistedType, T.PersistedType: _QueryBinary {
@@ -60,5 +65,34 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryBinary {
     /// `property !=[options] value` (matches nil unless `value` is nil).
     public func notEquals(_ value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.notEqual, value, options: options.engineOptions)
+    }
+
+    // Against another key path (`$0.name.starts(with: $0.owner.name)`): the same operators
+    // with the other side's value, which may be reached through relationships.
+
+    /// `property CONTAINS[options] otherKeyPath`.
+    public func contains<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool>
+    where U: _HasPersistedType, U.PersistedType: _QueryBinary {
+        compare(.contains, options: options.engineOptions, to: column)
+    }
+
+    /// `property BEGINSWITH[options] otherKeyPath`.
+    public func starts<U>(with column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.beginsWith, options: options.engineOptions, to: column)
+    }
+
+    /// `property ENDSWITH[options] otherKeyPath`.
+    public func ends<U>(with column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.endsWith, options: options.engineOptions, to: column)
+    }
+
+    /// `property ==[options] otherKeyPath`.
+    public func equals<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.equal, options: options.engineOptions, to: column)
+    }
+
+    /// `property !=[options] otherKeyPath`.
+    public func notEquals<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.notEqual, options: options.engineOptions, to: column)
     }
 }

@@ -61,6 +61,12 @@ final class QueryContext {
         checked { r throws(QueryError) in try r.comparison(path: path, quantifier: .any, p, op, options: options, operand) }
     }
 
+    /// Two key paths compared (`$0.owner.age > $0.age`, `$0.dogs.count > $0.age`).
+    func comparison(_ lhs: KeyPathOperand, _ op: ComparisonOperator, options: StrataQuery.StringOptions,
+                    _ rhs: KeyPathOperand) -> ResolvedPredicate {
+        checked { r throws(QueryError) in try r.comparison(lhs, op, options: options, rhs) }
+    }
+
     /// A collection operator compared with a value.
     func aggregate(path: [LinkStep], _ function: AggregateFunction, filter: ResolvedPredicate?, _ op: ComparisonOperator,
                    _ operand: ResolvedOperand) -> ResolvedPredicate {
@@ -182,12 +188,24 @@ extension Query {
         }
     }
 
-    /// `self op other`, for another property of the same object.
-    func compare(_ op: ComparisonOperator, to other: Query) -> Query<Bool> {
-        guard case .property(let q) = other.node else {
-            fatalError("Invalid query: the right side of a comparison may be a value or a property of the same object")
+    /// `self op[options] other` for two key paths: properties of the object or of objects
+    /// reached through relationships, or collection operators.
+    func compare<U>(_ op: ComparisonOperator, options: StrataQuery.StringOptions = [], to other: Query<U>) -> Query<Bool> {
+        guard let lhs = keyPathOperand, let rhs = other.keyPathOperand else {
+            fatalError("Invalid query: a comparison between key paths needs a property or a collection operator on each side, such as $0.age or $0.dogs.count")
         }
-        return Query<Bool>(.predicate(condition(op, .property(q))), context)
+        return Query<Bool>(.predicate(context.comparison(lhs, op, options: options, rhs)), context)
+    }
+
+    /// What the expression reads as a side of a key path comparison; nil for objects and conditions.
+    var keyPathOperand: KeyPathOperand? {
+        switch node {
+        case .property(let p): .property([], p)
+        case .keyPath(let steps, let p): .property(steps, p)
+        case .collection(let steps): steps.last?.element.map { .property(steps, $0) }
+        case .aggregate(let steps, let function, let filter): .aggregate(CollectionAggregate(path: steps, function: function, filter: filter))
+        case .object, .predicate: nil
+        }
     }
 
     /// `self IN {values}` or `self BETWEEN {low, high}`.

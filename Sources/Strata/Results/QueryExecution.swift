@@ -149,11 +149,18 @@ enum QueryExecution {
         switch suffix {
         case .limit(let n):
             return Array(keys.prefix(n))
-        case .distinct(let properties):
+        case .distinct(let distinctKeys):
+            // An object with a nil link on the way to a key is left out, as in realm-core.
             var seen = Set<[Value]>()
+            var values: [Value] = []
             return try keys.filter { key in
                 guard let row = try txn.row(table, key) else { return false }
-                return seen.insert(properties.map { row.value($0) }).inserted
+                values.removeAll(keepingCapacity: true)
+                for k in distinctKeys {
+                    guard let target = k.path.isEmpty ? row : try follow(k.path, from: row, txn) else { return false }
+                    values.append(target.value(k.property))
+                }
+                return seen.insert(values).inserted
             }
         case .sort(let sortKeys):
             var sorted = keys

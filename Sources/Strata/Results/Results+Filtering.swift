@@ -49,13 +49,18 @@ extension Results {
     /// Sorted by several properties, the first the most significant. Nil sorts first
     /// ascending. Traps on an unknown property.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
-        let keys = sortDescriptors.map { sortKey($0.keyPath, ascending: $0.ascending) }
+        let keys = sortDescriptors.map { d in
+            let target = propertyPath(d.keyPath, sorting: true)
+            return SortKey(property: target.property, ascending: d.ascending, path: target.path)
+        }
         return appending(.sort(keys))
     }
 
-    /// The first object for each distinct combination of the key paths' values.
+    /// The first object for each distinct combination of the key paths' values. A key path
+    /// may go through to-one links (`owner.name`); an object with a nil link on the way is
+    /// left out, as in Realm.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
-        appending(.distinct(keyPaths.map { property($0, for: "distinct") }))
+        appending(.distinct(keyPaths.map { propertyPath($0, sorting: false) }))
     }
 
     /// The index of the first object matching `predicateFormat`, or nil.
@@ -85,15 +90,16 @@ extension Results {
         return refined(by: base.and(step))
     }
 
-    /// The sort key for `keyPath`: a property, or one reached through to-one links
-    /// (`owner.name`). Traps with a clear message on anything else.
-    func sortKey(_ keyPath: String, ascending: Bool) -> SortKey {
-        guard keyPath.contains(".") else { return SortKey(property: property(keyPath, for: "sort"), ascending: ascending) }
+    /// The sort (`sorting`) or distinct key for `keyPath`: a property, or one reached through
+    /// to-one links (`owner.name`). Traps with a clear message on anything else.
+    func propertyPath(_ keyPath: String, sorting: Bool) -> PropertyPath {
+        let use = sorting ? "sort" : "distinct"
+        guard keyPath.contains(".") else { return PropertyPath(property: property(keyPath, for: use)) }
         let resolver = Resolver(schema: querySchema, arguments: [], lookup: core.schemaLookup())
-        let result = Result { () throws(QueryError) -> SortKey in try resolver.sortKey(keyPath, ascending: ascending) }
+        let result = Result { () throws(QueryError) -> PropertyPath in try resolver.propertyPath(keyPath, sorting: sorting) }
         switch result {
         case .success(let key): return key
-        case .failure(let error): fatalError("Cannot sort on key path '\(keyPath)': \(error.message)")
+        case .failure(let error): fatalError("Cannot \(use) on key path '\(keyPath)': \(error.message)")
         }
     }
 

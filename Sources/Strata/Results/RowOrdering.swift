@@ -14,10 +14,10 @@ enum RowOrdering {
         return 0
     }
 
-    /// The same for one key whose rows may be missing (a nil link on a key path reads as
-    /// null, which sorts first).
+    /// The same for one key whose rows may be missing: a nil link on a key path sorts after
+    /// every object (so last ascending, first descending), as in realm-core.
     static func compare(_ a: RowView?, _ b: RowView?, _ p: PropertySchema) -> Int {
-        guard let a, let b else { return a == nil ? (b == nil ? 0 : -1) : 1 }
+        guard let a, let b else { return a == nil ? (b == nil ? 0 : 1) : -1 }
         return compare(a, b, p)
     }
 
