@@ -57,12 +57,13 @@ final class CollectionObserver<Element: RealmCollectionValue>: Observer {
     }
 
     /// The classes whose changes may change the results: the class, its link targets (a
-    /// query may read through links), and a list's owner class.
-    private var dependencies: Set<String> {
+    /// query may read through links), and a list's owner class. Worked out once, since every
+    /// delivery asks every observer.
+    private lazy var dependencies: Set<String> = {
         var names = Set((try? ClassInfo.withLinkTargets([results.info]))?.map(\.name) ?? [results.info.name])
         if case .list(_, _, let ownerInfo) = results.source { names.insert(ownerInfo.name) }
         return names
-    }
+    }()
 
     override func deliver(_ log: ChangeLog) {
         guard let old = reported else {
@@ -113,6 +114,7 @@ struct CollectionDiff {
         struct Occurrence: Hashable { let key: ObjectKey; let n: Int }
         func occurrences(_ keys: [ObjectKey]) -> [Occurrence] {
             var seen: [ObjectKey: Int] = [:]
+            seen.reserveCapacity(keys.count)
             return keys.map { key in
                 let n = seen[key, default: 0]
                 seen[key] = n + 1
@@ -130,17 +132,17 @@ struct CollectionDiff {
         }
         // Those whose new positions form the longest increasing run stay; the others moved.
         let stays = Self.longestIncreasing(common.map(\.new))
-        var kept = Set<Int>()  // new indices of items that stayed
+        var kept = [Bool](repeating: false, count: new.count)  // by new index: the item stayed
         for (c, pair) in common.enumerated() {
             if stays[c] {
-                kept.insert(pair.new)
+                kept[pair.new] = true
                 if delta.mask(old[pair.old]) & mask != 0 { modifications.append(pair.old) }
             } else {
                 deletions.append(pair.old)
             }
         }
         deletions.sort()
-        insertions = (0..<new.count).filter { !kept.contains($0) }
+        insertions = (0..<new.count).filter { !kept[$0] }
     }
 
     /// Marks the elements of one longest strictly increasing subsequence of `values`.
