@@ -6,20 +6,19 @@ enum ChildProcess {
     /// Runs `engine` in a child process and returns the measurements it printed (those made
     /// before a failure too) and its exit status.
     static func run(_ engine: EngineKind, options: Options) throws -> (measurements: [Measurement], status: Int32) {
-        let directory = try makeTemporaryDirectory(under: options.directory ?? NSTemporaryDirectory())
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try withTemporaryDirectory(under: options.directory ?? NSTemporaryDirectory()) { directory in
+            let output = Pipe()
+            let process = try launchBenchProcess(arguments: options.childArguments(engine: engine, directory: directory),
+                                                 input: nil, output: output)
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
 
-        let output = Pipe()
-        let process = try launchBenchProcess(arguments: options.childArguments(engine: engine, directory: directory),
-                                             input: nil, output: output)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-
-        let decoder = JSONDecoder()
-        let measurements = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
-            try? decoder.decode(Measurement.self, from: Data($0.utf8))
+            let decoder = JSONDecoder()
+            let measurements = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+                try? decoder.decode(Measurement.self, from: Data($0.utf8))
+            }
+            return (measurements, process.terminationStatus)
         }
-        return (measurements, process.terminationStatus)
     }
 
     /// The child side: runs the workload on `engine` in `options.directory`, printing one
@@ -52,8 +51,15 @@ enum ChildProcess {
         printToStandardError(line)
     }
 
+    /// Runs `body` with a new empty directory inside `base`, removed afterwards.
+    static func withTemporaryDirectory<T>(under base: String, _ body: (String) throws -> T) throws -> T {
+        let directory = try makeTemporaryDirectory(under: base)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try body(directory)
+    }
+
     /// A new empty directory `strata-bench-XXXXXX` inside `base`.
-    static func makeTemporaryDirectory(under base: String) throws -> String {
+    private static func makeTemporaryDirectory(under base: String) throws -> String {
         var template = Array((base as NSString).appendingPathComponent("strata-bench-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw BenchError("cannot create a temporary directory in \(base): \(String(cString: strerror(errno)))")

@@ -16,7 +16,8 @@ enum EngineKind: String, CaseIterable {
 }
 
 /// The command line: `strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
-/// [--engines strata,lmdb,sqlite] [--dir PATH] [--processes] [--seconds S]`, plus the hidden
+/// [--engines strata,lmdb,sqlite] [--dir PATH] [--processes] [--notifications] [--seconds S]`,
+/// plus the hidden
 /// `--child-engine NAME`, which runs one engine in this process (in the directory `--dir`)
 /// and prints its results as JSON lines, and `--role ROLE --worker K`, a worker process of
 /// the multi-process rows.
@@ -30,10 +31,12 @@ struct Options {
     var childEngine: EngineKind?
     /// Run the list-scale measurement instead of the workload.
     var lists = false
-    /// Run the W1-W15 workload (off with `--processes`).
+    /// Run the W1-W15 workload (off with `--processes` or `--notifications`).
     var workload = true
     /// Run the multi-process rows (off with `--only`, unless `--processes` is given too).
     var processes = true
+    /// Run Strata's notification rows (off with `--only`, unless `--notifications` is given too).
+    var notifications = true
     /// Seconds each throughput cell of the multi-process rows runs.
     var seconds = 1.0
     /// This process is a worker of the multi-process rows (hidden `--role`).
@@ -46,6 +49,7 @@ struct Options {
     static let usage = """
         usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
                             [--engines strata,lmdb,sqlite] [--dir PATH]
+                            [--processes] [--notifications] [--seconds S]
           --n N        objects inserted by W1 (default 1000000)
           --nosync     commits without flushing (LMDB MDB_NOSYNC, SQLite synchronous=OFF)
           --only LIST  ops to run, from W1-W15, W8b, RSS (W1 always runs):
@@ -64,6 +68,14 @@ struct Options {
                        processes, one object per transaction, durable and no-sync; reads/s
                        (primary-key lookups) with 1, 2, 4 reader processes beside one
                        writer. Processes beyond the core count oversubscribe the machine.
+          --notifications
+                       only the notification rows (also part of the default run, left out
+                       when --only is given), Strata only, in this process: commit-to-callback
+                       latency (p50/p99/max) with the observer on the writer's thread and on
+                       another thread; a no-sync commit plus its delivery with 0 and with 100
+                       Results observers of a class the commit does not touch; the callback
+                       after one modification of a sorted Results of 100,000 objects (moving
+                       the object, and not), beside the sorted query alone.
           --seconds S  how long each multi-process throughput cell runs (default 1)
         """
 
@@ -71,7 +83,7 @@ struct Options {
     static func parse(_ arguments: [String]) throws -> Options {
         var options = Options()
         var rest = arguments[...]
-        var processesOnly = false, onlyGiven = false
+        var processesOnly = false, notificationsOnly = false, onlyGiven = false
         func value(_ flag: String) throws -> String {
             guard let v = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
             return v
@@ -93,6 +105,8 @@ struct Options {
                 options.lists = true
             case "--processes":
                 processesOnly = true
+            case "--notifications":
+                notificationsOnly = true
             case "--seconds":
                 guard let seconds = Double(try value(flag)), seconds > 0 else { throw BenchError("--seconds needs a positive number") }
                 options.seconds = seconds
@@ -121,8 +135,10 @@ struct Options {
                 throw BenchError("unknown argument \(flag)")
             }
         }
-        options.workload = !processesOnly
-        options.processes = processesOnly || !onlyGiven
+        let allRows = !processesOnly && !notificationsOnly
+        options.workload = allRows
+        options.processes = processesOnly || allRows && !onlyGiven
+        options.notifications = notificationsOnly || allRows && !onlyGiven
         return options
     }
 

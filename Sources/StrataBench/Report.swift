@@ -56,14 +56,10 @@ struct Report {
 
     // MARK: JSON
 
-    /// The measurements as a JSON array, followed by one `{"ratios": [...]}` entry and, when
-    /// given, one `{"processes": {...}}` entry with the multi-process rows.
-    func json(processes: ProcessResults? = nil) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var entries: [Any] = try measurements.map {
-            try JSONSerialization.jsonObject(with: try encoder.encode($0))
-        }
+    /// The measurements as a JSON array, followed by one `{"ratios": [...]}` entry and one
+    /// entry per section given, in order (`{"processes": {...}}`, `{"notifications": {...}}`).
+    func json(sections: [(name: String, value: Any)] = []) throws -> String {
+        var entries: [Any] = try measurements.map(jsonObject)
         let ratios: [[String: Any]] = ops.compactMap { op in
             var entry: [String: Any] = [:]
             for (a, b) in ratioPairs {
@@ -74,11 +70,8 @@ struct Report {
             return entry
         }
         entries.append(["ratios": ratios])
-        if let processes {
-            entries.append(["processes": try JSONSerialization.jsonObject(with: try encoder.encode(processes))])
-        }
-        let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        entries += sections.map { [$0.name: $0.value] }
+        return try jsonText(entries)
     }
 
     // MARK: Check sums
@@ -103,4 +96,17 @@ struct Report {
         }
         return agree
     }
+}
+
+/// `value` encoded as a JSON object (dictionaries and arrays), to be put into a larger one.
+func jsonObject(_ value: some Encodable) throws -> Any {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return try JSONSerialization.jsonObject(with: try encoder.encode(value))
+}
+
+/// `object` as pretty-printed JSON text with sorted keys.
+func jsonText(_ object: Any) throws -> String {
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    return String(decoding: data, as: UTF8.self)
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs the workload on each engine in its own child process, then the multi-process rows
-/// (each as selected by the options), and prints the comparison.
+/// Runs the workload on each engine in its own child process, then the multi-process rows and
+/// Strata's notification rows (each as selected by the options), and prints the comparison.
 func runBenchmark(_ options: Options) -> Int32 {
     var measurements: [Measurement] = []
     var failed = false
@@ -31,11 +31,25 @@ func runBenchmark(_ options: Options) -> Int32 {
         processes = ProcessReport(results: bench.run(), engines: bench.engines)
         failed = failed || bench.problems > 0
     }
+    var notifications: NotificationReport?
+    if options.notifications && options.engines.contains(.strata) {
+        do {
+            notifications = NotificationReport(results: try NotificationBench.run(base: options.directory ?? NSTemporaryDirectory()))
+        } catch {
+            failed = true
+            printToStandardError("strata-bench: notifications: \(error)")
+        }
+    }
     do {
         if options.json {
-            print(options.workload ? try report.json(processes: processes?.results) : try processes?.json() ?? "")
+            var sections: [(name: String, value: Any)] = []
+            if let processes { sections.append(("processes", try jsonObject(processes.results))) }
+            if let notifications { sections.append(("notifications", try jsonObject(notifications.results))) }
+            print(options.workload ? try report.json(sections: sections)
+                                   : try jsonText(Dictionary(uniqueKeysWithValues: sections.map { ($0.name, $0.value) })))
         } else {
-            print([options.workload ? report.table() : nil, processes?.table()].compactMap { $0 }.joined(separator: "\n\n"))
+            print([options.workload ? report.table() : nil, processes?.table(), notifications?.table()]
+                .compactMap { $0 }.joined(separator: "\n\n"))
         }
     } catch {
         printToStandardError("strata-bench: \(error)")

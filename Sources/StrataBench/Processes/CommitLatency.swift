@@ -33,12 +33,27 @@ enum CommitLatency {
             try WorkerGroup.run([WorkerRole.latencyThreads.arguments(engine: .strata, directory: directory, durable: true)],
                                 seconds: 0)[0]
         }
-        return [("other process", acrossProcesses), ("other thread, same process", acrossThreads)].flatMap { observer, result in
-            [LatencySummary(observer: "\(observer), from write {} return", from: result.writeReturnTimes ?? [],
-                            callbackTimes: result.callbackTimes ?? []),
-             LatencySummary(observer: "\(observer), from write {} call", from: result.writeCallTimes ?? [],
-                            callbackTimes: result.callbackTimes ?? [])]
-        }
+        return summaries("other process", acrossProcesses) + summaries("other thread, same process", acrossThreads)
+    }
+
+    /// Writer and observer as two threads of this process, on the latency database in
+    /// `directory`: `whenReady` runs once both are set up, right before the first commit.
+    /// Returns the writer's times with the observer's callback times.
+    static func acrossThreads(directory: URL, whenReady: () throws -> Void = {}) throws -> WorkerResult {
+        let observer = LatencyObserverThread(directory: directory)
+        let writer = try LatencyWriter(directory: directory)
+        try whenReady()
+        var written = try writer.run()
+        written.callbackTimes = try observer.finish()
+        return written
+    }
+
+    /// The latencies `observer` saw, from the writer's `write {}` return and from its call.
+    static func summaries(_ observer: String, _ result: WorkerResult) -> [LatencySummary] {
+        [LatencySummary(observer: "\(observer), from write {} return", from: result.writeReturnTimes ?? [],
+                        callbackTimes: result.callbackTimes ?? []),
+         LatencySummary(observer: "\(observer), from write {} call", from: result.writeCallTimes ?? [],
+                        callbackTimes: result.callbackTimes ?? [])]
     }
 }
 
@@ -55,10 +70,17 @@ struct LatencySummary: Codable {
 
     /// The latencies from `startTimes` to `callbackTimes` (both by commit number).
     init(observer: String, from startTimes: [Double], callbackTimes: [Double?]) {
-        let latencies = zip(startTimes, callbackTimes).compactMap { start, callback in callback.map { $0 - start } }.sorted()
+        self.init(observer: observer, durations: startTimes.indices.map { i in
+            i < callbackTimes.count ? callbackTimes[i].map { $0 - startTimes[i] } : nil
+        })
+    }
+
+    /// The summary of `durations`, one per commit (nil: the commit was never seen).
+    init(observer: String, durations: [Double?]) {
+        let latencies = durations.compactMap { $0 }.sorted()
         self.observer = observer
-        commits = startTimes.count
-        missed = startTimes.count - latencies.count
+        commits = durations.count
+        missed = durations.count - latencies.count
         min = latencies.first
         func rank(_ fraction: Double) -> Double? {
             latencies.isEmpty ? nil : latencies[Swift.max(0, Int((fraction * Double(latencies.count)).rounded(.up)) - 1)]
@@ -66,5 +88,14 @@ struct LatencySummary: Codable {
         p50 = rank(0.50)
         p99 = rank(0.99)
         max = latencies.last
+    }
+
+    /// `summaries` as a table under the heading `title`: min, p50, p99, max, and how many of
+    /// the commits were never seen.
+    static func table(_ title: String, _ summaries: [LatencySummary]) -> String {
+        alignColumns([[title, "min", "p50", "p99", "max", "missed"]] + summaries.map { summary in
+            [summary.observer] + [summary.min, summary.p50, summary.p99, summary.max].map { $0.map(formatDuration) ?? "-" }
+                + ["\(summary.missed)/\(summary.commits)"]
+        })
     }
 }

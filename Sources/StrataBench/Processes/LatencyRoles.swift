@@ -10,41 +10,46 @@ final class LatencyStamp: Object {
 /// notes when each `write {}` was called and when it returned: the commit becomes visible to
 /// others somewhere in between.
 final class LatencyWriter {
-    private let realm: Realm
+    let realm: Realm
 
     init(directory: URL) throws {
         realm = try Realm(configuration: CommitLatency.configuration(directory))
     }
 
     /// The monotonic times right before and right after each commit, by stamp number.
-    func run() throws -> WorkerResult {
+    /// `afterCommit` runs after each commit, before the pause, with the stamp's number.
+    func run(afterCommit: (Int) throws -> Void = { _ in }) throws -> WorkerResult {
         var result = WorkerResult(writeCallTimes: [], writeReturnTimes: [])
         for seq in 0..<CommitLatency.commits {
             result.writeCallTimes?.append(monotonicSeconds())
             try realm.write { realm.add(LatencyStamp(value: ["seq": seq])) }
             result.writeReturnTimes?.append(monotonicSeconds())
+            try afterCommit(seq)
             usleep(CommitLatency.spacingMicroseconds)
         }
         return result
     }
 }
 
-/// Observes the stamps with `Results.observe` on the calling thread, running its run loop
-/// with `autorefresh` (the default) and never calling `refresh()`: other writers' commits
-/// reach it only through the file's notifier thread.
-enum LatencyObserver {
-    /// Calls `onReady` once the `.initial` callback came, then runs the run loop until every
-    /// stamp was seen (or `CommitLatency.timeout`). Returns, by stamp number, the monotonic
-    /// time of the first callback that showed it; nil for one never shown.
-    static func run(directory: URL, onReady: @escaping () -> Void) throws -> [Double?] {
-        let realm = try Realm(configuration: CommitLatency.configuration(directory))
-        var times = [Double?](repeating: nil, count: CommitLatency.commits)
-        var seen = 0
-        var failure: Error?
-        let token = realm.objects(LatencyStamp.self).observe { change in
+/// Observes the stamps with `Results.observe` on the calling thread, which must run its run
+/// loop (`autorefresh`, the default, and never `refresh()`: other threads' and processes'
+/// commits reach it only through the file's notifier thread), and notes by stamp number the
+/// monotonic time of the first callback that showed each stamp.
+final class StampObserver {
+    /// By stamp number: when a callback first showed it; nil while not shown.
+    private(set) var times = [Double?](repeating: nil, count: CommitLatency.commits)
+    private var seen = 0
+    private var isReady = false
+    private var failure: Error?
+    private var token: NotificationToken?
+
+    /// Registers the observer on `realm`; `onReady` is called with the `.initial` callback.
+    init(realm: Realm, onReady: @escaping () -> Void = {}) {
+        token = realm.objects(LatencyStamp.self).observe { [unowned self] change in
             let now = monotonicSeconds()
             switch change {
             case .initial:
+                isReady = true
                 onReady()
             case .update(let stamps, _, _, _):
                 // One writer adds stamps 0, 1, 2, ... in order: the count names the newest.
@@ -55,13 +60,28 @@ enum LatencyObserver {
                 failure = error
             }
         }
-        let deadline = Date(timeIntervalSinceNow: CommitLatency.timeout)
-        while seen < times.count, failure == nil, Date() < deadline {
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.1))
-        }
-        token.invalidate()
+    }
+
+    deinit { token?.invalidate() }
+
+    /// Runs the run loop until the `.initial` callback came and `count` stamps were shown, or
+    /// `timeout` passed (the stamps not shown stay nil); throws an error delivered instead.
+    func await(stamps count: Int, timeout: Double = CommitLatency.timeout) throws {
+        runRunLoop(until: { failure != nil || isReady && seen >= count }, timeout: timeout)
         if let failure { throw failure }
-        return times
+    }
+}
+
+/// `StampObserver` on its own Realm of the latency database, in a process or thread of its own.
+enum LatencyObserver {
+    /// Calls `onReady` once the `.initial` callback came, then runs the run loop until every
+    /// stamp was seen (or `CommitLatency.timeout`). Returns, by stamp number, the monotonic
+    /// time of the first callback that showed it; nil for one never shown.
+    static func run(directory: URL, onReady: @escaping () -> Void) throws -> [Double?] {
+        let realm = try Realm(configuration: CommitLatency.configuration(directory))
+        let observer = StampObserver(realm: realm, onReady: onReady)
+        try observer.await(stamps: CommitLatency.commits)
+        return observer.times
     }
 }
 

@@ -52,9 +52,7 @@ final class ProcessBench {
 
     /// Runs `body` with a new temporary directory, removed afterwards.
     func withDirectory<T>(_ body: (String) throws -> T) throws -> T {
-        let directory = try ChildProcess.makeTemporaryDirectory(under: base)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try body(directory)
+        try ChildProcess.withTemporaryDirectory(under: base, body)
     }
 
     /// Runs `body` with a new database of `engine` holding Persons 0..<rows, created and

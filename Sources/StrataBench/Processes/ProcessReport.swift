@@ -14,12 +14,7 @@ struct ProcessReport {
             \(String(format: "%.1f", results.secondsPerRow)) s per throughput cell.\n\n
             """
         if !results.latencies.isEmpty {
-            var rows = [["commit-to-callback latency, Strata", "min", "p50", "p99", "max", "missed"]]
-            for summary in results.latencies {
-                rows.append([summary.observer] + [summary.min, summary.p50, summary.p99, summary.max].map { $0.map(formatDuration) ?? "-" }
-                            + ["\(summary.missed)/\(summary.commits)"])
-            }
-            text += alignColumns(rows) + "\n"
+            text += LatencySummary.table("commit-to-callback latency, Strata", results.latencies) + "\n"
             text += "(\(CommitLatency.commits) commits \(CommitLatency.spacingMicroseconds / 1000) ms apart, durable; to the "
                 + "observer's Results callback, autorefresh, no refresh() call. The commit is visible between the writer's "
                 + "call of write {} and its return: negative means the callback ran before write {} returned)\n\n"
@@ -38,12 +33,5 @@ struct ProcessReport {
         text += "\n(ratios: time per operation, as in the table above: over 1 is slower; "
             + "reads: primary-key lookups of age and name, a new snapshot every \(ReadThroughput.readsPerSnapshot))"
         return text
-    }
-
-    /// The results as JSON.
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(results), as: UTF8.self)
     }
 }

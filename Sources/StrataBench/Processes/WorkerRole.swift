@@ -49,13 +49,10 @@ enum WorkerRole: String {
             let times = try LatencyObserver.run(directory: directory, onReady: WorkerChannel.sayReady)
             result = WorkerResult(callbackTimes: times)
         case .latencyThreads:
-            let observer = LatencyObserverThread(directory: directory)
-            let writer = try LatencyWriter(directory: directory)
-            WorkerChannel.sayReady()
-            _ = try WorkerChannel.awaitWindow()
-            var written = try writer.run()
-            written.callbackTimes = try observer.finish()
-            result = written
+            result = try CommitLatency.acrossThreads(directory: directory) {
+                WorkerChannel.sayReady()
+                _ = try WorkerChannel.awaitWindow()
+            }
         }
         try WorkerChannel.report(result)
     }
