@@ -3,9 +3,11 @@ import StrataStorage
 /// How a query finds the objects it then checks: the plan step of query execution.
 ///
 /// Chosen once, when the query is compiled, from the top-level conjuncts of the resolved
-/// predicate (`QueryPlanner`). The whole predicate is evaluated on every candidate row, so an
-/// index only narrows the rows visited, unless the planner proved that the access yields
-/// exactly the matches (`covers`): then the candidates are the result and no row is read.
+/// predicate (`QueryPlanner`); when several indexes are usable, the one to read is chosen
+/// when the query runs, by counting their entries. The whole predicate is evaluated on every
+/// candidate row, so an index only narrows the rows visited, unless the planner proved that
+/// the access yields exactly the matches (`covers`): then the candidates are the result and
+/// no row is read.
 package enum QueryPlan: Equatable, Sendable {
     /// The predicate is always false: nothing is read.
     case nothing
@@ -16,6 +18,10 @@ package enum QueryPlan: Equatable, Sendable {
     /// the object key), then each is re-checked, unless `covers`: the access yields exactly
     /// the objects that match the whole predicate, so no row needs reading.
     case index(IndexAccess, covers: Bool)
+    /// Several conjuncts can use an index: when the query runs, the access that reads the
+    /// fewest index entries gives the candidates (ties to the earlier; listed best kind
+    /// first), which are re-checked.
+    case fewestEntries([IndexAccess])
 
     /// One line: "scan Dog reading age, name", "index range on Dog.age [3, 8)", ...
     package func description(className: String) -> String {
@@ -24,6 +30,8 @@ package enum QueryPlan: Equatable, Sendable {
         case .scan(let properties) where properties.isEmpty: return "scan \(className)"
         case .scan(let properties): return "scan \(className) reading " + properties.map(\.name).joined(separator: ", ")
         case .index(let access, _): return access.description(className: className)
+        case .fewestEntries(let accesses):
+            return "the index with the fewest entries of " + accesses.map { $0.description(className: className) }.joined(separator: "; ")
         }
     }
 }
@@ -75,7 +83,9 @@ package enum IndexAccess: Equatable, Sendable {
 ///    merged into one range);
 /// 6. a range open at one end.
 ///
-/// Ties go to the conjunct written first. The access covers the predicate when it is the
+/// Ties go to the conjunct written first. One candidate is the plan; several are listed in
+/// this order (`.fewestEntries`) and the one reading the fewest index entries is chosen when
+/// the query runs, so the order only decides ties. The access covers the predicate when it is the
 /// whole predicate (every conjunct went into it) and index keys decide the comparison
 /// exactly: int constants on int properties (no rounded bound) and strings shorter than a
 /// truncated key (509 bytes or less; BEGINSWITH with a non-empty prefix), never nil; other
@@ -92,10 +102,9 @@ package enum QueryPlanner {
         if case .and(let ps) = predicate { conjuncts = ps } else { conjuncts = [predicate] }
         if conjuncts.contains(.constant(false)) { return .nothing }
 
-        var best: (rank: Int, count: Int, access: IndexAccess, covers: Bool)?
+        var candidates: [(rank: Int, count: Int, order: Int, access: IndexAccess, covers: Bool)] = []
         func consider(_ rank: Int, _ count: Int, _ access: IndexAccess, covers: Bool) {
-            if let b = best, (b.rank, b.count) <= (rank, count) { return }
-            best = (rank, count, access, covers)
+            candidates.append((rank, count, candidates.count, access, covers))
         }
         var ranges: [(property: PropertySchema, range: IndexRange)] = []
         // Per property id: how many conjuncts went into its range, and whether all were exact.
@@ -143,7 +152,9 @@ package enum QueryPlanner {
             consider(r.lower != nil && r.upper != nil ? 4 : 5, 0, .range(p, r),
                      covers: part.exact && part.count == conjuncts.count)
         }
-        if let best { return .index(best.access, covers: best.covers) }
+        candidates.sort { ($0.rank, $0.count, $0.order) < ($1.rank, $1.count, $1.order) }
+        if candidates.count > 1 { return .fewestEntries(candidates.map(\.access)) }
+        if let only = candidates.first { return .index(only.access, covers: only.covers) }
         let ids = predicate.propertyIDs
         let reading = propertiesReading(ids, in: predicate)
         return .scan(reading: conjuncts.isEmpty ? [] : reading)

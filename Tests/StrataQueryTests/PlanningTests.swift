@@ -36,6 +36,17 @@ final class PlanningTests: QueryTestCase {
         XCTAssertNil(try compile("name BEGINSWITH 'a'").indexHint)
     }
 
+    func testSeveralUsableIndexesAreListedBestKindFirst() throws {
+        let (id, name) = (Self.dog.property(named: "id")!, Self.dog.property(named: "name")!)
+        XCTAssertEqual(try compile("age > 1 AND name BEGINSWITH 'a' AND id IN {1, 2}").plan,
+                       .fewestEntries([.equal(id, [.int(1), .int(2)]), .prefix(name, "a")]))
+        XCTAssertEqual(try compile("name > 'b' AND name < 'c' AND id >= 3").plan,
+                       .fewestEntries([.range(name, IndexRange(lower: .string("b"), lowerInclusive: false, upper: .string("c"), upperInclusive: false)),
+                                       .range(id, IndexRange(lower: .int(3), upper: nil))]))
+        XCTAssertEqual(try compile("name == 'a' AND age > 1").plan, .index(.equal(name, [.string("a")]), covers: false))
+        XCTAssertEqual(try compile("name == 'a' OR id == 1").plan, .scan(reading: [id, name]))
+    }
+
     func testChainedQueriesAreAndedAndKeepTheBestHint() throws {
         let a = try compile("age > 2 SORT(name ASC)")
         let b = try compile("id == 1 LIMIT(1)")

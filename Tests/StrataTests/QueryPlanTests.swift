@@ -86,7 +86,8 @@ final class QueryPlanTests: StrataTestCase {
             ("count == 3 AND name == 'a'", [], "index lookup on IndexedEvent.count for 1 value {3}"),
             ("name IN {'a', 'b'} AND count IN {1}", [], "index lookup on IndexedEvent.count for 1 value {1}"),
             ("name == 'a' AND id IN {1, 2, 3}", [], "primary key lookup on IndexedEvent.id for 3 values {1, 2, 3}"),
-            ("count > 3 AND name BEGINSWITH 'ab'", [], "index prefix on IndexedEvent.name 'ab' then filter (count > 3 AND name BEGINSWITH 'ab')"),
+            ("count > 3 AND name BEGINSWITH 'ab'", [],
+             "index prefix on IndexedEvent.name 'ab' (0 entries, the fewest of 2 usable indexes) then filter (count > 3 AND name BEGINSWITH 'ab')"),
             ("count > 3 AND count <= 10", [], "index range on IndexedEvent.count (3, 10] then filter"),
             ("when >= %@", [d], "index range on IndexedEvent.when [2020-01-01T00:00:00Z, +inf) then filter when >= "),
             ("when > %@ AND count BETWEEN {1, 5}", [d], "index range on IndexedEvent.count [1, 5]"),
@@ -194,8 +195,11 @@ final class QueryPlanTests: StrataTestCase {
     /// Whether the indexed class's plan for `query` skips reading rows.
     private func covers(_ query: String, _ args: [Any]) throws -> Bool? {
         let results = try realm.objects(IndexedEvent.self).filtered(query, args)
-        guard case .index(_, let covers)? = results.query?.plan else { return nil }
-        return covers
+        switch results.query?.plan {
+        case .index(_, let covers)?: return covers
+        case .fewestEntries?: return false
+        default: return nil
+        }
     }
 
     func testAnAccessCoversThePredicateOnlyWhenKeysDecideItExactly() throws {
@@ -252,6 +256,41 @@ final class QueryPlanTests: StrataTestCase {
         }
         XCTAssertEqual(try ids(IndexedEvent.self, "name > %@", [x510]), [0, 2, 3, 4, 5])
         XCTAssertEqual(try ids(IndexedEvent.self, "name == %@", [x510]), [1])
+    }
+
+    func testSeveralUsableIndexesAreChosenByCountingEntries() throws {
+        // name: 100 "common", 100 unique; count: i % 50 (4 each); when: one per day.
+        try store((0..<200).map { i in
+            ["id": i, "name": i < 100 ? "common" : "n\(i)", "count": i % 50, "when": Date(timeIntervalSinceReferenceDate: Double(i) * 86_400)]
+        })
+        XCTAssertEqual(try assertAgree("name == 'common' AND count == 7"),
+                       "index lookup on IndexedEvent.count for 1 value {7} (4 entries, the fewest of 2 usable indexes) then filter (name == 'common' AND count == 7)")
+        XCTAssertTrue(try assertAgree("name == 'common' AND count BETWEEN {3, 4}")
+            .hasPrefix("index range on IndexedEvent.count [3, 4] (8 entries, the fewest of 2 usable indexes)"), "a range over an equality")
+        XCTAssertTrue(try assertAgree("id IN %@ AND name == 'n150'", Array(0..<60))
+            .hasPrefix("index lookup on IndexedEvent.name for 1 value {'n150'} (1 entry, the fewest of 2 usable indexes)"),
+                      "an equality over a primary key IN with more values")
+        XCTAssertTrue(try assertAgree("id < 3 AND count == 1 AND name BEGINSWITH 'n1'")
+            .hasPrefix("primary key range on IndexedEvent.id (-inf, 3) (3 entries, the fewest of 3 usable indexes)"))
+        XCTAssertTrue(try assertAgree("name BEGINSWITH 'common' AND when < %@", Date(timeIntervalSinceReferenceDate: 86_400))
+            .hasPrefix("index range on IndexedEvent.when (-inf, 2001-01-02T00:00:00Z) (1 entry, the fewest of 2 usable indexes)"))
+        XCTAssertTrue(try assertAgree("name == 'none' AND count == 7").hasPrefix("index lookup on IndexedEvent.name for 1 value {'none'} (0 entries"),
+                      "nothing is fewer than no entry")
+        XCTAssertTrue(try assertAgree("count == 7 AND name == 'common'").hasPrefix("index lookup on IndexedEvent.count"), "the order written does not matter")
+
+        // The choice follows the data: once count 7 has more entries than "common", name wins.
+        let events = realm.objects(IndexedEvent.self).filter("name == 'common' AND count == 7")
+        XCTAssertEqual(events.count, 2)
+        try realm.write {
+            for i in 200..<400 {
+                let row: [String: Any] = ["id": i, "name": "other", "count": 7]
+                realm.add(IndexedEvent(value: row))
+                realm.add(PlainEvent(value: row))
+            }
+        }
+        XCTAssertTrue(events.explain().hasPrefix("index lookup on IndexedEvent.name for 1 value {'common'} (100 entries"), events.explain())
+        XCTAssertEqual(events.count, 2)
+        XCTAssertEqual(try assertAgree("name == 'common' AND count == 7").isEmpty, false)
     }
 
     func testPrimaryKeyLookupReadsTheCurrentObject() throws {

@@ -11,10 +11,16 @@ extension Results {
     /// - `index range on Dog.born [2020-01-01T00:00:00Z, +inf) then filter born >= … then SORT(name ASC)`.
     ///
     /// The first part is the plan step: the index (or primary key) it reads and how, or a
-    /// scan with the properties the predicate decodes. "then filter" shows the predicate
-    /// re-checked on every candidate; then come the SORT, DISTINCT and LIMIT steps in order.
+    /// scan with the properties the predicate decodes. When several indexes are usable, it is
+    /// the one the query reads now, the one with the fewest entries for it, with their count.
+    /// "then filter" shows the predicate re-checked on every candidate; then come the SORT,
+    /// DISTINCT and LIMIT steps in order.
     public func explain() -> String {
         core.checkThread()
-        return QueryExecution.explain(query, className: info.name)
+        do {
+            return try translatingErrors(path: core.path) {
+                try QueryExecution.explain(query, in: binding?.table, core.transaction(), className: info.name)
+            }
+        } catch { trap(error) }
     }
 }

@@ -16,8 +16,9 @@ package enum StoredQuery {
         return keys
     }
 
-    /// The plan of `query` as one line of text, as `Results.explain()` prints it.
-    package static func explain(_ query: CompiledQuery, className: String) -> String {
-        QueryExecution.explain(query, className: className)
+    /// The plan of `query` on `table` in `txn` as one line of text, as `Results.explain()`
+    /// prints it.
+    package static func explain(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> String {
+        try QueryExecution.explain(query, in: table, txn, className: table.name)
     }
 }

@@ -12,47 +12,48 @@ enum QueryExecution {
     /// The keys of the objects matching `query`'s predicate, in table (key) order.
     static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
-        switch query.plan {
-        case .nothing:
-            return []
-        case .scan:
+        if case .nothing = query.plan { return [] }
+        guard let choice = try IndexChoice(query.plan, in: table, txn) else {
             var keys: [ObjectKey] = []
             try txn.forEachRow(table) { key, row in
                 if query.matches(row) { keys.append(key) }
                 return true
             }
             return keys
-        case .index(let access, let covers):
-            if covers { return try coveredKeys(access, in: table, txn) }
-            if case .range(let property, let range) = access, property.isPrimaryKey {
-                var keys: [ObjectKey] = []
-                if try txn.forEachRow(table, primaryKeyIn: range, { key, row in if query.matches(row) { keys.append(key) } }) {
-                    return keys
-                }
-            }
-            var candidates = try self.candidates(access, in: table, txn)
-            candidates.sort()
-            var keys: [ObjectKey] = []
-            var previous: ObjectKey?
-            for key in candidates where key != previous {
-                previous = key
-                if let row = try txn.row(table, key), query.matches(row) { keys.append(key) }
-            }
-            return keys
         }
+        if choice.covers { return try coveredKeys(choice.access, in: table, txn) }
+        var keys: [ObjectKey] = []
+        if case .range(let property, let range) = choice.access, property.isPrimaryKey {
+            let walked = try txn.forEachRow(table, primaryKeyIn: range) { key, row in
+                if query.matches(row) { keys.append(key) }
+                return true
+            }
+            if walked { return keys }
+        }
+        try txn.forEachRow(table, keys: try sortedCandidates(choice.access, in: table, txn)) { key, row in
+            if query.matches(row) { keys.append(key) }
+        }
+        return keys
     }
 
-    /// The keys an access that covers its predicate yields, in table order without repeats:
-    /// the matches themselves, found without reading a row.
-    static func coveredKeys(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+    /// The candidates of an index access in table order, without repeats.
+    private static func sortedCandidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         var keys = try candidates(access, in: table, txn)
-        if case .range(let property, _) = access, property.isPrimaryKey, table.keysArePrimaryKeys { return keys }
         keys.sort()
         var previous: ObjectKey?
         return keys.filter { key in
             defer { previous = key }
             return key != previous
         }
+    }
+
+    /// The keys an access that covers its predicate yields, in table order without repeats:
+    /// the matches themselves, found without reading a row.
+    static func coveredKeys(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+        if case .range(let property, _) = access, property.isPrimaryKey, table.keysArePrimaryKeys {
+            return try candidates(access, in: table, txn)
+        }
+        return try sortedCandidates(access, in: table, txn)
     }
 
     /// A reader of the objects `query` reaches, through `txn`.
@@ -62,23 +63,17 @@ enum QueryExecution {
 
     /// `matches` for a predicate that reads linked objects.
     private static func matchesFollowingLinks(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+        if case .nothing = query.plan { return [] }
         let reader = reader(query, txn)
         var keys: [ObjectKey] = []
-        switch query.plan {
-        case .nothing:
-            return []
-        case .scan:
+        if let choice = try IndexChoice(query.plan, in: table, txn) {
+            try txn.forEachRow(table, keys: try sortedCandidates(choice.access, in: table, txn)) { key, row in
+                if query.matches(key, row, reader) { keys.append(key) }
+            }
+        } else {
             try txn.forEachRow(table) { key, row in
                 if query.matches(key, row, reader) { keys.append(key) }
                 return true
-            }
-        case .index(let access, _):
-            var candidates = try self.candidates(access, in: table, txn)
-            candidates.sort()
-            var previous: ObjectKey?
-            for key in candidates where key != previous {
-                previous = key
-                if let row = try txn.row(table, key), query.matches(key, row, reader) { keys.append(key) }
             }
         }
         try reader.check()
@@ -131,10 +126,12 @@ enum QueryExecution {
         }
     }
 
-    /// What `matches` and the steps after it do, as text (`Results.explain()`).
-    static func explain(_ query: CompiledQuery?, className: String) -> String {
+    /// What `matches` and the steps after it do in `txn`, as text (`Results.explain()`): with
+    /// several usable indexes, the one `matches` reads now, found by the same counts.
+    static func explain(_ query: CompiledQuery?, in table: Table?, _ txn: StorageTransaction, className: String) throws -> String {
         guard let query else { return "scan \(className)" }
         var text = query.plan.description(className: className)
+        if let table, let choice = try IndexChoice(query.plan, in: table, txn) { text = choice.description(className: className) }
         switch query.plan {
         case .nothing: break
         case .scan(let properties) where properties.isEmpty: break

@@ -53,7 +53,7 @@ struct QueryCommand: Command {
                 throw CommandFailure("\(error)" + pointer, hint: "the query language is in docs/QUERY-LANGUAGE.md", status: 2)
             }
             if options.explain {
-                output = .plan(StoredQuery.explain(query, className: table.name))
+                output = .plan(try StoredQuery.explain(query, in: table, txn))
             } else {
                 let keys = try StoredQuery.keys(query, in: table, txn)
                 output = .objects(try QueryObjects(keys: keys, table: table, txn))

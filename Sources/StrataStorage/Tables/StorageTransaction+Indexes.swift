@@ -113,15 +113,28 @@ extension StorageTransaction {
     /// values that the index orders but the predicate does not (NaN) may appear. Callers
     /// re-check every candidate. Nulls (tag 0) are never returned.
     package func lookup(_ table: Table, _ property: PropertySchema, in range: IndexRange) throws -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        try forEachEntry(table, property, in: range) { key in
+            keys.append(key)
+            return true
+        }
+        return keys
+    }
+
+    /// Calls `body` with the object key of each index entry of `property` in `range`, in index
+    /// order (table order for an integer primary key that is the object key), until it
+    /// returns false. See `lookup(_:_:in:)` for what the entries are.
+    package func forEachEntry(_ table: Table, _ property: PropertySchema, in range: IndexRange,
+                              _ body: (ObjectKey) throws -> Bool) throws {
         if property.isPrimaryKey, table.keysArePrimaryKeys {
-            return try primaryKeyRange(table, range)
+            try forEachRow(table, primaryKeyIn: range) { key, _ in try body(key) }
+            return
         }
         let db = try indexDatabase(table, property)
         let start = range.lower.map(IndexKey.encode) ?? [1]
         let skipStart = range.lower.map { !range.lowerInclusive && IndexKey.isDistinct($0) } ?? false
         let end = range.upper.map(IndexKey.encode)
         let stopAtEnd = range.upper.map { !range.upperInclusive && IndexKey.isExact($0) } ?? false
-        var keys: [ObjectKey] = []
         try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
             try start.withUnsafeBytes { s in
                 try (end ?? []).withUnsafeBytes { e in
@@ -136,33 +149,42 @@ extension StorageTransaction {
                             entry = try cursor.nextKey()
                             continue
                         }
-                        keys.append(ObjectKeyCoding.decode(value))
+                        guard try body(ObjectKeyCoding.decode(value)) else { break }
                         entry = try cursor.next()
                     }
                 }
             }
         }
-        return keys
     }
 
     /// The keys of the objects whose string `property` starts with the UTF-8 bytes of
     /// `prefix`, through its index, in index order. A prefix of 510 bytes or more is cut to
     /// the index key's length, so the result may hold longer non-matches: callers re-check.
     package func lookup(_ table: Table, _ property: PropertySchema, prefix: String) throws -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        try forEachEntry(table, property, prefix: prefix) { key in
+            keys.append(key)
+            return true
+        }
+        return keys
+    }
+
+    /// Calls `body` with the object key of each index entry of the string `property` that
+    /// starts with `prefix` (see `lookup(_:_:prefix:)`), in index order, until it returns false.
+    package func forEachEntry(_ table: Table, _ property: PropertySchema, prefix: String,
+                              _ body: (ObjectKey) throws -> Bool) throws {
         let db = try indexDatabase(table, property)
         let start = IndexKey.encode(.string(prefix))
-        var keys: [ObjectKey] = []
         try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
             try start.withUnsafeBytes { s in
                 let cursor = try lmdb.cursor(db)
                 var entry = try cursor.seek(atLeast: s)
                 while let e = entry, e.key.count >= s.count, compareBytes(UnsafeRawBufferPointer(rebasing: e.key[..<s.count]), s) == 0 {
-                    keys.append(ObjectKeyCoding.decode(e.value))
+                    guard try body(ObjectKeyCoding.decode(e.value)) else { break }
                     entry = try cursor.next()
                 }
             }
         }
-        return keys
     }
 
     /// The property's index database; traps if it has none (a planning error).
@@ -173,20 +195,13 @@ extension StorageTransaction {
         return db
     }
 
-    /// A range over an integer primary key that is the object key itself: a walk over the
-    /// table's rows (object keys are the key with the sign bit flipped, big endian).
-    private func primaryKeyRange(_ table: Table, _ range: IndexRange) throws -> [ObjectKey] {
-        var keys: [ObjectKey] = []
-        try forEachRow(table, primaryKeyIn: range) { key, _ in keys.append(key) }
-        return keys
-    }
-
     /// Calls `body` with each object (key and row) whose integer primary key lies in `range`,
-    /// in key order, when the primary key is the object key itself; returns false without
+    /// in key order, until it returns false, when the primary key is the object key itself
+    /// (object keys are the key with the sign bit flipped, big endian); returns false without
     /// reading anything otherwise. The rows are read in one cursor walk over the table.
     @discardableResult
     package func forEachRow(_ table: Table, primaryKeyIn range: IndexRange,
-                            _ body: (ObjectKey, RowView) throws -> Void) throws -> Bool {
+                            _ body: (ObjectKey, RowView) throws -> Bool) throws -> Bool {
         guard table.keysArePrimaryKeys else { return false }
         func key(_ v: Value?) -> ObjectKey? {
             guard case .int(let i)? = v else { return nil }
@@ -212,7 +227,7 @@ extension StorageTransaction {
                     let k = ObjectKeyCoding.decode(e.key)
                     if k > high { break }
                     guard let row = RowView(e.value) else { throw damagedRow(table, k) }
-                    try body(k, row)
+                    guard try body(k, row) else { break }
                     entry = try cursor.next()
                 }
             }
