@@ -52,35 +52,54 @@ enum BytesTest {
     }
 }
 
-/// String comparisons under `[c]`/`[d]`: the constant is folded once; ASCII rows are folded
-/// byte by byte on the fly, other rows are decoded and folded.
-enum FoldedTest {
-    /// `slot op[options] constant` for a string slot; LIKE patterns are built once.
-    static func compile(_ slot: Int, _ op: ComparisonOperator, _ options: StringOptions, _ constant: String) -> RowPredicate {
-        let folded = Array(StringMatching.fold(constant, options).utf8)
-        let foldedIsASCII = folded.allSatisfy { $0 < 0x80 }
-        let lower = options.contains(.caseInsensitive)
-        if folded.isEmpty, op == .beginsWith || op == .endsWith || op == .contains { return { _ in false } }
-        if op == .like {
-            let like = StringMatching.LikePattern(folded).elements
-            return { row in
-                let b = row.slotBytes(slot)
-                if StringMatching.isASCII(b) {
-                    return StringMatching.like(pattern: like, scalars: b.map { UInt32(lower ? StringMatching.lowerASCII($0) : $0) })
-                }
-                let text = StringMatching.fold(String(decoding: b, as: UTF8.self), options)
-                return StringMatching.like(pattern: like, scalars: text.unicodeScalars.map(\.value))
-            }
-        }
-        return { row in
-            let b = row.slotBytes(slot)
+/// A string comparison under `[c]`/`[d]` with one constant: the constant is folded once;
+/// ASCII values are folded byte by byte on the fly, other values are decoded and folded.
+struct FoldedTest: Sendable {
+    private let op: ComparisonOperator
+    private let options: StringOptions
+    /// The folded constant's UTF-8 bytes.
+    private let folded: [UInt8]
+    private let foldedIsASCII: Bool
+    /// Whether `[c]` applies (ASCII folding is then lower-casing).
+    private let lower: Bool
+    /// For LIKE, the folded pattern, built once.
+    private let like: [StringMatching.LikePattern.Element]?
+
+    /// The test of `op[options] constant`.
+    init(_ op: ComparisonOperator, _ options: StringOptions, _ constant: String) {
+        (self.op, self.options) = (op, options)
+        folded = Array(StringMatching.fold(constant, options).utf8)
+        foldedIsASCII = folded.allSatisfy { $0 < 0x80 }
+        lower = options.contains(.caseInsensitive)
+        like = op == .like ? StringMatching.LikePattern(folded).elements : nil
+    }
+
+    /// Whether no value can pass (BEGINSWITH, ENDSWITH and CONTAINS with an empty pattern).
+    var matchesNothing: Bool { folded.isEmpty && (op == .beginsWith || op == .endsWith || op == .contains) }
+
+    /// Whether the string with UTF-8 bytes `b` passes.
+    @inline(__always)
+    func matches(_ b: UnsafeRawBufferPointer) -> Bool {
+        if let like {
             if StringMatching.isASCII(b) {
-                if !foldedIsASCII { return op == .notEqual }
-                if lower { return StringMatching.matches(op, text: b.lazy.map(StringMatching.lowerASCII), pattern: folded) }
-                return StringMatching.matches(op, text: b, pattern: folded)
+                return StringMatching.like(pattern: like, scalars: b.map { UInt32(lower ? StringMatching.lowerASCII($0) : $0) })
             }
-            let text = Array(StringMatching.fold(String(decoding: b, as: UTF8.self), options).utf8)
-            return StringMatching.matches(op, text: text, pattern: folded)
+            let text = StringMatching.fold(String(decoding: b, as: UTF8.self), options)
+            return StringMatching.like(pattern: like, scalars: text.unicodeScalars.map(\.value))
         }
+        if StringMatching.isASCII(b) {
+            if !foldedIsASCII { return op == .notEqual }
+            if lower { return StringMatching.matches(op, text: b.lazy.map(StringMatching.lowerASCII), pattern: folded) }
+            return StringMatching.matches(op, text: b, pattern: folded)
+        }
+        let text = Array(StringMatching.fold(String(decoding: b, as: UTF8.self), options).utf8)
+        return StringMatching.matches(op, text: text, pattern: folded)
+    }
+
+    /// `slot op[options] constant` for a string slot.
+    static func compile(_ slot: Int, _ op: ComparisonOperator, _ options: StringOptions, _ constant: String) -> RowPredicate {
+        let test = FoldedTest(op, options, constant)
+        if test.matchesNothing { return { _ in false } }
+        return { row in test.matches(row.slotBytes(slot)) }
     }
 }

@@ -160,10 +160,15 @@ package enum Evaluator {
             let set = BytesSet(vs.compactMap { v -> [UInt8]? in if case .string(let s) = v { return Array(s.utf8) } else { return nil } })
             return { set.contains($0.slotBytes(slot)) }
         case .string:
-            let set = Set(vs.compactMap { v -> String? in
-                if case .string(let s) = v { return StringMatching.fold(s, options) } else { return nil }
+            // Folded, then byte equality, as `==[c]`: Swift string equality would also equate
+            // canonically equivalent strings.
+            let set = BytesSet(vs.compactMap { v -> [UInt8]? in
+                if case .string(let s) = v { return Array(StringMatching.fold(s, options).utf8) } else { return nil }
             })
-            return { row in set.contains(StringMatching.fold(String(decoding: row.slotBytes(slot), as: UTF8.self), options)) }
+            return { row in
+                var folded = StringMatching.fold(String(decoding: row.slotBytes(slot), as: UTF8.self), options)
+                return folded.withUTF8 { set.contains(UnsafeRawBufferPointer($0)) }
+            }
         default:
             let tests = vs.map { compileValueTest(p, .equal, options, $0) }
             return { row in tests.contains { $0(row) } }

@@ -45,8 +45,14 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
         }
         if raw.contains(.null) { return nil }
         if raw.count == 1 { return IndexHint(property: c.property, values: fits(raw[0], c.property.type) ? raw : []) }
-        var seen = Set<Value>()
-        let values = raw.filter { fits($0, c.property.type) && seen.insert($0).inserted }
+        // Repeats are dropped by stored bytes: Swift equality of strings is canonical
+        // equivalence, which would merge "é" and "e\u{301}", two different values.
+        var seen = Set<[UInt8]>()
+        let values = raw.filter { v in
+            var bytes: [UInt8] = []
+            ValueCodec.encode(v, into: &bytes)
+            return fits(v, c.property.type) && seen.insert(bytes).inserted
+        }
         return IndexHint(property: c.property, values: values)
     }
 

@@ -44,11 +44,16 @@ package enum IndexAccess: Equatable, Sendable {
     case prefix(PropertySchema, String)
     /// Objects whose property lies in the range (`< <= > >= BETWEEN`, merged per property).
     case range(PropertySchema, IndexRange)
+    /// Objects whose string property passes the comparison, found by testing each distinct
+    /// value of the whole index once (`==[c]`, `CONTAINS`, `LIKE`, …: what the index order
+    /// cannot answer).
+    case test(ResolvedComparison)
 
     /// The property whose index is read.
     package var property: PropertySchema {
         switch self {
         case .equal(let p, _), .prefix(let p, _), .range(let p, _): p
+        case .test(let c): c.property
         }
     }
 
@@ -65,6 +70,8 @@ package enum IndexAccess: Equatable, Sendable {
             return "\(kind) prefix on \(target) \(literalText(.string(s)))"
         case .range(_, let r):
             return "\(kind) range on \(target) \(r)"
+        case .test:
+            return "\(kind) scan on \(target) testing each distinct value"
         }
     }
 }
@@ -72,8 +79,8 @@ package enum IndexAccess: Equatable, Sendable {
 /// Picks the plan of a resolved predicate.
 ///
 /// Only top-level conjuncts (`a AND b AND …`, or a single comparison) can narrow the rows,
-/// and only comparisons of an indexed property (or the primary key) with constants, without
-/// `[c]`/`[d]`. Candidates, best first:
+/// and only comparisons of an indexed property (or the primary key) with constants.
+/// Candidates, best kind first:
 ///
 /// 1. primary key `==` / `IN` (fewer values first);
 /// 2. indexed `==`;
@@ -81,19 +88,23 @@ package enum IndexAccess: Equatable, Sendable {
 /// 4. `BEGINSWITH` on an indexed string;
 /// 5. a range closed at both ends (all of a property's `< <= > >= BETWEEN` conjuncts are
 ///    merged into one range);
-/// 6. a range open at one end.
+/// 6. a range open at one end;
+/// 7. a scan of an indexed string's index testing each distinct value, for what the index
+///    order cannot answer: `==`, `BEGINSWITH` and `IN` with `[c]`/`[d]`, and `ENDSWITH`,
+///    `CONTAINS` and `LIKE` (these only when they are the whole predicate, so no row is read
+///    twice).
 ///
 /// Ties go to the conjunct written first. One candidate is the plan; several are listed in
 /// this order (`.fewestEntries`) and the one reading the fewest index entries is chosen when
-/// the query runs, so the order only decides ties. The access covers the predicate when it is the
-/// whole predicate (every conjunct went into it) and index keys decide the comparison
-/// exactly: int constants on int properties (no rounded bound) and strings shorter than a
-/// truncated key (509 bytes or less; BEGINSWITH with a non-empty prefix), never nil; other
-/// types (floats, doubles and dates, where NaN and conversions differ) are always re-checked.
-/// Ranges apply to int, float, double, date and
-/// string properties; a bound that no stored value can equal (`age > 2.5`) is rounded to
-/// the property's type (`age >= 3`), and a NaN bound or an integer bound beyond `Int64`
-/// leaves the conjunct to the scan.
+/// the query runs, so the order only decides ties. The access covers the predicate when it is
+/// the whole predicate (every conjunct went into it) and index keys decide the comparison
+/// exactly: int constants on int properties (no rounded bound), strings shorter than a
+/// truncated key (509 bytes or less; BEGINSWITH with a non-empty prefix), and any tested
+/// value (longer ones are checked on their rows); never nil; other types (floats, doubles and
+/// dates, where NaN and conversions differ) are always re-checked. Ranges apply to int,
+/// float, double, date and string properties; a bound that no stored value can equal
+/// (`age > 2.5`) is rounded to the property's type (`age >= 3`), and a NaN bound or an integer
+/// bound beyond `Int64` leaves the conjunct to the scan.
 package enum QueryPlanner {
     /// The plan for `predicate`.
     package static func plan(_ predicate: ResolvedPredicate) -> QueryPlan {
@@ -116,7 +127,14 @@ package enum QueryPlanner {
         }
         let single = conjuncts.count == 1
 
-        for case .comparison(let c) in conjuncts where c.property.hasIndex && c.options.isEmpty {
+        for case .comparison(let c) in conjuncts where c.property.hasIndex {
+            if let selective = testedByValue(c) {
+                // A substring or pattern is tested on every value: read the index for it only
+                // when it is the whole predicate, so no row needs reading.
+                if selective || single { consider(6, 0, .test(c), covers: single) }
+                continue
+            }
+            guard c.options.isEmpty else { continue }
             let p = c.property
             switch (c.op, c.operand) {
             case (.equal, _), (.in, _):
@@ -191,6 +209,25 @@ package enum QueryPlanner {
         walk(predicate)
         return found.keys.sorted().compactMap { ids.contains($0) ? found[$0] : nil }
             + inverses.map { PropertySchema(name: $0, type: .link, id: -1) }
+    }
+
+    /// Whether a scan of the index testing each distinct value answers `c` (a string property
+    /// with string constants, for what the index order cannot do: `[c]`/`[d]` equality,
+    /// prefix and `IN`, which are selective, and `ENDSWITH`, `CONTAINS`, `LIKE`, which are
+    /// not), or nil.
+    private static func testedByValue(_ c: ResolvedComparison) -> Bool? {
+        guard c.property.type == .string, !c.property.isList else { return nil }
+        switch (c.op, c.operand) {
+        case (.endsWith, .value(.string)), (.contains, .value(.string)), (.like, .value(.string)):
+            return false
+        case (.equal, .value(.string)), (.beginsWith, .value(.string)):
+            return c.options.isEmpty ? nil : true
+        case (.in, .values(let vs)):
+            guard !c.options.isEmpty, vs.allSatisfy({ if case .string = $0 { true } else { false } }) else { return nil }
+            return true
+        default:
+            return nil
+        }
     }
 
     /// A range bound as the property's stored type, or nil when it cannot bound an index

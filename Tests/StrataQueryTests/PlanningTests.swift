@@ -25,6 +25,8 @@ final class PlanningTests: QueryTestCase {
         XCTAssertEqual(try compile("id == 4.0").indexHint?.values, [.int(4)])
         XCTAssertEqual(try compile("id == 4.5").indexHint?.values, [])
         XCTAssertEqual(try compile("name IN %@", ["a", "b"]).indexHint?.values, [.string("a"), .string("b")])
+        XCTAssertEqual(try compile("name IN %@", ["é", "e\u{301}", "é"]).indexHint?.values.count, 2,
+                       "canonically equivalent strings are different keys")
     }
 
     func testNoIndexHintWhereTheIndexCannotAnswer() throws {
@@ -45,6 +47,30 @@ final class PlanningTests: QueryTestCase {
                                        .range(id, IndexRange(lower: .int(3), upper: nil))]))
         XCTAssertEqual(try compile("name == 'a' AND age > 1").plan, .index(.equal(name, [.string("a")]), covers: false))
         XCTAssertEqual(try compile("name == 'a' OR id == 1").plan, .scan(reading: [id, name]))
+    }
+
+    func testStringComparisonsTheIndexOrderCannotAnswerScanTheIndex() throws {
+        let (id, name) = (Self.dog.property(named: "id")!, Self.dog.property(named: "name")!)
+        func test(_ text: String) throws -> IndexAccess {
+            guard case .comparison(let c) = try compile(text).query.predicate else { throw QueryError("not a comparison", at: 0) }
+            return .test(c)
+        }
+        XCTAssertEqual(try compile("name ==[c] 'rex'").plan, .index(try test("name ==[c] 'rex'"), covers: true))
+        XCTAssertEqual(try compile("name CONTAINS 'e'").plan, .index(try test("name CONTAINS 'e'"), covers: true))
+        XCTAssertEqual(try compile("name LIKE[cd] '*e'").plan, .index(try test("name LIKE[cd] '*e'"), covers: true))
+        XCTAssertEqual(try compile("name IN[c] {'a', 'b'}").plan, .index(try test("name IN[c] {'a', 'b'}"), covers: true))
+        guard case .index(.test, covers: false) = try compile("name BEGINSWITH[d] 'e' AND age > 1").plan else {
+            return XCTFail("a [d] prefix with another condition scans the index")
+        }
+        XCTAssertEqual(try compile("name ENDSWITH 'e' AND age > 1").plan, .scan(reading: [name, Self.dog.property(named: "age")!]),
+                       "a suffix is not selective enough to read every row it passes twice")
+        guard case .fewestEntries(let accesses) = try compile("name ==[c] 'rex' AND id == 3").plan else { return XCTFail("two indexes") }
+        XCTAssertEqual(accesses.first, .equal(id, [.int(3)]))
+        for text in ["name !=[c] 'rex'", "nickname ==[c] nil", "nickname ==[c] 'rex'", "name > 'a' OR name CONTAINS 'b'"] {
+            guard case .scan = try compile(text).plan else { return XCTFail(text) }
+        }
+        XCTAssertEqual(IndexAccess.test(ResolvedComparison(property: name, op: .contains, options: [], operand: .value(.string("e"))))
+                        .description(className: "Dog"), "index scan on Dog.name testing each distinct value")
     }
 
     func testChainedQueriesAreAndedAndKeepTheBestHint() throws {

@@ -29,9 +29,10 @@ struct ReferenceEvaluator {
         case .or(let ps): return ps.contains { holds($0, on: object) }
         case .not(let p): return !holds(p, on: object)
         case .comparison(let c):
-            let other: Value?
-            if case .property(let q) = c.operand { other = value(object, q) } else { other = nil }
-            return compare(value(object, c.property), c.op, c.options, c.operand, other: other)
+            if case .property(let q) = c.operand {
+                return ValueSemantics.compare(value(object, c.property), c.op, value(object, q), options: c.options)
+            }
+            return Self.compare(value(object, c.property), c.op, c.options, c.operand)
         case .identity(let keys):
             return object.key.map(keys.contains) ?? false
         case .path(let steps, let q, let inner):
@@ -41,7 +42,7 @@ struct ReferenceEvaluator {
             if !steps.contains(where: \.isToMany) { return holds(inner, on: follow(steps, from: object)) }
             return quantify(q, reach(steps, from: object).map { holds(inner, on: $0) })
         case .aggregate(let a):
-            return compare(aggregate(a.aggregate, of: object), a.op, [], a.operand, other: nil)
+            return Self.compare(aggregate(a.aggregate, of: object), a.op, [], a.operand)
         case .keyPaths(let k):
             let lhs = values(k.lhs, of: object), rhs = values(k.rhs, of: object)
             if k.lhs.isMultiple { return quantify(k.quantifier, lhs.map { ValueSemantics.compare($0, k.op, rhs[0], options: k.options) }) }
@@ -57,17 +58,18 @@ struct ReferenceEvaluator {
         case .and(let ps): return ps.allSatisfy { holds($0, onElement: v) }
         case .or(let ps): return ps.contains { holds($0, onElement: v) }
         case .not(let p): return !holds(p, onElement: v)
-        case .comparison(let c): return compare(v, c.op, c.options, c.operand, other: v)
+        case .comparison(let c):
+            if case .property = c.operand { return ValueSemantics.compare(v, c.op, v, options: c.options) }
+            return Self.compare(v, c.op, c.options, c.operand)
         default: preconditionFailure("an element condition holds comparisons only: \(predicate)")
         }
     }
 
-    /// `lhs op operand`; `other` is the value of a property operand.
-    private func compare(_ lhs: Value, _ op: ComparisonOperator, _ options: StringOptions, _ operand: ResolvedOperand,
-                         other: Value?) -> Bool {
+    /// `lhs op operand` for constant operands.
+    static func compare(_ lhs: Value, _ op: ComparisonOperator, _ options: StringOptions, _ operand: ResolvedOperand) -> Bool {
         switch operand {
         case .value(let v): return ValueSemantics.compare(lhs, op, v, options: options)
-        case .property: return ValueSemantics.compare(lhs, op, other!, options: options)
+        case .property: preconditionFailure("a property operand is compared by the caller")
         case .values(let vs) where op == .between:
             return ValueSemantics.compare(lhs, .greaterOrEqual, vs[0], options: []) && ValueSemantics.compare(lhs, .lessOrEqual, vs[1], options: [])
         case .values(let vs): return vs.contains { ValueSemantics.compare(lhs, .equal, $0, options: options) }

@@ -29,6 +29,16 @@ final class StringOperatorTests: QueryTestCase {
         XCTAssertEqual(names("name ==[c] 'e'"), [])
     }
 
+    func testInWithOptionsIsEqualityWithOptionsOnEachValue() {
+        let rows = ["é", "e\u{301}", "É", "Straße"].enumerated().map { i, name in
+            Self.dogRow(Int64(i), name, 1, weight: nil, height: 0, born: 0, photo: nil, nickname: nil, good: true, tag: nil, score: nil)
+        }
+        XCTAssertEqual(names("name IN[c] {'É', 'x'}", rows: rows), names("name ==[c] 'É'", rows: rows))
+        XCTAssertEqual(names("name IN[c] {'É', 'x'}", rows: rows), ["é", "É"], "no Unicode normalisation, as for ==[c]")
+        XCTAssertEqual(names("name IN[cd] {'E'}", rows: rows), ["é", "e\u{301}", "É"])
+        XCTAssertEqual(names("name IN[c] {'STRASSE'}", rows: rows), ["Straße"])
+    }
+
     func testDiacriticInsensitiveRemovesAccents() {
         XCTAssertEqual(names("name ==[d] 'Eclair'"), ["Éclair"])
         XCTAssertEqual(names("name ==[d] 'eclair'"), [])

@@ -96,7 +96,11 @@ final class QueryPlanTests: StrataTestCase {
             ("count < -2.5", [], "index range on IndexedEvent.count (-inf, -3]"),
             ("5 > count", [], "index range on IndexedEvent.count (-inf, 5)"),
             ("tag < 'm' AND optCount >= 0", [], "index range on IndexedEvent.tag (-inf, 'm')"),
-            ("name BEGINSWITH[c] 'a'", [], "scan IndexedEvent reading name then filter name BEGINSWITH[c] 'a'"),
+            ("name BEGINSWITH[c] 'a'", [], "index scan on IndexedEvent.name testing each distinct value then filter name BEGINSWITH[c] 'a'"),
+            ("name CONTAINS 'b' AND count > 1", [], "index range on IndexedEvent.count (1, +inf) then filter"),
+            ("name CONTAINS 'b' AND score > 1", [], "scan IndexedEvent reading name, score then filter"),
+            ("name ==[c] 'b' AND score > 1", [], "index scan on IndexedEvent.name testing each distinct value then filter"),
+            ("tag LIKE[c] 'b*'", [], "index scan on IndexedEvent.tag testing each distinct value then filter tag LIKE[c] 'b*'"),
             ("score > 1 OR count == 3", [], "scan IndexedEvent reading count, score then filter"),
             ("NOT count == 3", [], "scan IndexedEvent reading count"),
             ("count > nan", [], "scan IndexedEvent reading count"),
@@ -121,7 +125,9 @@ final class QueryPlanTests: StrataTestCase {
         XCTAssertTrue(events.where { $0.count.contains(1...5) }.explain().hasPrefix("index range on IndexedEvent.count [1, 5]"))
         XCTAssertTrue(events.where { $0.count.contains(1..<5) }.explain().hasPrefix("index range on IndexedEvent.count [1, 5)"))
         XCTAssertTrue(events.where { $0.id.in([4, 2]) }.explain().hasPrefix("primary key lookup on IndexedEvent.id for 2 values"))
-        XCTAssertTrue(events.where { $0.name.starts(with: "ab", options: .caseInsensitive) }.explain().hasPrefix("scan IndexedEvent reading name"))
+        XCTAssertEqual(events.where { $0.name.starts(with: "ab", options: .caseInsensitive) }.explain(),
+                       try explain("name BEGINSWITH[c] 'ab'"))
+        XCTAssertTrue(try explain("name BEGINSWITH[c] 'ab'").hasPrefix("index scan on IndexedEvent.name testing each distinct value"))
     }
 
     func testRandomDataGivesTheSameResultsWithAndWithoutIndexes() throws {
@@ -157,7 +163,11 @@ final class QueryPlanTests: StrataTestCase {
             case 0: return ("id \(ops[Int(rng.next() % 6)]) %@", [int(500)])
             case 1: return ("count \(ops[Int(rng.next() % 6)]) %@", [int(22)])
             case 2: return ("count BETWEEN {%@, %@}", [int(22), int(22)])
-            case 3: return ("name BEGINSWITH %@", [word()])
+            case 3:
+                let op = ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "==", "IN"][Int(rng.next() % 6)]
+                let options = ["", "[c]", "[d]", "[cd]"][Int(rng.next() % 4)]
+                if op == "IN" { return ("name IN\(options) %@", [[word(), word()]]) }
+                return ("name \(op)\(options) %@", [op == "LIKE" ? ["*", "?", "a*", "*b?", ""][Int(rng.next() % 5)] + word() : word()])
             case 4: return ("when \(ops[Int(rng.next() % 6)]) %@", [Date(timeIntervalSinceReferenceDate: Double(int(1000)) * 3600)])
             case 5:
                 if rng.next() % 5 == 0 { return (rng.next() % 2 == 0 ? "optCount == nil" : "optCount != nil", []) }
@@ -233,8 +243,15 @@ final class QueryPlanTests: StrataTestCase {
             ("name BEGINSWITH %@", [x509], true),
             ("name BEGINSWITH %@", [x510], false),
             ("name BEGINSWITH ''", [], false),
-            ("name BEGINSWITH[c] 'A'", [], nil),
-            ("name ==[d] 'e'", [], nil),
+            ("name BEGINSWITH[c] 'A'", [], true),
+            ("name ==[d] 'e'", [], true),
+            ("name ==[c] %@", [x510.uppercased()], true),
+            ("name CONTAINS[c] 'Y'", [], true),
+            ("name ENDSWITH 'b'", [], true),
+            ("name LIKE 'x*a'", [], true),
+            ("name IN[cd] {'E', 'B'}", [], true),
+            ("name CONTAINS 'x' AND count > 0", [], false),
+            ("name !=[c] 'a'", [], nil),
             ("name == 'e\u{301}'", [], true),
             ("name > %@", [x510], false),
             ("name >= %@", [x510], false),

@@ -40,6 +40,8 @@ struct IndexChoice {
             return try txn.entryCount(table, property, prefix: prefix, limit: limit)
         case .range(let property, let range):
             return try txn.entryCount(table, property, in: range, limit: limit)
+        case .test(let c):
+            return try txn.entryCount(table, c.property)
         }
     }
 

@@ -21,7 +21,7 @@ enum QueryExecution {
             }
             return keys
         }
-        if choice.covers { return try coveredKeys(choice.access, in: table, txn) }
+        if choice.covers { return try coveredKeys(choice.access, query, in: table, txn) }
         var keys: [ObjectKey] = []
         if case .range(let property, let range) = choice.access, property.isPrimaryKey {
             let walked = try txn.forEachRow(table, primaryKeyIn: range) { key, row in
@@ -38,22 +38,35 @@ enum QueryExecution {
 
     /// The candidates of an index access in table order, without repeats.
     private static func sortedCandidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
-        var keys = try candidates(access, in: table, txn)
-        keys.sort()
+        tableOrder(try candidates(access, in: table, txn))
+    }
+
+    /// `keys` sorted, without repeats.
+    private static func tableOrder(_ keys: [ObjectKey]) -> [ObjectKey] {
         var previous: ObjectKey?
-        return keys.filter { key in
+        return keys.sorted().filter { key in
             defer { previous = key }
             return key != previous
         }
     }
 
     /// The keys an access that covers its predicate yields, in table order without repeats:
-    /// the matches themselves, found without reading a row.
-    static func coveredKeys(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
-        if case .range(let property, _) = access, property.isPrimaryKey, table.keysArePrimaryKeys {
+    /// the matches themselves, found without reading a row (but for the values too long for
+    /// an index key to hold, which a scan of the index leaves to `query` on the row).
+    static func coveredKeys(_ access: IndexAccess, _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+        switch access {
+        case .range(let property, _) where property.isPrimaryKey && table.keysArePrimaryKeys:
             return try candidates(access, in: table, txn)
+        case .test(let c):
+            let found = try txn.scanIndex(table, c.property, where: IndexValueTest.compile(c))
+            var keys = found.matches
+            try txn.forEachRow(table, keys: tableOrder(found.unsure)) { key, row in
+                if query.matches(row) { keys.append(key) }
+            }
+            return tableOrder(keys)
+        default:
+            return try sortedCandidates(access, in: table, txn)
         }
-        return try sortedCandidates(access, in: table, txn)
     }
 
     /// A reader of the objects `query` reaches, through `txn`.
@@ -123,6 +136,9 @@ enum QueryExecution {
             return try txn.lookup(table, property, prefix: prefix)
         case .range(let property, let range):
             return try txn.lookup(table, property, in: range)
+        case .test(let c):
+            let found = try txn.scanIndex(table, c.property, where: IndexValueTest.compile(c))
+            return found.matches + found.unsure
         }
     }
 

@@ -188,7 +188,7 @@ extension StorageTransaction {
     }
 
     /// The property's index database; traps if it has none (a planning error).
-    private func indexDatabase(_ table: Table, _ property: PropertySchema) throws -> Database {
+    func indexDatabase(_ table: Table, _ property: PropertySchema) throws -> Database {
         guard let db = table.indexes[property.id] else {
             preconditionFailure("index scan on '\(table.name).\(property.name)', which has no index")
         }
@@ -251,18 +251,17 @@ extension IndexKey {
 
 extension StorageTransaction {
     /// Calls `body` with the row of each of `keys` that exists, in the order of `keys`, through
-    /// one cursor: a key a few entries after the previous one is reached by stepping, any
-    /// other by a seek, so keys in table order are read in one forward walk.
+    /// one cursor: a key at most 4 after the one under the cursor (so at most 4 entries on)
+    /// is reached by stepping, any other by a seek, so keys in table order are read in one
+    /// forward walk, and sparse keys cost one seek each.
     package func forEachRow(_ table: Table, keys: [ObjectKey], _ body: (ObjectKey, RowView) throws -> Void) throws {
         if keys.isEmpty { return }
         try lmdbCall("Reading '\(table.name)'") {
             let cursor = try lmdb.cursor(table.rows)
             var current: (key: ObjectKey, value: UnsafeRawBufferPointer)?
             for key in keys {
-                var steps = 0
-                while let c = current, c.key < key, steps < 4 {
+                while let c = current, c.key < key, key &- c.key <= 4 {
                     current = try cursor.next().map { (ObjectKeyCoding.decode($0.key), $0.value) }
-                    steps += 1
                 }
                 if current?.key != key {
                     var k = ObjectKeyCoding.encode(key)
