@@ -265,7 +265,7 @@ extension ResolvedPredicate {
             let object = prefix.hasSuffix(".") ? String(prefix.dropLast()) : (prefix.isEmpty ? "SELF" : prefix)
             return keys.count == 1 ? "\(object) == link(\(keys[0]))" : "\(object) IN {" + keys.map { "link(\($0))" }.joined(separator: ", ") + "}"
         case .path(let steps, let q, let inner):
-            let quantifier = steps.contains(where: \.isToMany) && prefix.isEmpty ? q.rawValue + " " : ""
+            let quantifier = steps.contains(where: \.isToMany) ? q.rawValue + " " : ""
             if steps.last?.isValueList == true {
                 // The inner comparisons are named by the list itself: `ANY tags == 'x'`.
                 let head = Array(steps.dropLast())

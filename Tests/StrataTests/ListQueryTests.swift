@@ -141,6 +141,10 @@ final class ListQueryTests: StrataTestCase {
         XCTAssertEqual(personNames("SUBQUERY(dogs, $d, $d.name == 'Rex').@count == 2"), ["Jane"], "repeats count")
         XCTAssertEqual(personNames("SUBQUERY(dogs, $d, $d.age > 2 AND $d.name BEGINSWITH 'B').@count == 1"), ["Jane", "Bob"])
         XCTAssertEqual(personNames("SUBQUERY(dogs, $d, $d.owner == %@).@count == 3", jane), ["Jane"], "Rex, Buddy, Rex")
+        XCTAssertEqual(personNames("SUBQUERY(dogs, $d, NONE $d.walkers.name == 'Joe').@count == dogs.@count"), ["Jane", "Ann"])
+        XCTAssertEqual(people.filter("SUBQUERY(dogs, $d, ALL $d.walkers.name != 'Joe').@count > 0").explain(),
+                       "scan LQPerson reading dogs then filter SUBQUERY(dogs, $d, ALL $d.walkers.name != 'Joe').@count > 0",
+                       "a quantifier inside a SUBQUERY is printed")
         XCTAssertEqual(names(people.where { ($0.dogs.age > 2).count > 0 }), ["Jane", "Joe", "Bob"])
         XCTAssertEqual(names(people.where { ($0.dogs.name == "Rex").count == 2 }), ["Jane"])
         XCTAssertEqual(names(people.where { ($0.dogs.age > 2 && $0.dogs.name.starts(with: "B")).count == 1 }), ["Jane", "Bob"])
