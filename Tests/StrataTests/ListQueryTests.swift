@@ -324,6 +324,11 @@ final class ListQueryTests: StrataTestCase {
         XCTAssertEqual(dogs.where { $0.age < 2 }.count, 2)
         XCTAssertEqual(dogs.index(matching: { $0.age > 2 }), 1)
         XCTAssertEqual(names(jane.dogs.first!.walkers.where { $0.tags.contains("a") }), ["Jane"])
+        XCTAssertEqual(dogs.filter("age > 2").explain(), "list LQPerson.dogs then filter age > 2", "the list's objects, not a scan")
+        XCTAssertEqual(dogs.filter("name == 'Rex' AND id > 1").explain(), "list LQPerson.dogs then filter (name == 'Rex' AND id > 1)")
+        XCTAssertEqual(dogs.sorted(byKeyPath: "name").explain(), "list LQPerson.dogs then SORT(name ASC)")
+        XCTAssertEqual(jane.dogs.first!.walkers.where { $0.tags.contains("a") }.explain(),
+                       "linking objects LQPerson.dogs then filter ANY tags == 'a'")
     }
 }
 

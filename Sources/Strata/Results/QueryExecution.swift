@@ -143,16 +143,26 @@ enum QueryExecution {
     }
 
     /// What `matches` and the steps after it do in `txn`, as text (`Results.explain()`): with
-    /// several usable indexes, the one `matches` reads now, found by the same counts.
-    static func explain(_ query: CompiledQuery?, in table: Table?, _ txn: StorageTransaction, className: String) throws -> String {
-        guard let query else { return "scan \(className)" }
-        var text = query.plan.description(className: className)
-        if let table, let choice = try IndexChoice(query.plan, in: table, txn) { text = choice.description(className: className) }
-        switch query.plan {
-        case .nothing: break
-        case .scan(let properties) where properties.isEmpty: break
-        default: text += " then filter \(query.query.predicate)"
+    /// several usable indexes, the one `matches` reads now, found by the same counts. Results
+    /// drawn from a list or from backlinks (`source`, "list Person.dogs") filter those objects
+    /// and use no index.
+    static func explain(_ query: CompiledQuery?, in table: Table?, _ txn: StorageTransaction, className: String,
+                        source: String? = nil) throws -> String {
+        guard let query else { return source ?? "scan \(className)" }
+        var text: String
+        let filters: Bool
+        if let source {
+            (text, filters) = (source, query.constantResult != true)
+        } else {
+            text = query.plan.description(className: className)
+            if let table, let choice = try IndexChoice(query.plan, in: table, txn) { text = choice.description(className: className) }
+            switch query.plan {
+            case .nothing: filters = false
+            case .scan(let properties): filters = !properties.isEmpty
+            default: filters = true
+            }
         }
+        if filters { text += " then filter \(query.query.predicate)" }
         for step in query.suffixes { text += " then \(step)" }
         return text
     }
