@@ -72,9 +72,7 @@ final class CollectionObserver<Element: RealmCollectionValue>: Observer {
             block(.initial(results))
             return
         }
-        guard log.version != version else { return }
-        let since = version
-        version = log.version
+        guard let since = advance(to: log) else { return }
         guard log.touches(dependencies, since: since) else { return }
         let new = currentKeys()
         reported = new

@@ -47,9 +47,7 @@ final class ValueListObserver<Element: RealmCollectionValue>: Observer {
             block(.initial(list))
             return
         }
-        guard log.version != version else { return }
-        let since = version
-        version = log.version
+        guard let since = advance(to: log) else { return }
         let delta = log.delta(store.table.name, since: since)
         guard delta.removed(store.ownerKey) || delta.mask(store.ownerKey) & ClassChanges.bit(store.property.id) != 0 else { return }
         let new = currentValues()

@@ -216,6 +216,14 @@ class Observer: NotificationToken {
     func fail(_ error: Swift.Error) {}
     /// Takes the current version as seen, without reporting.
     func rebase() { version = core.version }
+
+    /// Moves this observer to `log`'s version; returns the version it was at, or nil when it
+    /// is there already (nothing to report).
+    func advance(to log: ChangeLog) -> UInt64? {
+        guard log.version != version else { return nil }
+        defer { version = log.version }
+        return version
+    }
 }
 
 /// A flag set once, readable from any thread.
@@ -236,8 +244,7 @@ final class RealmObserver: Observer {
     }
 
     override func deliver(_ log: ChangeLog) {
-        guard log.version != version else { return }
-        version = log.version
+        guard advance(to: log) != nil else { return }
         block(.didChange, Realm(core: core))
     }
 }

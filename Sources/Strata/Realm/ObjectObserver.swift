@@ -71,9 +71,7 @@ final class ObjectObserver: Observer {
     }
 
     override func deliver(_ log: ChangeLog) {
-        guard log.version != version, let binding = object.binding else { return }
-        let since = version
-        version = log.version
+        guard let binding = object.binding, let since = advance(to: log) else { return }
         let delta = log.delta(binding.info.name, since: since)
         guard delta.touched else { return }
         let key = object.objectKey
