@@ -16,7 +16,7 @@ package final class Transaction {
     /// Held around every LMDB call on a read transaction that threads share (and on its
     /// cursors): LMDB lets a read-only transaction span threads only if its use is serialised
     /// (`MDB_NOTLS`). Nil until `share()`.
-    package private(set) var sharedLock: NSLockLite?
+    @exclusivity(unchecked) package private(set) var sharedLock: NSLockLite?
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold.

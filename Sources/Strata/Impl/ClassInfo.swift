@@ -43,6 +43,9 @@ final class ClassInfo: @unchecked Sendable {
     let schema: ClassSchema
     /// Whether any property links to objects or is a list (adding needs the graph logic).
     let hasRelationships: Bool
+    /// The field offset of every managed index, in index order: the stored properties, then
+    /// the `LinkingObjects` ones (what `ObjectBase.attach` writes, without copying the infos).
+    let managedFieldOffsets: [Int]
     private let indexByName: [String: Int]
 
     /// Recursive: checking a class's inverse relationships discovers their origin classes.
@@ -165,6 +168,7 @@ final class ClassInfo: @unchecked Sendable {
         self.linkingObjects = linkingObjects
         schema = ClassSchema(name: name, properties: properties.map(\.schema))
         hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.isList }
+        managedFieldOffsets = properties.map(\.offset) + linkingObjects.map(\.offset)
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
     }
 

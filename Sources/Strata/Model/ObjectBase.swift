@@ -7,11 +7,11 @@ import StrataStorage
 /// Holds the managed state: the Realm, the class's table binding, the object key, and the
 /// row last read (reused until the Realm's snapshot or write count moves on).
 open class ObjectBase: NSObject {
-    var managingCore: RealmCore?
-    var binding: TableBinding?
-    var objectKey: ObjectKey = 0
+    @exclusivity(unchecked) var managingCore: RealmCore?
+    @exclusivity(unchecked) var binding: TableBinding?
+    @exclusivity(unchecked) var objectKey: ObjectKey = 0
     /// The row last read and the Realm stamp it was read at.
-    private var cachedRow: (stamp: UInt64, row: RowView)?
+    @exclusivity(unchecked) private var cachedRow: (stamp: UInt64, row: RowView)?
 
     public required override init() { super.init() }
 
@@ -51,19 +51,16 @@ open class ObjectBase: NSObject {
             cachedRow = (core.stamp, row)
         }
         let base = Unmanaged.passUnretained(self).toOpaque()
-        let info = binding.info
-        for (index, property) in info.properties.enumerated() {
-            (base + property.offset).storeBytes(of: Int32(index), as: Int32.self)
-        }
-        for (index, inverse) in info.linkingObjects.enumerated() {
-            (base + inverse.offset).storeBytes(of: Int32(info.properties.count + index), as: Int32.self)
+        for (index, offset) in binding.info.managedFieldOffsets.enumerated() {
+            (base + offset).storeBytes(of: Int32(index), as: Int32.self)
         }
     }
 
     /// The current row of a managed object; traps if it was deleted (as Realm does).
     @inline(__always)
     func currentRow() -> RowView {
-        let core = managingCore!
+        // Borrowed, not retained: this object holds the core for the whole call.
+        unowned(unsafe) let core = managingCore!
         core.checkThread()
         let stamp = core.stamp
         if let cached = cachedRow, cached.stamp == stamp { return cached.row }
@@ -91,19 +88,24 @@ open class ObjectBase: NSObject {
     @usableFromInline
     func _managedValue(_ index: Int) -> _StrataValue {
         // Unmanaged with a managed index: a key-path recorder (Query/KeyPathRecorder.swift).
-        guard let binding else { return KeyPathRecorder.recordRead(index) }
-        let slots = binding.slots
-        if _fastPath(index < slots.count), _fastPath(!slots[index].isList) {
-            let value = currentRow().value(slots[index])
-            if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding, index, key)) }
-            return _StrataValue(value)
+        guard binding != nil else { return KeyPathRecorder.recordRead(index) }
+        // Borrowed, not retained: this object holds its binding for the whole call.
+        unowned(unsafe) let binding = binding!
+        let storedCount = binding.slots.count
+        if _fastPath(index < storedCount) {
+            let slot = binding.slots[index]
+            if _fastPath(!slot.isList) {
+                let value = currentRow().value(slot)
+                if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding, index, key)) }
+                return _StrataValue(value)
+            }
         }
         let info = binding.info
         _ = currentRow()  // traps if the object was deleted
-        if index < slots.count {
+        if index < storedCount {
             return _StrataValue(.null, collection: info.properties[index].listAccess!.managed(ListStore(owner: self, index: index)))
         }
-        let inverse = info.linkingObjects[index - slots.count]
+        let inverse = info.linkingObjects[index - storedCount]
         return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, originProperty: inverse.originProperty, target: objectKey))
     }
 

@@ -12,9 +12,23 @@ public struct _StrataValue {
     /// keeps the common case (a plain value) small to copy.
     private let reference: AnyObject?
 
-    init(_ value: StrataStorage.Value, object: ObjectBase? = nil, collection: Any? = nil) {
+    /// A plain value (the hot path of every property read: nothing to box).
+    @inline(__always)
+    init(_ value: StrataStorage.Value) {
         self.value = value
-        reference = object ?? collection.map(CollectionBox.init)
+        reference = nil
+    }
+
+    /// A link value and the object it stands for.
+    init(_ value: StrataStorage.Value, object: ObjectBase) {
+        self.value = value
+        reference = object
+    }
+
+    /// A collection property's value (`value` is `.null`).
+    init(_ value: StrataStorage.Value, collection: Any) {
+        self.value = value
+        reference = CollectionBox(collection)
     }
 
     /// The object a link value stands for (managed or not), when there is one.

@@ -25,7 +25,7 @@ final class RealmCore {
     /// On a queue-confined instance, the thread that began the open write transaction: LMDB's
     /// writer lock must be released by the thread that took it.
     private var writeThread: pthread_t?
-    private var current: StorageTransaction?
+    @exclusivity(unchecked) private var current: StorageTransaction?
     /// Whether writes are allowed now. Inside an asynchronous write block that committed or
     /// cancelled, this is false while the group's transaction stays open (`asyncWrites`).
     var isInWriteTransaction = false
@@ -40,7 +40,7 @@ final class RealmCore {
     /// the file's notifier holds it weakly, so it goes with this instance).
     private var waker: CommitWaker?
     /// Counts transactions begun; with the write count it stamps cached row views.
-    private var serial: UInt64 = 0
+    @exclusivity(unchecked) private var serial: UInt64 = 0
     private var bindings: [ObjectIdentifier: TableBinding] = [:] {
         didSet { if bindings.count < oldValue.count { bindingsGeneration &+= 1 } }
     }
@@ -174,7 +174,11 @@ final class RealmCore {
     var isOnNewestVersion: Bool { current?.isNewest ?? false }
 
     /// Stamps row views: changes whenever a held view may have become stale.
-    var stamp: UInt64 { serial << 40 | (current?.writeCount ?? 0) }
+    /// (Read on every property access: the transaction is borrowed, not retained.)
+    var stamp: UInt64 {
+        unowned(unsafe) let transaction = current
+        return serial << 40 | (transaction?.writeCount ?? 0)
+    }
 
     /// The version this instance sees (the newest commit in its snapshot).
     var version: UInt64 { (try? transaction().version) ?? 0 }

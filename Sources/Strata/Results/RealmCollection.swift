@@ -37,13 +37,12 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     public mutating func next() -> Element? {
         guard index < count else { return nil }
         defer { index += 1 }
-        if let elementAt { return elementAt(index) }
-        guard let results else { return nil }
         if let scan {
-            if let object = results.nextObject(from: scan) { return unsafeBitCast(object, to: Element.self) }
+            if let object = scan.nextObject() { return unsafeBitCast(object, to: Element.self) }
             self.scan = nil
         }
-        return results[index]
+        if let elementAt { return elementAt(index) }
+        return results?[index]
     }
 }
 

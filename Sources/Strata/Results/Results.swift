@@ -193,14 +193,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     func tableScan() -> RowScan? {
         guard isWholeTable, !core.isInWriteTransaction, let binding,
               let scan = try? core.transaction().scan(binding.table) else { return nil }
-        return RowScan(scan, stamp: core.stamp)
-    }
-
-    /// The next object of `scan`, or nil when the scan ended or the snapshot moved on.
-    @usableFromInline
-    func nextObject(from scan: RowScan) -> ObjectBase? {
-        guard scan.stamp == core.stamp, let (key, row) = try? scan.cursor.next() else { return nil }
-        return core.object(ObjectBase.self, binding!, key, row: row)
+        return RowScan(scan, core: core, binding: binding)
     }
 
     @inline(__always)
@@ -228,14 +221,27 @@ enum ResultsSource: Equatable {
     }
 }
 
-/// A table cursor and the snapshot stamp it belongs to.
+/// A table cursor that makes an accessor of each row it passes, handing it the row (no
+/// lookup per object), for as long as its Realm stays at the snapshot it began in.
 @usableFromInline
 final class RowScan {
-    let cursor: RowCursor
-    let stamp: UInt64
-    init(_ cursor: RowCursor, stamp: UInt64) {
+    private let cursor: RowCursor
+    private let core: RealmCore
+    private let binding: TableBinding
+    private let stamp: UInt64
+
+    init(_ cursor: RowCursor, core: RealmCore, binding: TableBinding) {
         self.cursor = cursor
-        self.stamp = stamp
+        self.core = core
+        self.binding = binding
+        stamp = core.stamp
+    }
+
+    /// The next object, or nil when the scan ended or the snapshot moved on.
+    @usableFromInline
+    func nextObject() -> ObjectBase? {
+        guard stamp == core.stamp, let (key, row) = try? cursor.next() else { return nil }
+        return core.object(ObjectBase.self, binding, key, row: row)
     }
 }
 

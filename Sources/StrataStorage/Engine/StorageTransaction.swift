@@ -18,7 +18,9 @@ package final class StorageTransaction {
     /// What this write transaction has changed so far.
     package private(set) var changes = ChangeSet()
     /// Incremented on every write; cached row views from an earlier count are stale.
-    package private(set) var writeCount: UInt64 = 0
+    /// (Read through a getter: only accesses compiled in this module skip the exclusivity check.)
+    package var writeCount: UInt64 { writes }
+    @exclusivity(unchecked) private var writes: UInt64 = 0
     /// The text stored in the history entry of this commit, if any.
     package var commitDescription: String?
     /// Which history entries the commit keeps (a bounded number of older ones are removed);
@@ -152,7 +154,7 @@ package final class StorageTransaction {
             tables[c.name] = nil
         }
         schemaChanged = true
-        writeCount &+= 1
+        writes &+= 1
     }
 
     /// Removes classes from the stored schema (a migration's `deleteData` of a class the new
@@ -164,7 +166,7 @@ package final class StorageTransaction {
             tables[name] = nil
         }
         schemaChanged = true
-        writeCount &+= 1
+        writes &+= 1
     }
 
     /// Runs `body` so that it changes everything or nothing: inside a nested LMDB transaction
@@ -177,7 +179,7 @@ package final class StorageTransaction {
         lmdb = try lmdbCall("Beginning a nested transaction on '\(file.path)'") { try Transaction(nestedIn: parent) }
         defer {
             lmdb = parent
-            writeCount &+= 1  // rows read inside may have moved or vanished
+            writes &+= 1  // rows read inside may have moved or vanished
         }
         do {
             let result = try body()
@@ -252,6 +254,6 @@ package final class StorageTransaction {
     /// Records a change of `table` (used by the row operations).
     func record(_ table: Table, _ change: (inout ClassChanges) -> Void) {
         change(&changes.classes[table.name, default: ClassChanges()])
-        writeCount &+= 1
+        writes &+= 1
     }
 }

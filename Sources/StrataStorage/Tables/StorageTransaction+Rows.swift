@@ -234,7 +234,7 @@ package final class RowCursor {
     private let cursor: Cursor
     private let table: Table
     private let transaction: StorageTransaction
-    private var started = false
+    @exclusivity(unchecked) private var started = false
 
     init(_ cursor: Cursor, table: Table, transaction: StorageTransaction) {
         self.cursor = cursor
