@@ -207,9 +207,26 @@ enum QueryExecution {
                           _ txn: StorageTransaction) throws -> (ObjectKey) throws -> RowView? {
         guard keys.count > 64, keys.last! &- keys.first! < UInt64(keys.count) &* 8,
               zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return { try txn.row(table, $0) } }
-        let cursor = try txn.scan(table)
-        var current = try cursor.next()
-        return { key in
+        return try AscendingRowReader(table, txn).row
+    }
+
+    /// Reads the rows of ascending keys by walking one cursor forward.
+    private final class AscendingRowReader {
+        private let cursor: RowCursor
+        private let table: Table
+        private let txn: StorageTransaction
+        /// The entry under the cursor (only this reader's calls touch it).
+        @exclusivity(unchecked) private var current: (ObjectKey, RowView)?
+
+        init(_ table: Table, _ txn: StorageTransaction) throws {
+            cursor = try txn.scan(table)
+            self.table = table
+            self.txn = txn
+            current = try cursor.next()
+        }
+
+        /// The row of `key`, which is above every key asked for before.
+        func row(_ key: ObjectKey) throws -> RowView? {
             while let (k, _) = current, k < key { current = try cursor.next() }
             if let (k, row) = current, k == key { return row }
             return try txn.row(table, key)

@@ -5,10 +5,23 @@ import StrataStorage
 /// the same order as `Value.compare`: null first, numbers numerically, strings and data by
 /// their bytes (UTF-8 order).
 enum RowOrdering {
+    /// One sort key as compared: the slot read and the direction.
+    struct Key {
+        let slot: Slot
+        let ascending: Bool
+    }
+
+    /// The keys of `sortKeys` as compared (slots are plain values: no names to copy per
+    /// comparison).
+    static func keys(_ sortKeys: [SortKey]) -> [Key] {
+        sortKeys.map { Key(slot: Slot($0.property), ascending: $0.ascending) }
+    }
+
     /// Negative, zero or positive as row `a` sorts before, with or after row `b`.
-    static func compare(_ a: RowView, _ b: RowView, by keys: [SortKey]) -> Int {
+    @inline(__always)
+    static func compare(_ a: RowView, _ b: RowView, by keys: [Key]) -> Int {
         for key in keys {
-            let c = compare(a, b, key.property)
+            let c = compare(a, b, key.slot)
             if c != 0 { return key.ascending ? c : -c }
         }
         return 0
@@ -16,12 +29,12 @@ enum RowOrdering {
 
     /// The same for one key whose rows may be missing: a nil link on a key path sorts after
     /// every object (so last ascending, first descending), as in realm-core.
-    static func compare(_ a: RowView?, _ b: RowView?, _ p: PropertySchema) -> Int {
+    static func compare(_ a: RowView?, _ b: RowView?, _ slot: Slot) -> Int {
         guard let a, let b else { return a == nil ? (b == nil ? 0 : 1) : -1 }
-        return compare(a, b, p)
+        return compare(a, b, slot)
     }
 
-    private static func compare(_ a: RowView, _ b: RowView, _ p: PropertySchema) -> Int {
+    private static func compare(_ a: RowView, _ b: RowView, _ p: Slot) -> Int {
         let slot = p.id
         let aNull = a.isNull(slot) || (p.isOptional && !a.hasSlot(slot))
         let bNull = b.isNull(slot) || (p.isOptional && !b.hasSlot(slot))
@@ -45,69 +58,96 @@ enum RowOrdering {
 /// The rest keep their relative order after them. Stable: equal rows keep the order of `keys`.
 /// Sort keys through links (`owner.name`) read the row `follow` reaches from each object's.
 enum PartialSort {
+    /// An object being ordered: its position in `keys` and its row (nil: missing, sorts first).
+    private typealias Entry = (index: Int, row: RowView?)
+
     static func orderPrefix(_ keys: inout [ObjectKey], count k: Int, by sortKeys: [SortKey],
                             row: (ObjectKey) throws -> RowView?,
                             follow: ((RowView, SortKey) throws -> RowView?)? = nil) throws {
         let n = keys.count
         let k = Swift.min(k, n)
+        let compared = RowOrdering.keys(sortKeys)
+        let chosen: [Int]
+        if sortKeys.contains(where: { !$0.path.isEmpty }), let follow {
+            chosen = try orderThroughLinks(keys, k, sortKeys, row: row, follow: follow)
+        } else if k * 4 >= n {
+            var entries: [Entry] = []
+            entries.reserveCapacity(n)
+            for (i, key) in keys.enumerated() { entries.append((i, try row(key))) }
+            chosen = entries.sorted { before($0, $1, compared) }.map(\.index)
+        } else {
+            // One pass keeping a max-heap of the k best rows seen so far (its root is the
+            // worst of them): only k rows are held, whatever the number of objects.
+            var heap: [Entry] = []
+            heap.reserveCapacity(k + 1)
+            for (i, key) in keys.enumerated() {
+                let entry = (index: i, row: try row(key))
+                if heap.count < k {
+                    heap.append(entry)
+                    siftUp(&heap, heap.count - 1) { before($0, $1, compared) }
+                } else if before(entry, heap[0], compared) {
+                    heap[0] = entry
+                    siftDown(&heap, 0) { before($0, $1, compared) }
+                }
+            }
+            chosen = heap.sorted { before($0, $1, compared) }.map(\.index)
+        }
+        reorder(&keys, first: chosen)
+    }
+
+    /// Whether `a` sorts before `b`: by the keys, then by position; missing rows first.
+    @inline(__always)
+    private static func before(_ a: Entry, _ b: Entry, _ keys: [RowOrdering.Key]) -> Bool {
+        guard let x = a.row, let y = b.row else { return a.row == nil && (b.row != nil || a.index < b.index) }
+        let c = RowOrdering.compare(x, y, by: keys)
+        return c < 0 || (c == 0 && a.index < b.index)
+    }
+
+    /// The positions of the first `k` objects in order, when some sort key goes through links:
+    /// each object's linked rows are read once, up front.
+    private static func orderThroughLinks(_ keys: [ObjectKey], _ k: Int, _ sortKeys: [SortKey],
+                                          row: (ObjectKey) throws -> RowView?,
+                                          follow: (RowView, SortKey) throws -> RowView?) throws -> [Int] {
+        let n = keys.count
         var rows: [RowView?] = []
         rows.reserveCapacity(n)
         for key in keys { rows.append(try row(key)) }
         // Per sort key through links, the linked row of each object (nil: a nil link).
         var linked: [[RowView?]?] = Array(repeating: nil, count: sortKeys.count)
-        if let follow {
-            for (j, key) in sortKeys.enumerated() where !key.path.isEmpty {
-                var targets: [RowView?] = []
-                targets.reserveCapacity(n)
-                for r in rows { targets.append(try r.flatMap { try follow($0, key) }) }
-                linked[j] = targets
-            }
+        for (j, key) in sortKeys.enumerated() where !key.path.isEmpty {
+            var targets: [RowView?] = []
+            targets.reserveCapacity(n)
+            for r in rows { targets.append(try r.flatMap { try follow($0, key) }) }
+            linked[j] = targets
         }
-        let throughLinks = linked.contains { $0 != nil }
-        func compare(_ i: Int, _ j: Int, _ a: RowView, _ b: RowView) -> Int {
-            guard throughLinks else { return RowOrdering.compare(a, b, by: sortKeys) }
-            for (m, key) in sortKeys.enumerated() {
-                let c = linked[m].map { RowOrdering.compare($0[i], $0[j], key.property) } ?? RowOrdering.compare(a, b, by: [key])
-                if c != 0 { return key.ascending || linked[m] == nil ? c : -c }
-            }
-            return 0
-        }
+        let compared = RowOrdering.keys(sortKeys)
         func before(_ i: Int, _ j: Int) -> Bool {
-            guard let a = rows[i], let b = rows[j] else { return rows[i] != nil ? false : (rows[j] != nil || i < j) }
-            let c = compare(i, j, a, b)
-            return c < 0 || (c == 0 && i < j)
-        }
-        var chosen: [Int]
-        if k * 4 >= n {
-            chosen = Array(0..<n).sorted(by: before)
-        } else {
-            // A max-heap of the k first positions seen so far; its root is the worst of them.
-            var heap: [Int] = []
-            heap.reserveCapacity(k + 1)
-            for i in 0..<n {
-                if heap.count < k {
-                    heap.append(i)
-                    siftUp(&heap, heap.count - 1, before)
-                } else if before(i, heap[0]) {
-                    heap[0] = i
-                    siftDown(&heap, 0, before)
-                }
+            guard let a = rows[i], let b = rows[j] else { return rows[i] == nil && (rows[j] != nil || i < j) }
+            for (m, key) in compared.enumerated() {
+                let c = linked[m].map { RowOrdering.compare($0[i], $0[j], key.slot) } ?? RowOrdering.compare(a, b, by: [key])
+                if c != 0 { return (key.ascending || linked[m] == nil ? c : -c) < 0 }
             }
-            chosen = heap.sorted(by: before)
+            return i < j
         }
-        if chosen.count == n {
-            keys = chosen.map { keys[$0] }
+        return Array(Array(0..<n).sorted(by: before).prefix(k))
+    }
+
+    /// Moves the objects at positions `first` to the front, in that order; the others follow
+    /// in their current order.
+    private static func reorder(_ keys: inout [ObjectKey], first: [Int]) {
+        if first.count == keys.count {
+            keys = first.map { keys[$0] }
             return
         }
-        var taken = [Bool](repeating: false, count: n)
-        for i in chosen { taken[i] = true }
-        var ordered = chosen.map { keys[$0] }
-        ordered.reserveCapacity(n)
-        for i in 0..<n where !taken[i] { ordered.append(keys[i]) }
+        var taken = [Bool](repeating: false, count: keys.count)
+        for i in first { taken[i] = true }
+        var ordered = first.map { keys[$0] }
+        ordered.reserveCapacity(keys.count)
+        for i in keys.indices where !taken[i] { ordered.append(keys[i]) }
         keys = ordered
     }
 
-    private static func siftUp(_ heap: inout [Int], _ index: Int, _ before: (Int, Int) -> Bool) {
+    private static func siftUp(_ heap: inout [Entry], _ index: Int, _ before: (Entry, Entry) -> Bool) {
         var child = index
         while child > 0 {
             let parent = (child - 1) / 2
@@ -117,7 +157,7 @@ enum PartialSort {
         }
     }
 
-    private static func siftDown(_ heap: inout [Int], _ index: Int, _ before: (Int, Int) -> Bool) {
+    private static func siftDown(_ heap: inout [Entry], _ index: Int, _ before: (Entry, Entry) -> Bool) {
         var parent = index
         while true {
             var worst = parent
