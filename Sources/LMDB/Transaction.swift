@@ -122,7 +122,7 @@ package final class Transaction {
     /// Stores `value` under `key`.
     @inline(__always)
     package func put(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
-                     flags: PutFlags = []) throws(LMDBError) {
+                     flags: PutFlags = PutFlags()) throws(LMDBError) {
         try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
             try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
                 try check(mdb_put(live, db.handle, &k, &v, flags.rawValue))

@@ -140,7 +140,10 @@ extension Persisted: PersistedField {
     }
 
     static var valueReader: (UnsafeMutableRawPointer) -> _StrataValue {
-        { $0.assumingMemoryBound(to: Self.self).pointee.value._strataValue }
+        // Reads the value at its offset, found once: a call then needs no `Persisted<Value>`
+        // metadata (looking that up cost more than the read).
+        let offset = MemoryLayout<Self>.offset(of: \Self.value)!
+        return { ($0 + offset).assumingMemoryBound(to: Value.self).pointee._strataValue }
     }
 
     static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer) {

@@ -24,6 +24,25 @@ final class GraphWrite {
         return result
     }
 
+    /// Adds the unmanaged `object` and its graph. A new object of a class without links or
+    /// lists (the common case) is inserted straight from its fields, with no graph to track.
+    static func add(_ object: ObjectBase, update: Realm.UpdatePolicy, to core: RealmCore) throws {
+        let info = try ClassInfo.of(type(of: object))
+        guard !info.hasRelationships, update == .error else {
+            _ = try run(core) { try $0.add(object, update: update) }
+            return
+        }
+        let binding = try core.bindingForWrite(info)
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        var row = [StrataStorage.Value](repeating: .null, count: binding.table.slotCount)
+        for index in info.properties.indices {
+            let property = info.properties[index]
+            row[binding.slots[index].id] = property.read(base + property.offset).value
+        }
+        let key = try translatingErrors(path: core.path) { try core.transaction().insert(binding.table, values: row) }
+        object.attach(core, binding, key)
+    }
+
     /// Adds the unmanaged `object` (and its graph); returns its key.
     @discardableResult
     func add(_ object: ObjectBase, update: Realm.UpdatePolicy) throws -> ObjectKey {

@@ -16,7 +16,7 @@ public extension Realm {
             }
             throw Error(.invalidInput, "Object is already managed by another Realm ('\(owner.path)'); use create(_:value:update:) to copy it into this one")
         }
-        _ = try GraphWrite.run(core) { try $0.add(object, update: update) }
+        try GraphWrite.add(object, update: update, to: core)
     }
 
     /// Strata: like `create(_:value:update:)` but throws `.invalidInput` when `value` has the

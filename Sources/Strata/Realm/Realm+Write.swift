@@ -189,7 +189,10 @@ extension Realm {
             fatalError("'\(info.name)' does not have a primary key")
         }
         do {
-            let value = try ValueConversion.value(key, for: pk, className: info.name)
+            // An `Int` key of an `Int` primary key needs no conversion (nor its dynamic casts).
+            let value = KeyType.self == Int.self && pk.type == .int && pk.intWidth == 64
+                ? .int(Int64(unsafeBitCast(key, to: Int.self)))
+                : try ValueConversion.value(key, for: pk, className: info.name)
             guard let binding = try core.binding(for: info) else { return nil }
             let table = binding.table
             if table.keysArePrimaryKeys, case .int(let i) = value {

@@ -126,12 +126,12 @@ package enum RowEncoder {
         }
     }
 
-    /// Re-encodes `row` with the slots in `replacements` set to new values.
-    package static func encode(slotCount: Int, replacing replacements: [Int: Value], in row: RowView) -> [UInt8] {
+    /// Re-encodes `row` with the slots for which `replacement` gives a value set to it.
+    package static func encode(slotCount: Int, in row: RowView, replacing replacement: (Int) -> Value?) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(row.bytes.count + 16)
         return build(slotCount: slotCount, payload: &payload) { slot, out in
-            if let v = replacements[slot] {
+            if let v = replacement(slot) {
                 if case .null = v { return false }
                 ValueCodec.encode(v, into: &out)
                 return true
@@ -143,30 +143,35 @@ package enum RowEncoder {
     }
 
     /// Lays out a row; `slot(i, &payload)` appends slot i's bytes and returns false for null.
+    /// The slot ends and the null bitmap are gathered on the stack: the row and its payload
+    /// are the only allocations.
     private static func build(slotCount: Int, payload: inout [UInt8],
                               _ slot: (Int, inout [UInt8]) -> Bool) -> [UInt8] {
-        var ends: [Int] = []
-        ends.reserveCapacity(slotCount)
-        var nulls = [UInt8](repeating: 0, count: (slotCount + 7) / 8)
-        var anyNull = false
-        for i in 0..<slotCount {
-            if !slot(i, &payload) {
-                nulls[i >> 3] |= 1 << UInt8(i & 7)
-                anyNull = true
+        let nullBytes = (slotCount + 7) / 8
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: slotCount) { ends in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: nullBytes) { nulls in
+                nulls.initialize(repeating: 0)
+                var anyNull = false
+                for i in 0..<slotCount {
+                    if !slot(i, &payload) {
+                        nulls[i >> 3] |= 1 << UInt8(i & 7)
+                        anyNull = true
+                    }
+                    ends[i] = payload.count
+                }
+                let widthCode: UInt8 = payload.count < 1 << 8 ? 0 : (payload.count < 1 << 16 ? 1 : 2)
+                var row: [UInt8] = []
+                row.reserveCapacity(4 + nullBytes + slotCount << widthCode + payload.count)
+                row.append(widthCode | (anyNull ? 4 : 0))
+                Varint.append(UInt64(slotCount), to: &row)
+                if anyNull { row.append(contentsOf: nulls) }
+                for end in ends {
+                    for b in 0..<(1 << Int(widthCode)) { row.append(UInt8(truncatingIfNeeded: end >> (8 * b))) }
+                }
+                row.append(contentsOf: payload)
+                return row
             }
-            ends.append(payload.count)
         }
-        let widthCode: UInt8 = payload.count < 1 << 8 ? 0 : (payload.count < 1 << 16 ? 1 : 2)
-        var row: [UInt8] = []
-        row.reserveCapacity(4 + nulls.count + ends.count << widthCode + payload.count)
-        row.append(widthCode | (anyNull ? 4 : 0))
-        Varint.append(UInt64(slotCount), to: &row)
-        if anyNull { row.append(contentsOf: nulls) }
-        for end in ends {
-            for b in 0..<(1 << Int(widthCode)) { row.append(UInt8(truncatingIfNeeded: end >> (8 * b))) }
-        }
-        row.append(contentsOf: payload)
-        return row
     }
 
     /// Decodes every slot of `row` into an array indexed by property id, sized for `schema`.

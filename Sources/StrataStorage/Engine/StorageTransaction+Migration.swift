@@ -62,7 +62,7 @@ extension StorageTransaction {
             throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
         }
         let count = max(slotCount, (values.keys.max() ?? -1) + 1)
-        let bytes = RowEncoder.encode(slotCount: count, replacing: values, in: old)
+        let bytes = RowEncoder.encode(slotCount: count, in: old) { values[$0] }
         try putRow(table, key, bytes)
     }
 
@@ -119,7 +119,7 @@ extension StorageTransaction {
         try forEachRow(table) { key, row in
             var cleared: [Int: Value] = [:]
             for id in 0..<slotCount where !ids.contains(id) && row.hasSlot(id) && !row.isNull(id) { cleared[id] = .null }
-            rows.append((key, RowEncoder.encode(slotCount: slotCount, replacing: cleared, in: row)))
+            rows.append((key, RowEncoder.encode(slotCount: slotCount, in: row) { cleared[$0] }))
             return true
         }
         var rekeyed = false

@@ -78,5 +78,5 @@ package struct ClassSchema: Sendable, Codable, Equatable {
     package var keysArePrimaryKeys: Bool { primaryKey.map { $0.type == .int && !$0.isOptional } ?? false }
 
     /// One more than the highest property id: the number of slots a full row has.
-    package var slotCount: Int { (properties.map(\.id).max() ?? -1) + 1 }
+    package var slotCount: Int { properties.reduce(0) { max($0, $1.id + 1) } }
 }

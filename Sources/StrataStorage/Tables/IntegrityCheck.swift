@@ -55,7 +55,7 @@ package struct IntegrityCheck {
                     throw Problem(description: "'\(table.name)': primary key '\(describe(value))' is not unique (object \(key))")
                 }
             }
-            for property in table.schema.properties where table.indexes[property.id] != nil {
+            for property in table.indexedProperties {
                 let value = row.value(property)
                 if try !txn.lookup(table, property, equalTo: value).contains(key) {
                     throw Problem(description: "'\(table.name)' object \(key): no entry in the index of '\(property.name)' for '\(describe(value))'")
@@ -76,7 +76,7 @@ package struct IntegrityCheck {
             return true
         }
         report.objects += rows
-        for property in table.schema.properties where table.indexes[property.id] != nil {
+        for property in table.indexedProperties {
             let entries = try txn.lmdbCall("Counting an index") { try txn.lmdb.count(table.indexes[property.id]!) }
             if entries != rows {
                 throw Problem(description: "'\(table.name)': the index of '\(property.name)' has \(entries) entries for \(rows) objects")

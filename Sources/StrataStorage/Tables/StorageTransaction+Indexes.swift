@@ -34,7 +34,7 @@ extension StorageTransaction {
     func addIndexEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey) throws {
         try withIndexEntry(table, property, value, key) { db, indexKey, objectKey in
             do {
-                try lmdb.put(db, key: indexKey, value: objectKey, flags: property.isPrimaryKey ? .noOverwrite : [])
+                try lmdb.put(db, key: indexKey, value: objectKey, flags: property.isPrimaryKey ? .noOverwrite : PutFlags())
             } catch let e as LMDBError where e == .keyExists {
                 throw StorageError(.invalidInput, "Attempting to create an object of type '\(table.name)' with an existing primary key value '\(describe(value))'")
             }

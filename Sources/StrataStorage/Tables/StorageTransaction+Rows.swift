@@ -51,7 +51,7 @@ extension StorageTransaction {
             }
         }
         if append { lastKeys[table.name] = key }
-        for property in table.schema.properties where table.indexes[property.id] != nil {
+        for property in table.indexedProperties {
             try addIndexEntry(table, property, values[property.id], key)
         }
         for link in table.links {
@@ -68,41 +68,48 @@ extension StorageTransaction {
         guard let old = try row(table, key) else {
             throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
         }
-        var newValues: [Int: Value] = [:]
+        // The new values by property id: a short list (usually one), searched linearly.
+        var newValues: [(id: Int, value: Value)] = []
+        newValues.reserveCapacity(changes.count)
         for (property, value) in changes {
             if property.isPrimaryKey, old.value(property) != value {
                 throw StorageError(.invalidInput, "Primary key '\(table.name).\(property.name)' cannot be changed once the object is added")
             }
             if onlyIfDifferent, old.value(property) == value { continue }
-            newValues[property.id] = value
+            if let i = newValues.firstIndex(where: { $0.id == property.id }) {
+                newValues[i].value = value
+            } else {
+                newValues.append((property.id, value))
+            }
         }
         if newValues.isEmpty { return }
-        try checkSizes(table, Array(newValues.values))
+        func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
+        try checkSizes(table, newValues.lazy.map(\.value))
         var relinked: [(PropertySchema, old: Value, new: Value)] = []
         for link in table.links {
-            guard let new = newValues[link.id] else { continue }
+            guard let new = newValue(link.id) else { continue }
             try checkLinkTarget(table, link, new)
             relinked.append((link, old.value(link), new))
         }
-        let slotCount = max(table.schema.slotCount, newValues.keys.max()! + 1)
+        let slotCount = max(table.slotCount, newValues.map(\.id).max()! + 1)
         var oldIndexed: [(PropertySchema, Value)] = []
-        for (property, _) in changes where table.indexes[property.id] != nil && newValues[property.id] != nil {
+        for (property, _) in changes where table.indexes[property.id] != nil && newValue(property.id) != nil {
             oldIndexed.append((property, old.value(property)))
         }
-        let bytes = RowEncoder.encode(slotCount: slotCount, replacing: newValues, in: old)
+        let bytes = RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValue)
         try lmdbCall("Updating '\(table.name)'") {
             var k = ObjectKeyCoding.encode(key)
             try withUnsafeBytes(of: &k) { kb in try bytes.withUnsafeBytes { try lmdb.put(table.rows, key: kb, value: $0) } }
         }
         for (property, oldValue) in oldIndexed {
             try removeIndexEntry(table, property, oldValue, key)
-            try addIndexEntry(table, property, newValues[property.id]!, key)
+            try addIndexEntry(table, property, newValue(property.id)!, key)
         }
         for (link, oldValue, newValue) in relinked where oldValue != newValue {
             if case .link(let target) = oldValue { try removeBacklink(table, link, target: target, origin: key) }
             if case .link(let target) = newValue { try addBacklink(table, link, target: target, origin: key) }
         }
-        record(table) { c in for id in newValues.keys { c.recordModify(key, property: id) } }
+        record(table) { c in for (id, _) in newValues { c.recordModify(key, property: id) } }
     }
 
     /// Deletes object `key` and its index entries. Returns false if it did not exist.
@@ -117,7 +124,7 @@ extension StorageTransaction {
             if case .link(let target) = old.value(link) { try removeBacklink(table, link, target: target, origin: key) }
         }
         var indexed: [(PropertySchema, Value)] = []
-        for property in table.schema.properties where table.indexes[property.id] != nil {
+        for property in table.indexedProperties {
             indexed.append((property, old.value(property)))
         }
         try lmdbCall("Deleting from '\(table.name)'") {
@@ -163,7 +170,7 @@ extension StorageTransaction {
         try lmdbCall("Scanning '\(table.name)'") { RowCursor(try lmdb.cursor(table.rows), table: table, transaction: self) }
     }
 
-    func checkSizes(_ table: Table, _ values: [Value]) throws {
+    func checkSizes(_ table: Table, _ values: some Sequence<Value>) throws {
         for v in values {
             let size: Int
             switch v {

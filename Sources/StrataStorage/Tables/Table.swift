@@ -15,6 +15,8 @@ package final class Table {
     let backlinks: [Int: Database]
     /// Per list property id: the list's directory and chunks, by owner key.
     let lists: [Int: Database]
+    /// The properties that have an index database, in declaration order.
+    let indexedProperties: [PropertySchema]
     /// The to-one link properties of this class.
     package let links: [PropertySchema]
     /// The list properties of this class.
@@ -23,6 +25,8 @@ package final class Table {
     package let primaryKey: PropertySchema?
     /// Whether object keys are the integer primary key itself.
     package let keysArePrimaryKeys: Bool
+    /// The number of slots a full row has (`ClassSchema.slotCount`, worked out once).
+    package let slotCount: Int
 
     init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database], lists: [Int: Database]) {
         self.schema = schema
@@ -30,10 +34,12 @@ package final class Table {
         self.indexes = indexes
         self.backlinks = backlinks
         self.lists = lists
+        indexedProperties = schema.properties.filter { indexes[$0.id] != nil }
         links = schema.properties.filter(\.isToOneLink)
         listProperties = schema.properties.filter(\.isList)
         primaryKey = schema.primaryKey
         keysArePrimaryKeys = schema.keysArePrimaryKeys
+        slotCount = schema.slotCount
     }
 
     /// The class name.
