@@ -59,16 +59,17 @@ open class ObjectBase: NSObject {
     /// The current row of a managed object; traps if it was deleted (as Realm does).
     @inline(__always)
     func currentRow() -> RowView {
-        // Borrowed, not retained: this object holds the core for the whole call.
-        unowned(unsafe) let core = managingCore!
-        core.checkThread()
-        let stamp = core.stamp
-        if let cached = cachedRow, cached.stamp == stamp { return cached.row }
-        guard let row = (try? core.row(binding!, objectKey)) ?? nil else {
-            preconditionFailure("Object has been deleted or invalidated: '\(binding!.info.name)' object no longer exists in the Realm")
+        // The core is used at +0 (no retain): this object holds it for the whole call.
+        Unmanaged.passUnretained(managingCore!)._withUnsafeGuaranteedRef { core in
+            core.checkThread()
+            let stamp = core.stamp
+            if let cached = cachedRow, cached.stamp == stamp { return cached.row }
+            guard let row = (try? core.row(binding!, objectKey)) ?? nil else {
+                preconditionFailure("Object has been deleted or invalidated: '\(binding!.info.name)' object no longer exists in the Realm")
+            }
+            cachedRow = (stamp, row)
+            return row
         }
-        cachedRow = (stamp, row)
-        return row
     }
 
     /// Reads a managed property by declaration index.

@@ -174,11 +174,7 @@ final class RealmCore {
     var isOnNewestVersion: Bool { current?.isNewest ?? false }
 
     /// Stamps row views: changes whenever a held view may have become stale.
-    /// (Read on every property access: the transaction is borrowed, not retained.)
-    var stamp: UInt64 {
-        unowned(unsafe) let transaction = current
-        return serial << 40 | (transaction?.writeCount ?? 0)
-    }
+    var stamp: UInt64 { serial << 40 | (current?.writeCount ?? 0) }
 
     /// The version this instance sees (the newest commit in its snapshot).
     var version: UInt64 { (try? transaction().version) ?? 0 }

@@ -8,15 +8,20 @@ final class TableBinding {
     let table: Table
     /// The stored property (with its stable id) of each declared property.
     let properties: [PropertySchema]
-    /// The row slot of each declared property, for reads.
-    let slots: [Slot]
+    /// The row slot of each declared property, for reads: a buffer the binding owns rather
+    /// than an array, so that reading a slot on every property access counts no references.
+    let slots: UnsafeBufferPointer<Slot>
 
     init(info: ClassInfo, table: Table) {
         self.info = info
         self.table = table
         properties = info.properties.map { table.schema.property(named: $0.name)! }
-        slots = properties.map(Slot.init)
+        let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: properties.count)
+        _ = slots.initialize(from: properties.map(Slot.init))
+        self.slots = UnsafeBufferPointer(slots)
     }
+
+    deinit { slots.deallocate() }
 
     /// The differences between the code's class and the stored one, one line each (empty
     /// when they match).
