@@ -76,6 +76,21 @@ final class WriteTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Tag.self).count, 1)
     }
 
+    func testARejectedAddLeavesTheObjectUnmanagedAndTheWriteGoesOn() throws {
+        let realm = try openRealm()
+        try realm.write {
+            realm.add(Dog(value: ["id": 1, "name": "A"]))
+            let duplicate = Dog(value: ["id": 1, "name": "B"])
+            XCTAssertThrowsError(try realm.throwingAdd(duplicate))
+            XCTAssertNil(duplicate.realm)
+            XCTAssertEqual(duplicate.name, "B")
+            duplicate.id = 2
+            try realm.throwingAdd(duplicate)
+            XCTAssertNotNil(duplicate.realm)
+        }
+        XCTAssertEqual(realm.objects(Dog.self).sorted(byKeyPath: "id").map(\.name), ["A", "B"])
+    }
+
     func testUpdatePolicyModifiedKeepsUntouchedFieldsAndAllOverwrites() throws {
         let realm = try openRealm()
         try realm.write {
