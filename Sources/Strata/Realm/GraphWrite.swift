@@ -36,8 +36,8 @@ final class GraphWrite {
         let base = Unmanaged.passUnretained(object).toOpaque()
         var row = [StrataStorage.Value](repeating: .null, count: binding.table.slotCount)
         for index in info.properties.indices {
-            let property = info.properties[index]
-            row[binding.slots[index].id] = property.read(base + property.offset).value
+            // Members read in place: copying a whole `PropertyInfo` would retain its strings.
+            row[binding.slots[index].id] = info.properties[index].read(base + info.properties[index].offset).value
         }
         let key = try translatingErrors(path: core.path) { try core.transaction().insert(binding.table, values: row) }
         object.attach(core, binding, key)
