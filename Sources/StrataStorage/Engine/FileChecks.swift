@@ -27,11 +27,15 @@ enum FileChecks {
 
     /// Checks what LMDB cannot: a file shorter than the pages its header claims is truncated,
     /// and mapping it would fault on the missing pages.
+    /// The header is read before the size: another process's commit between the two only
+    /// grows the file (its pages are written before its header), so a live file never looks
+    /// truncated.
     static func checkAfterOpen(_ environment: Environment, path: String) throws {
+        let used = environment.usedBytes
         var st = stat()
         guard stat(path, &st) == 0 else { return }
-        if Int(st.st_size) < environment.usedBytes, st.st_size > 0 {
-            throw StorageError(.invalidDatabase, "Cannot open '\(path)': the file is truncated (\(st.st_size) bytes on disk, \(environment.usedBytes) in use)")
+        if Int(st.st_size) < used, st.st_size > 0 {
+            throw StorageError(.invalidDatabase, "Cannot open '\(path)': the file is truncated (\(st.st_size) bytes on disk, \(used) in use)")
         }
     }
 

@@ -54,12 +54,27 @@ package final class StorageFile: @unchecked Sendable {
     /// process already has open. Throws a `StorageError` naming the path and the problem:
     /// missing directory, a directory in the way, permissions, not a Strata file, truncated,
     /// newer format.
+    ///
+    /// A read-only instance can outlive its last Realm for a moment (another thread, such as
+    /// the notifier, still holding it): a read-write open waits up to 200 ms for it to go
+    /// before failing.
     package static func open(path: String, options: Options) throws -> StorageFile {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        for _ in 0..<200 {
+            if let file = try openOrReuse(path, options, failOnConflict: false) { return file }
+            usleep(1_000)
+        }
+        return try openOrReuse(path, options, failOnConflict: true)!
+    }
+
+    /// The instance open for `path`, or a new one; nil (or with `failOnConflict`, an error)
+    /// when a read-write open finds a read-only instance.
+    private static func openOrReuse(_ path: String, _ options: Options, failOnConflict: Bool) throws -> StorageFile? {
         registryLock.lock()
         defer { registryLock.unlock() }
         if let key = identity(of: path), let file = registry[key]?.file {
             if file.isReadOnly && !options.readOnly {
+                guard failOnConflict else { return nil }
                 throw StorageError(.fileAccess, "'\(path)' is already open read-only in this process; open it read-write first (LMDB allows one environment per file per process)")
             }
             return file
