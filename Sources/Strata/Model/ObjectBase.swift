@@ -72,12 +72,6 @@ open class ObjectBase: NSObject {
         }
     }
 
-    /// Reads a managed property by declaration index.
-    @inline(__always)
-    func managedValue(_ index: Int) -> StrataStorage.Value {
-        currentRow().value(binding!.slots[index])
-    }
-
     /// Reads a managed property as its Swift type (called from `@Persisted`'s accessor, and
     /// inlined there so that the conversion is specialised for the property's type).
     @inlinable
