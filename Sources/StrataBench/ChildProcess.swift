@@ -36,7 +36,8 @@ enum ChildProcess {
             logProgress(m)
         }
         let instance = try type.init(directory: URL(fileURLWithPath: directory), durable: options.durable)
-        try Runner(engineName: engine.rawValue, engine: instance, n: options.n, ops: options.ops, emit: emit).run()
+        try Runner(engineName: engine.rawValue, engine: instance, n: options.n, ops: options.ops, repeats: options.repeats,
+                   emit: emit).run()
         if options.ops.contains(.peakRSS), let bytes = peakRSSBytes() {
             emit(Measurement(op: .peakRSS, engine: engine.rawValue, bytes: bytes))
         }

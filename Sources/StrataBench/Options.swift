@@ -16,7 +16,8 @@ enum EngineKind: String, CaseIterable {
 }
 
 /// The command line: `strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
-/// [--engines strata,lmdb,sqlite] [--dir PATH] [--processes] [--notifications] [--seconds S]`,
+/// [--repeat R] [--engines strata,lmdb,sqlite] [--dir PATH] [--processes] [--notifications]
+/// [--seconds S]`,
 /// plus the hidden
 /// `--child-engine NAME`, which runs one engine in this process (in the directory `--dir`)
 /// and prints its results as JSON lines, and `--role ROLE --worker K`, a worker process of
@@ -39,6 +40,8 @@ struct Options {
     var notifications = true
     /// Seconds each throughput cell of the multi-process rows runs.
     var seconds = 1.0
+    /// How many times each read-only op runs; its median time is reported (`--repeat`).
+    var repeats = 1
     /// This process is a worker of the multi-process rows (hidden `--role`).
     var role: WorkerRole?
     /// The worker's number within its measurement (hidden `--worker`).
@@ -47,7 +50,7 @@ struct Options {
     var rows = 0
 
     static let usage = """
-        usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
+        usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json] [--repeat R]
                             [--engines strata,lmdb,sqlite] [--dir PATH]
                             [--processes] [--notifications] [--seconds S]
           --n N        objects inserted by W1 (default 1000000)
@@ -57,6 +60,9 @@ struct Options {
                        W13 `id BETWEEN` 1,000 ids, W14 `ANY` and W15 `SUBQUERY` over lists
                        (Strata only; "–" for the baselines), each time per query
           --json       print the results as a JSON array instead of a table
+          --repeat R   run each op that changes nothing (W2-W4, W6, W7, W11-W15) R times
+                       and report its median time (default 1): steadier ratios on a
+                       noisy machine
           --engines    engines to run, in this order (default lmdb,sqlite,strata)
           --dir PATH   where each engine's temporary directory is made (default /tmp)
           --lists      instead: Strata's list append/index/remove and backlink count per
@@ -107,6 +113,9 @@ struct Options {
                 processesOnly = true
             case "--notifications":
                 notificationsOnly = true
+            case "--repeat":
+                guard let repeats = Int(try value(flag)), repeats > 0 else { throw BenchError("--repeat needs a positive integer") }
+                options.repeats = repeats
             case "--seconds":
                 guard let seconds = Double(try value(flag)), seconds > 0 else { throw BenchError("--seconds needs a positive number") }
                 options.seconds = seconds
@@ -144,7 +153,7 @@ struct Options {
 
     /// The arguments that make a child process run `engine` in `directory` with these options.
     func childArguments(engine: EngineKind, directory: String) -> [String] {
-        var arguments = ["--child-engine", engine.rawValue, "--dir", directory, "--n", String(n)]
+        var arguments = ["--child-engine", engine.rawValue, "--dir", directory, "--n", String(n), "--repeat", String(repeats)]
         if !durable { arguments.append("--nosync") }
         arguments += ["--only", Op.allCases.filter(ops.contains).map(\.rawValue).joined(separator: ",")]
         return arguments

@@ -7,6 +7,8 @@ struct Runner {
     var n: Int
     /// The ops to run; W1 always runs because the others need its data.
     var ops: Set<Op>
+    /// How many times each op that changes nothing runs; its median time is recorded.
+    var repeats = 1
     var emit: (Measurement) -> Void
 
     func run() throws {
@@ -17,19 +19,19 @@ struct Runner {
         }
         if ops.contains(.w2) {
             var count = 0
-            seconds = try measure { for _ in 0..<Workload.countRepeats { count = try engine.countQuery() } }
+            seconds = try measureReading { for _ in 0..<Workload.countRepeats { count = try engine.countQuery() } }
             record(.w2, seconds / Double(Workload.countRepeats), units: 1, checks: ["count": count])
         }
         if ops.contains(.w3) {
             let ids = Workload.randomIDs(seed: Workload.pkSeed, count: Workload.pkLookups, below: n)
             var sum = 0
-            seconds = try measure { sum = try engine.pkLookup(ids) }
+            seconds = try measureReading { sum = try engine.pkLookup(ids) }
             record(.w3, seconds, units: ids.count, checks: ["sum": sum])
         }
         if ops.contains(.w4) {
             let ids = Workload.randomIDs(seed: Workload.indexSeed, count: Workload.indexLookups, below: n)
             var sum = 0
-            seconds = try measure { sum = try engine.indexLookup(ids) }
+            seconds = try measureReading { sum = try engine.indexLookup(ids) }
             record(.w4, seconds, units: ids.count, checks: ["sum": sum])
         }
         if ops.contains(.w5) {
@@ -41,12 +43,12 @@ struct Runner {
         }
         if ops.contains(.w6) {
             var result = (rows: 0, sum: 0)
-            seconds = try measure { result = try engine.enumerate() }
+            seconds = try measureReading { result = try engine.enumerate() }
             record(.w6, seconds, units: result.rows, checks: ["rows": result.rows, "sum": result.sum])
         }
         if ops.contains(.w7) {
             var hash = 0
-            seconds = try measure { hash = try engine.sortLimit() }
+            seconds = try measureReading { hash = try engine.sortLimit() }
             record(.w7, seconds, units: n, checks: ["hash": hash])
         }
         try runQueries()
@@ -109,8 +111,19 @@ struct Runner {
     /// Runs `query` once per input, recording the time per query.
     private func timeQueries<Input>(_ op: Op, _ inputs: [Input], _ query: (Input) throws -> QueryResult) throws {
         var total = QueryResult()
-        let seconds = try measure { for input in inputs { total += try query(input) } }
+        let seconds = try measureReading {
+            total = QueryResult()
+            for input in inputs { total += try query(input) }
+        }
         record(op, seconds / Double(max(inputs.count, 1)), units: 1, checks: ["count": total.count, "sum": total.sum])
+    }
+
+    /// The median wall time of `repeats` runs of `body`, an op that changes nothing.
+    private func measureReading(_ body: () throws -> Void) rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<repeats { times.append(try measure(body)) }
+        times.sort()
+        return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
     }
 
     /// Wall time of `body` in seconds.
