@@ -49,8 +49,20 @@ package enum ArgumentConversion {
         }
     }
 
+    /// The value of an argument of the commonest types (String, Int, Double), recognised by
+    /// its exact type: each `as` in `scalar` is a dynamic cast, and a String would otherwise
+    /// fail thirteen of them before its own. Nil for any other type.
+    package static func common(_ any: Any) -> Value? {
+        let type = Swift.type(of: any)
+        if type == String.self { return .string(any as! String) }
+        if type == Int.self { return .int(Int64(any as! Int)) }
+        if type == Double.self { return .double(any as! Double) }
+        return nil
+    }
+
     /// A scalar argument as a value, or nil for anything else.
     private static func scalar(_ any: Any) -> Value? {
+        if let value = common(any) { return value }
         switch any {
         case let v as Bool: return .bool(v)
         case let v as Int: return .int(Int64(v))

@@ -27,8 +27,9 @@ package struct CompiledQuery: Sendable, CustomStringConvertible {
     package let query: ResolvedQuery
     /// The ids (row slots) of every property the predicate reads.
     package let propertyIDs: Set<Int>
-    /// An index lookup that yields a superset of the matches, when one applies.
-    package let indexHint: IndexHint?
+    /// An index lookup that yields a superset of the matches, when one applies (worked out
+    /// on demand: execution follows `plan`, which weighs every such lookup).
+    package var indexHint: IndexHint? { IndexHint.find(in: query.predicate) }
     /// How execution finds the candidate rows (an index access or a scan).
     package let plan: QueryPlan
     /// The predicate on the row alone, when it reads no other object (nil otherwise).
@@ -43,7 +44,6 @@ package struct CompiledQuery: Sendable, CustomStringConvertible {
         self.schema = schema
         self.query = query
         propertyIDs = query.predicate.propertyIDs
-        indexHint = IndexHint.find(in: query.predicate)
         plan = QueryPlanner.plan(query.predicate)
         if query.predicate.followsLinks {
             var classes = ClassNumbers()

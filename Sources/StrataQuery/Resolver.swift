@@ -127,7 +127,7 @@ package struct Resolver {
             return .constant(v, position: p, source: .literal(v))
         case .argument(let i, let p):
             let any = try argument(i, at: p)
-            if let object = any as? ObjectArgument {
+            if type(of: any) == ObjectArgument.self, let object = any as? ObjectArgument {
                 return .object(object, position: p, source: .text("argument \(i) (\(object.className) object)"))
             }
             if type(of: any) == [ObjectArgument].self, let objects = any as? [ObjectArgument] {
