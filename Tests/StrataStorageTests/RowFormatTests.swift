@@ -60,7 +60,7 @@ final class RowFormatTests: XCTestCase {
 
     func testReplacingASlotKeepsTheOthersByteForByte() {
         let original = RowEncoder.encode([.int(7), .string("keep"), .double(1), .null])
-        let updated = original.withUnsafeBytes { RowEncoder.encode(slotCount: 4, in: RowView($0)!) { $0 == 2 ? .double(9) : nil } }
+        let updated = original.withUnsafeBytes { RowEncoder.encode(slotCount: 4, in: RowView($0)!, replacing: [(2, .double(9))]) }
         updated.withUnsafeBytes { raw in
             let row = RowView(raw)!
             XCTAssertEqual(row.int(0), 7)

@@ -126,14 +126,17 @@ package enum RowEncoder {
         }
     }
 
-    /// Re-encodes `row` with the slots for which `replacement` gives a value set to it.
-    package static func encode(slotCount: Int, in row: RowView, replacing replacement: (Int) -> Value?) -> [UInt8] {
+    /// Re-encodes `row` with some slots set to new values: `replacements` by ascending slot,
+    /// each slot at most once.
+    package static func encode(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)]) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(row.bytes.count + 16)
+        var next = 0
         return build(slotCount: slotCount, payload: &payload) { slot, out in
-            if let v = replacement(slot) {
-                if case .null = v { return false }
-                ValueCodec.encode(v, into: &out)
+            if next < replacements.count, replacements[next].id == slot {
+                defer { next += 1 }
+                if case .null = replacements[next].value { return false }
+                ValueCodec.encode(replacements[next].value, into: &out)
                 return true
             }
             if row.isNull(slot) { return false }

@@ -62,7 +62,7 @@ extension StorageTransaction {
             throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
         }
         let count = max(slotCount, (values.keys.max() ?? -1) + 1)
-        let bytes = RowEncoder.encode(slotCount: count, in: old) { values[$0] }
+        let bytes = RowEncoder.encode(slotCount: count, in: old, replacing: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         try putRow(table, key, bytes)
     }
 
@@ -117,9 +117,9 @@ extension StorageTransaction {
         // Rows as (key, bytes), with the slots of removed properties cleared.
         var rows: [(ObjectKey, [UInt8])] = []
         try forEachRow(table) { key, row in
-            var cleared: [Int: Value] = [:]
-            for id in 0..<slotCount where !ids.contains(id) && row.hasSlot(id) && !row.isNull(id) { cleared[id] = .null }
-            rows.append((key, RowEncoder.encode(slotCount: slotCount, in: row) { cleared[$0] }))
+            var cleared: [(id: Int, value: Value)] = []
+            for id in 0..<slotCount where !ids.contains(id) && row.hasSlot(id) && !row.isNull(id) { cleared.append((id, .null)) }
+            rows.append((key, RowEncoder.encode(slotCount: slotCount, in: row, replacing: cleared)))
             return true
         }
         var rekeyed = false

@@ -68,7 +68,8 @@ extension StorageTransaction {
         guard let old = try row(table, key) else {
             throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
         }
-        // The new values by property id: a short list (usually one), searched linearly.
+        // The new values by property id: a short list (usually one), searched linearly, sorted
+        // by id for the encoder.
         var newValues: [(id: Int, value: Value)] = []
         newValues.reserveCapacity(changes.count)
         for (property, value) in changes {
@@ -96,7 +97,8 @@ extension StorageTransaction {
         for (property, _) in changes where table.indexes[property.id] != nil && newValue(property.id) != nil {
             oldIndexed.append((property, old.value(property)))
         }
-        let bytes = RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValue)
+        newValues.sort { $0.id < $1.id }
+        let bytes = RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues)
         try lmdbCall("Updating '\(table.name)'") {
             var k = ObjectKeyCoding.encode(key)
             try withUnsafeBytes(of: &k) { kb in try bytes.withUnsafeBytes { try lmdb.put(table.rows, key: kb, value: $0) } }
