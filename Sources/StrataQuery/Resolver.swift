@@ -112,8 +112,10 @@ package struct Resolver {
         /// SUBQUERY's condition and variable.
         var filter: ResolvedPredicate?
         var variable: String?
-        /// The key path as written, for messages.
-        var text: String
+        /// The key path (or SUBQUERY) as written, for messages: kept as the node, and made
+        /// into text only when a message needs it.
+        var written: any CustomStringConvertible
+        var text: String { written.description }
 
         var isToMany: Bool { steps.contains(where: \.isToMany) }
         var targetClass: String? { steps.last?.targetClass }
@@ -158,7 +160,7 @@ package struct Resolver {
                 // `SUBQUERY(tags, $t, $t BEGINSWITH 'a')`: `$t` is one element of the list.
                 let inner = try Resolver(subquery: s.variable, of: schema, element: element, self).resolve(s.predicate)
                 return .path(ResolvedPath(steps: collection.steps, end: .aggregate(.count), filter: inner, variable: s.variable,
-                                          text: s.description), position: s.position)
+                                          written: s), position: s.position)
             }
             guard case .objects = collection.end, collection.isToMany, let target = collection.targetClass,
                   let targetSchema = lookup.classes[target] else {
@@ -167,7 +169,7 @@ package struct Resolver {
             }
             let inner = try Resolver(subquery: s.variable, of: targetSchema, self).resolve(s.predicate)
             return .path(ResolvedPath(steps: collection.steps, end: .aggregate(.count), filter: inner, variable: s.variable,
-                                      text: s.description), position: s.position)
+                                      written: s), position: s.position)
         }
     }
 
@@ -211,7 +213,6 @@ package struct Resolver {
             case .backlink(let c, let q, let p): parts.append(.backlink(c, q, p))
             }
         }
-        let text = k.description
         var current = schema
         var steps: [LinkStep] = []
         var i = 0
@@ -223,7 +224,7 @@ package struct Resolver {
                 guard parts.count == 1 else {
                     throw QueryError("'$\(n)' is one value of the list '\(element.name)', so nothing can follow it", at: p)
                 }
-                return ResolvedPath(steps: [], end: .property(element), text: text)
+                return ResolvedPath(steps: [], end: .property(element), written: k)
             }
             current = scope.schema
             i = 1
@@ -240,7 +241,7 @@ package struct Resolver {
                         steps.append(step)
                         if let element = step.element {
                             // A list of values yields values: only a collection operator may follow.
-                            if isLast { return ResolvedPath(steps: steps, end: .values(element), text: text) }
+                            if isLast { return ResolvedPath(steps: steps, end: .values(element), written: k) }
                             guard case .collectionOperator = parts[i + 1] else {
                                 throw QueryError("'\(n)' is a list of \(p.type) values, so only a collection operator (@count, @sum, @avg, @min, @max) may follow it",
                                                  at: position)
@@ -251,7 +252,7 @@ package struct Resolver {
                         i += 1
                         continue
                     }
-                    if isLast { return ResolvedPath(steps: steps, end: .property(p), text: text) }
+                    if isLast { return ResolvedPath(steps: steps, end: .property(p), written: k) }
                     guard p.type == .link else {
                         switch parts[i + 1] {
                         case .name(let next, let q):
@@ -290,7 +291,7 @@ package struct Resolver {
                 }
                 if op == "count" || op == "size" {
                     guard isLast else { throw QueryError("nothing can follow '@\(op)'", at: position) }
-                    return ResolvedPath(steps: steps, end: .aggregate(.count), text: text)
+                    return ResolvedPath(steps: steps, end: .aggregate(.count), written: k)
                 }
                 let n: String, q: Int, p: PropertySchema
                 if let element = steps.last?.element {
@@ -315,13 +316,13 @@ package struct Resolver {
                 guard allowed else {
                     throw QueryError("'@\(op)' needs a \(op == "sum" || op == "avg" ? "numeric" : "numeric or date") property, but '\(n)' is \(article(p.type))", at: q)
                 }
-                return ResolvedPath(steps: steps, end: .aggregate(function), text: text)
+                return ResolvedPath(steps: steps, end: .aggregate(function), written: k)
             case .variable(let n, let position):
                 throw QueryError("the variable '$\(n)' can only start a key path", at: position)
             }
             i += 1
         }
-        return ResolvedPath(steps: steps, end: .objects, text: text)
+        return ResolvedPath(steps: steps, end: .objects, written: k)
     }
 
     /// The schema of a class reached through a relationship.
@@ -511,7 +512,7 @@ package struct Resolver {
             let inner = try compare(link, node(link.name, op, []), rhs, throughLinks: !path.isEmpty)
             return path.isEmpty ? inner : .path(path, quantifier, inner)
         }
-        let k = ResolvedPath(steps: path, end: .objects, text: pathText(path))
+        let k = ResolvedPath(steps: path, end: .objects, written: pathText(path))
         let inner = try identity(k, node(k.text, op, []), rhs)
         return path.isEmpty ? inner : .path(path, quantifier, inner)
     }
@@ -525,7 +526,7 @@ package struct Resolver {
         switch operand {
         case .value(let v): .constant(v, position: 0, source: .literal(v))
         case .values(let vs): .list(vs.map { ($0, source: .literal($0)) }, position: 0)
-        case .property(let q): .path(ResolvedPath(steps: [], end: .property(q), text: q.name), position: 0)
+        case .property(let q): .path(ResolvedPath(steps: [], end: .property(q), written: q.name), position: 0)
         }
     }
 
@@ -569,7 +570,7 @@ package struct Resolver {
             let keys = try objectKeys(os, target: p.linkTarget ?? "", what: "'\(p.name)'", at: rhs)
             return .comparison(ResolvedComparison(property: p, op: .in, options: [], operand: .values(keys.map { .link($0) })))
         case .path(let k, let position):
-            return try compare(ResolvedPath(steps: [], end: .property(p), text: p.name), c, k, at: c.position, rhsAt: position)
+            return try compare(ResolvedPath(steps: [], end: .property(p), written: p.name), c, k, at: c.position, rhsAt: position)
         case .constant(let v, let position, let source):
             guard c.op != .in, c.op != .between else {
                 throw QueryError("\(c.op.rawValue) needs a list {…} or an array argument, but found \(source)", at: position)
