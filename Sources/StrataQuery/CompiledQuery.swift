@@ -26,7 +26,7 @@ package struct CompiledQuery: Sendable, CustomStringConvertible {
     /// The resolved tree (printable; also what `and` combines).
     package let query: ResolvedQuery
     /// The ids (row slots) of every property the predicate reads.
-    package let propertyIDs: Set<Int>
+    package var propertyIDs: Set<Int> { query.predicate.propertyIDs }
     /// An index lookup that yields a superset of the matches, when one applies (worked out
     /// on demand: execution follows `plan`, which weighs every such lookup).
     package var indexHint: IndexHint? { IndexHint.find(in: query.predicate) }
@@ -43,7 +43,6 @@ package struct CompiledQuery: Sendable, CustomStringConvertible {
     package init(_ query: ResolvedQuery, schema: ClassSchema) {
         self.schema = schema
         self.query = query
-        propertyIDs = query.predicate.propertyIDs
         plan = QueryPlanner.plan(query.predicate)
         if query.predicate.followsLinks {
             var classes = ClassNumbers()

@@ -170,8 +170,10 @@ package enum QueryPlanner {
             consider(r.lower != nil && r.upper != nil ? 4 : 5, 0, .range(p, r),
                      covers: part.exact && part.count == conjuncts.count)
         }
-        candidates.sort { ($0.rank, $0.count, $0.order) < ($1.rank, $1.count, $1.order) }
-        if candidates.count > 1 { return .fewestEntries(candidates.map(\.access)) }
+        if candidates.count > 1 {
+            candidates.sort { ($0.rank, $0.count, $0.order) < ($1.rank, $1.count, $1.order) }
+            return .fewestEntries(candidates.map(\.access))
+        }
         if let only = candidates.first { return .index(only.access, covers: only.covers) }
         let ids = predicate.propertyIDs
         let reading = propertiesReading(ids, in: predicate)
