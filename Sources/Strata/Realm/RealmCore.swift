@@ -39,8 +39,9 @@ final class RealmCore {
     /// Brings other threads' and processes' commits to this instance's run loop (kept here:
     /// the file's notifier holds it weakly, so it goes with this instance).
     private var waker: CommitWaker?
-    /// Counts transactions begun; with the write count it stamps cached row views.
-    @exclusivity(unchecked) private var serial: UInt64 = 0
+    /// Stamps cached row views: bumped when this instance moves to another transaction, and
+    /// by its transaction on every write.
+    private let stampCounter = ChangeCounter()
     private var bindings: [ObjectIdentifier: TableBinding] = [:] {
         didSet { if bindings.count < oldValue.count { bindingsGeneration &+= 1 } }
     }
@@ -99,7 +100,7 @@ final class RealmCore {
         queue = nil
         queueMarker = nil
         current = snapshot
-        serial = 1
+        stampCounter.bump()
         checkedClasses = live.checkedClasses
         validatedSchema = live.validatedSchema
         frozenLock = NSLock()
@@ -159,8 +160,9 @@ final class RealmCore {
     func transaction() throws -> StorageTransaction {
         if let current { return current }
         let txn = try file.beginRead()
+        txn.changeCounter = stampCounter
         current = txn
-        serial &+= 1
+        stampCounter.bump()
         if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
             preconditionFailure(problem)
         }
@@ -174,7 +176,7 @@ final class RealmCore {
     var isOnNewestVersion: Bool { current?.isNewest ?? false }
 
     /// Stamps row views: changes whenever a held view may have become stale.
-    var stamp: UInt64 { serial << 40 | (current?.writeCount ?? 0) }
+    var stamp: UInt64 { stampCounter.word.pointee }
 
     /// The version this instance sees (the newest commit in its snapshot).
     var version: UInt64 { (try? transaction().version) ?? 0 }
@@ -186,7 +188,7 @@ final class RealmCore {
         if asyncWrites.holdsGroup || isFrozen { return }
         if let current, !current.isShared { current.abort() }
         current = nil
-        serial &+= 1
+        stampCounter.bump()
     }
 
     /// Starts the write transaction (waiting for other writers) on the newest version.
@@ -198,9 +200,10 @@ final class RealmCore {
         let txn = try translatingErrors(path: path) { try file.beginWrite() }
         if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
             txn.abort()
-            serial &+= 1
+            stampCounter.bump()
             throw Realm.Error(.schemaMismatch, problem, path: path)
         }
+        txn.changeCounter = stampCounter
         current = txn
         isInWriteTransaction = true
         if queue != nil { writeThread = pthread_self() }
@@ -226,7 +229,7 @@ final class RealmCore {
         defer {
             isInWriteTransaction = false
             current = nil
-            serial &+= 1
+            stampCounter.bump()
         }
         do {
             try translatingErrors(path: path) { _ = try txn.commit(processName: Self.processName, pid: getpid()) }

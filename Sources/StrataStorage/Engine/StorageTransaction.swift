@@ -4,8 +4,8 @@ import LMDB
 /// A read snapshot or the write transaction of a file, with the stored schema it sees.
 ///
 /// Row bytes handed out (`RowView`) point into the memory map: valid until the transaction
-/// ends, and in a write transaction until its next write (`writeCount` tells callers when
-/// cached views went stale). Errors are `StorageError`s.
+/// ends, and in a write transaction until its next write (`changeCounter` tells callers
+/// when cached views went stale). Errors are `StorageError`s.
 package final class StorageTransaction {
     package let file: StorageFile
     /// The LMDB transaction operations go through (a nested one inside `atomically`).
@@ -17,10 +17,9 @@ package final class StorageTransaction {
     package private(set) var version: UInt64
     /// What this write transaction has changed so far.
     package private(set) var changes = ChangeSet()
-    /// Incremented on every write; cached row views from an earlier count are stale.
-    /// (Read through a getter: only accesses compiled in this module skip the exclusivity check.)
-    package var writeCount: UInt64 { writes }
-    @exclusivity(unchecked) private var writes: UInt64 = 0
+    /// Bumped on every write: cached row views from an earlier count are stale. Set by the
+    /// owner that caches row views; nil for one that does not.
+    package var changeCounter: ChangeCounter?
     /// The text stored in the history entry of this commit, if any.
     package var commitDescription: String?
     /// Which history entries the commit keeps (a bounded number of older ones are removed);
@@ -154,7 +153,7 @@ package final class StorageTransaction {
             tables[c.name] = nil
         }
         schemaChanged = true
-        writes &+= 1
+        changeCounter?.bump()
     }
 
     /// Removes classes from the stored schema (a migration's `deleteData` of a class the new
@@ -166,7 +165,7 @@ package final class StorageTransaction {
             tables[name] = nil
         }
         schemaChanged = true
-        writes &+= 1
+        changeCounter?.bump()
     }
 
     /// Runs `body` so that it changes everything or nothing: inside a nested LMDB transaction
@@ -179,7 +178,7 @@ package final class StorageTransaction {
         lmdb = try lmdbCall("Beginning a nested transaction on '\(file.path)'") { try Transaction(nestedIn: parent) }
         defer {
             lmdb = parent
-            writes &+= 1  // rows read inside may have moved or vanished
+            changeCounter?.bump()  // rows read inside may have moved or vanished
         }
         do {
             let result = try body()
@@ -254,6 +253,6 @@ package final class StorageTransaction {
     /// Records a change of `table` (used by the row operations).
     func record(_ table: Table, _ change: (inout ClassChanges) -> Void) {
         change(&changes.classes[table.name, default: ClassChanges()])
-        writes &+= 1
+        changeCounter?.bump()
     }
 }
