@@ -41,6 +41,8 @@ final class ClassInfo: @unchecked Sendable {
     let linkingObjects: [LinkingObjectsInfo]
     /// The schema the code declares, property ids = declaration indexes.
     let schema: ClassSchema
+    /// The primary-key property, if any (`schema.primaryKey`, looked up once).
+    let primaryKey: PropertySchema?
     /// Whether any property links to objects or is a list (adding needs the graph logic).
     let hasRelationships: Bool
     /// The field offset of every managed index, in index order: the stored properties, then
@@ -167,6 +169,7 @@ final class ClassInfo: @unchecked Sendable {
         self.properties = properties
         self.linkingObjects = linkingObjects
         schema = ClassSchema(name: name, properties: properties.map(\.schema))
+        primaryKey = schema.primaryKey
         hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.isList }
         managedFieldOffsets = properties.map(\.offset) + linkingObjects.map(\.offset)
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })

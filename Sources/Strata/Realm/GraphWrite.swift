@@ -27,7 +27,7 @@ final class GraphWrite {
     /// Adds the unmanaged `object` and its graph. A new object of a class without links or
     /// lists (the common case) is inserted straight from its fields, with no graph to track.
     static func add(_ object: ObjectBase, update: Realm.UpdatePolicy, to core: RealmCore) throws {
-        let info = try ClassInfo.of(type(of: object))
+        let info = try core.classInfo(type(of: object))
         guard !info.hasRelationships, update == .error else {
             _ = try run(core) { try $0.add(object, update: update) }
             return

@@ -177,15 +177,16 @@ extension Realm {
         guard let objectType = type as? ObjectBase.Type else {
             fatalError("objects(_:) needs an Object subclass, not \(type)")
         }
-        return Results(core: core, info: ClassInfo.forType(objectType))
+        do { return Results(core: core, info: try core.classInfo(objectType)) } catch { trap(error) }
     }
 
     /// The object with primary key `key`, or nil. Traps if the class has no primary key or
     /// the key has the wrong type.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         core.checkThread()
-        let info = ClassInfo.forType(type)
-        guard let pk = info.schema.primaryKey else {
+        let info: ClassInfo
+        do { info = try core.classInfo(type) } catch { trap(error) }
+        guard let pk = info.primaryKey else {
             fatalError("'\(info.name)' does not have a primary key")
         }
         do {

@@ -43,8 +43,17 @@ final class RealmCore {
     /// by its transaction on every write.
     private let stampCounter = ChangeCounter()
     private var bindings: [ObjectIdentifier: TableBinding] = [:] {
-        didSet { if bindings.count < oldValue.count { bindingsGeneration &+= 1 } }
+        didSet {
+            if bindings.count < oldValue.count {
+                bindingsGeneration &+= 1
+                lastBinding = nil
+            }
+        }
     }
+    /// The binding asked for last: calls tend to name the same class again and again.
+    private var lastBinding: TableBinding?
+    /// The class info asked for last (`classInfo(_:)`).
+    private var lastClassInfo: ClassInfo?
     /// Changes when bindings are dropped (a cancelled write), so holders re-fetch them.
     private(set) var bindingsGeneration: UInt64 = 0
 
@@ -261,14 +270,30 @@ final class RealmCore {
     func binding(for info: ClassInfo) throws -> TableBinding? {
         frozenLock?.lock()
         defer { frozenLock?.unlock() }
+        if let last = lastBinding, last.info === info { return last }
         let id = ObjectIdentifier(info)
-        if let b = bindings[id] { return b }
+        if let b = bindings[id] {
+            lastBinding = b
+            return b
+        }
         let txn = try translatingErrors(path: path) { try transaction() }
         guard let table = try translatingErrors(path: path, { try txn.table(info.name) }) else { return nil }
         try checkSchema([info], against: txn.schema)
         let binding = TableBinding(info: info, table: table)
         bindings[id] = binding
+        lastBinding = binding
         return binding
+    }
+
+    /// The info of a model class (`ClassInfo.of`), remembering the last one asked for: the
+    /// calls that name a class (`objects`, `object(ofType:forPrimaryKey:)`, `add`) tend to
+    /// name the same one again, and the process-wide table takes a lock.
+    func classInfo(_ type: ObjectBase.Type) throws -> ClassInfo {
+        if isFrozen { return try ClassInfo.of(type) }  // any thread may ask: no memo to race on
+        if let last = lastClassInfo, last.type == type { return last }
+        let info = try ClassInfo.of(type)
+        lastClassInfo = info
+        return info
     }
 
     /// The binding of a model class inside a write, adding the class to the file if needed.
