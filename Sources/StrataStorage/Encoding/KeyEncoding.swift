@@ -13,7 +13,13 @@ package enum IndexKey {
 
     /// Builds the index key of `value`.
     package static func encode(_ value: Value) -> [UInt8] {
-        var out: [UInt8] = [value.isNull ? 0 : 1]
+        var out: [UInt8] = []
+        switch value {
+        case .string(let s): out.reserveCapacity(1 + min(s.utf8.count, maxLength - 1))
+        case .data(let d): out.reserveCapacity(1 + min(d.count, maxLength - 1))
+        default: out.reserveCapacity(17)
+        }
+        out.append(value.isNull ? 0 : 1)
         switch value {
         case .null: break
         case .bool(let b): out.append(b ? 1 : 0)
