@@ -82,6 +82,27 @@ final class QueryTests: StrataTestCase {
         XCTAssertEqual(ids(realm.objects(Person.self).filter("id < 20").distinct(by: ["age"])).count, 10)
     }
 
+    func testAScannedQuerySortedOrdersPastItsFirstBatchStablyAndAsAPlainSort() throws {
+        try realm.write {
+            for i in 100..<700 {
+                realm.add(Person(value: ["id": i, "name": "name-\(i % 37)", "age": i % 7, "score": Double(i % 50)]))
+            }
+        }
+        let sorted = realm.objects(Person.self).filter("score >= 3").sorted(by: [SortDescriptor(keyPath: "age", ascending: false)])
+        XCTAssertTrue(sorted.explain().contains("scan"), sorted.explain())
+        // What a plain stable sort of the matches (in table order, that is by id) gives.
+        let expected = realm.objects(Person.self).map { ($0.id, $0.age, $0.score) }
+            .filter { $0.2 >= 3 }
+            .enumerated().sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }
+            .map(\.element.0)
+        XCTAssertEqual(sorted.count, expected.count)
+        XCTAssertGreaterThan(expected.count, 3 * 128, "the test must read past the first batch")
+        XCTAssertEqual(sorted[0].id, expected[0], "the first object, from the scan's own selection")
+        XCTAssertEqual(sorted[127].id, expected[127])
+        XCTAssertEqual(sorted[300].id, expected[300], "past the first batch the rest is sorted")
+        XCTAssertEqual(ids(sorted), expected)
+    }
+
     func testAggregates() {
         let people = realm.objects(Person.self)
         XCTAssertEqual(people.min(ofProperty: "age") as Int?, 0)

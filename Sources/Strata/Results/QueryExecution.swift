@@ -36,6 +36,31 @@ enum QueryExecution {
         return keys
     }
 
+    /// Whether `matches(_:in:_:orderingFirst:by:)` can answer `query` followed by a sort on
+    /// `sortKeys`: a scan of the rows alone, sorted by properties of the object itself.
+    static func canOrderWhileScanning(_ query: CompiledQuery, by sortKeys: [SortKey]) -> Bool {
+        guard !query.followsLinks, case .scan = query.plan else { return false }
+        return sortKeys.allSatisfy { $0.path.isEmpty }
+    }
+
+    /// The keys of the objects matching `query` (see `canOrderWhileScanning`), in table order
+    /// but for the first `k`, which are the first `k` in `sortKeys` order: the one pass over
+    /// the rows that filters them also selects those (instead of a second walk to sort).
+    static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction,
+                        orderingFirst k: Int, by sortKeys: [SortKey]) throws -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        var top = PartialSort.TopK(k, by: sortKeys)
+        try txn.forEachRow(table) { key, row in
+            if query.matches(row) {
+                top.offer((keys.count, row))
+                keys.append(key)
+            }
+            return true
+        }
+        PartialSort.reorder(&keys, first: top.ordered())
+        return keys
+    }
+
     /// The candidates of an index access in table order, without repeats.
     private static func sortedCandidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         tableOrder(try candidates(access, in: table, txn))

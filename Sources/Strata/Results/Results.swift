@@ -120,7 +120,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         defer { state.lock?.unlock() }
         var keys = evaluated()
         guard let sortKeys = state.pendingSort, state.ordered < Swift.min(prefix, keys.count) else { return keys }
-        let wanted = state.ordered == 0 ? Swift.max(prefix, 128) : keys.count
+        let wanted = state.ordered == 0 ? Swift.max(prefix, PartialSort.firstBatch) : keys.count
         do {
             try translatingErrors(path: core.path) {
                 let txn = try core.transaction()
@@ -173,6 +173,14 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             var keys: [ObjectKey] = []
             keys.reserveCapacity(try txn.count(table))
             try txn.forEachRow(table) { key, _ in keys.append(key); return true }
+            return keys
+        }
+        if base == nil, query.suffixes.count == 1, case .sort(let sortKeys) = query.suffixes[0],
+           QueryExecution.canOrderWhileScanning(query, by: sortKeys) {
+            // A scan then a sort: the scan also puts the first objects in order.
+            let keys = try QueryExecution.matches(query, in: table, txn, orderingFirst: PartialSort.firstBatch, by: sortKeys)
+            state.pendingSort = sortKeys
+            state.ordered = Swift.min(PartialSort.firstBatch, keys.count)
             return keys
         }
         var keys = try base.map { try QueryExecution.filter($0, query, in: table, txn) }

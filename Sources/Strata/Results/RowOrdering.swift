@@ -59,7 +59,11 @@ enum RowOrdering {
 /// Sort keys through links (`owner.name`) read the row `follow` reaches from each object's.
 enum PartialSort {
     /// An object being ordered: its position in `keys` and its row (nil: missing, sorts first).
-    private typealias Entry = (index: Int, row: RowView?)
+    typealias Entry = (index: Int, row: RowView?)
+
+    /// How many objects are put in order when the first ones are read: enough for a page of
+    /// results, far fewer than a whole class.
+    static let firstBatch = 128
 
     static func orderPrefix(_ keys: inout [ObjectKey], count k: Int, by sortKeys: [SortKey],
                             row: (ObjectKey) throws -> RowView?,
@@ -76,23 +80,41 @@ enum PartialSort {
             for (i, key) in keys.enumerated() { entries.append((i, try row(key))) }
             chosen = entries.sorted { before($0, $1, compared) }.map(\.index)
         } else {
-            // One pass keeping a max-heap of the k best rows seen so far (its root is the
-            // worst of them): only k rows are held, whatever the number of objects.
-            var heap: [Entry] = []
-            heap.reserveCapacity(k + 1)
-            for (i, key) in keys.enumerated() {
-                let entry = (index: i, row: try row(key))
-                if heap.count < k {
-                    heap.append(entry)
-                    siftUp(&heap, heap.count - 1) { before($0, $1, compared) }
-                } else if before(entry, heap[0], compared) {
-                    heap[0] = entry
-                    siftDown(&heap, 0) { before($0, $1, compared) }
-                }
-            }
-            chosen = heap.sorted { before($0, $1, compared) }.map(\.index)
+            var top = TopK(k, by: sortKeys)
+            for (i, key) in keys.enumerated() { top.offer((i, try row(key))) }
+            chosen = top.ordered()
         }
         reorder(&keys, first: chosen)
+    }
+
+    /// The k first of the objects offered to it, one at a time: a max-heap of the k best
+    /// seen so far (its root is the worst of them), so only k rows are held, whatever the
+    /// number of objects. Sort keys must not go through links.
+    struct TopK {
+        private let k: Int
+        private let keys: [RowOrdering.Key]
+        private var heap: [Entry] = []
+
+        init(_ k: Int, by sortKeys: [SortKey]) {
+            self.k = k
+            keys = RowOrdering.keys(sortKeys)
+            heap.reserveCapacity(k + 1)
+        }
+
+        /// Considers one object; objects must be offered in ascending position.
+        mutating func offer(_ entry: Entry) {
+            let keys = keys
+            if heap.count < k {
+                heap.append(entry)
+                siftUp(&heap, heap.count - 1) { before($0, $1, keys) }
+            } else if k > 0, before(entry, heap[0], keys) {
+                heap[0] = entry
+                siftDown(&heap, 0) { before($0, $1, keys) }
+            }
+        }
+
+        /// The positions of the k first objects offered, in order.
+        func ordered() -> [Int] { heap.sorted { before($0, $1, keys) }.map(\.index) }
     }
 
     /// Whether `a` sorts before `b`: by the keys, then by position; missing rows first.
@@ -134,7 +156,7 @@ enum PartialSort {
 
     /// Moves the objects at positions `first` to the front, in that order; the others follow
     /// in their current order.
-    private static func reorder(_ keys: inout [ObjectKey], first: [Int]) {
+    static func reorder(_ keys: inout [ObjectKey], first: [Int]) {
         if first.count == keys.count {
             keys = first.map { keys[$0] }
             return
