@@ -19,8 +19,9 @@ package func compileQuery(_ text: String, arguments: [Any] = [], schema: ClassSc
 /// A query ready to run against rows of one class: the matching function plus what a planner
 /// needs to know about it.
 ///
-/// Sendable: it holds only immutable values and closures that capture immutable values.
-package struct CompiledQuery: Sendable, CustomStringConvertible {
+/// A class, so that the `Results` values holding it copy one reference. Sendable: it holds
+/// only immutable values and closures that capture immutable values.
+package final class CompiledQuery: Sendable, CustomStringConvertible {
     /// The class the query was resolved against.
     package let schema: ClassSchema
     /// The resolved tree (printable; also what `and` combines).

@@ -15,12 +15,20 @@ package struct Resolver {
     /// Inside a SUBQUERY: its variable and the class of the objects it ranges over, or the
     /// element of the list of values it ranges over (`$t` in `SUBQUERY(tags, $t, …)`).
     private let scope: (variable: String, schema: ClassSchema, element: PropertySchema?)?
+    /// Watches what becomes of the arguments, when the query is being prepared.
+    private let recorder: ArgumentRecorder?
 
     /// A resolver for queries on `schema` with `arguments` for `%@`/`%K`/`$n`; key paths
-    /// through relationships reach the classes of `lookup`.
+    /// through relationships reach the classes of `lookup`. `recorder` learns where the
+    /// arguments went (`PreparedQuery`).
     package init(schema: ClassSchema, arguments: [Any], lookup: SchemaLookup? = nil) {
+        self.init(schema: schema, arguments: arguments, lookup: lookup, recorder: nil)
+    }
+
+    init(schema: ClassSchema, arguments: [Any], lookup: SchemaLookup? = nil, recorder: ArgumentRecorder?) {
         self.schema = schema
         self.arguments = arguments
+        self.recorder = recorder
         var lookup = lookup ?? SchemaLookup(schema)
         if lookup.classes[schema.name] == nil { lookup.classes[schema.name] = schema }
         self.lookup = lookup
@@ -31,6 +39,7 @@ package struct Resolver {
         self.schema = schema
         arguments = parent.arguments
         lookup = parent.lookup
+        recorder = parent.recorder
         scope = (variable, schema, element)
     }
 
@@ -178,6 +187,7 @@ package struct Resolver {
             throw QueryError("the query uses argument \(i) but only \(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given",
                              at: position)
         }
+        recorder?.read(i)
         return arguments[i]
     }
 
@@ -576,12 +586,14 @@ package struct Resolver {
                 throw QueryError("\(c.op.rawValue) needs a list {…} or an array argument, but found \(source)", at: position)
             }
             let value = try coerce(v, to: p, op: c.op, source: source, at: position, allowNil: throughLinks)
+            recorder?.constant(v, from: source, resolved: value)
             return .comparison(ResolvedComparison(property: p, op: c.op, options: c.options, operand: .value(value)))
         case .list(let items, let position):
             switch c.op {
             case .in:
                 var values: [Value] = []
                 for (v, source) in items { values.append(try coerce(v, to: p, op: .equal, source: source, at: position, allowNil: throughLinks)) }
+                recorder?.list(items, resolved: values, spread: true)
                 return .comparison(ResolvedComparison(property: p, op: .in, options: c.options, operand: .values(values)))
             case .between:
                 guard items.count == 2 else {
@@ -589,6 +601,7 @@ package struct Resolver {
                 }
                 let low = try coerce(items[0].0, to: p, op: .greaterOrEqual, source: items[0].source, at: position)
                 let high = try coerce(items[1].0, to: p, op: .lessOrEqual, source: items[1].source, at: position)
+                recorder?.list(items, resolved: [low, high], spread: false)
                 return .comparison(ResolvedComparison(property: p, op: .between, options: [], operand: .values([low, high])))
             default:
                 throw QueryError("a list {…} can only follow IN or BETWEEN, not \(c.op.rawValue)", at: position)

@@ -34,6 +34,54 @@ final class DifferentialTests: QueryTestCase {
         XCTAssertGreaterThan(compiledCount, 600)
     }
 
+    /// A prepared query bound to new arguments is the tree the resolver makes from the text
+    /// and those arguments, for random predicates and random new arguments (of the first
+    /// arguments' kinds or not); binding refuses exactly what it cannot bind, and the resolver
+    /// then fails or resolves differently only when binding refused.
+    func testPreparedQueriesBindToWhatTheResolverMakes() throws {
+        var rng = SeededGenerator(seed: 0xB1ED)
+        var bound = 0, refused = 0
+        for i in 0..<3_000 {
+            let (text, first) = randomPredicate(&rng, depth: 0)
+            let recorder = ArgumentRecorder()
+            let ast = try Parser.parse(text)
+            guard let resolved = try? Resolver(schema: Self.dog, arguments: first, recorder: recorder).resolve(ast),
+                  let prepared = PreparedQuery(resolved, arguments: first, recorder: recorder) else { continue }
+            XCTAssertEqual(prepared.bind(first).map(\.description), resolved.description, "case \(i): \(text) rebound to its own arguments")
+            let next = first.map { reroll($0, &rng) }
+            let fresh = Result { () throws(QueryError) in try Resolver(schema: Self.dog, arguments: next).resolve(ast) }
+            guard let rebound = prepared.bind(next) else {
+                refused += 1
+                continue
+            }
+            bound += 1
+            guard case .success(let expected) = fresh else {
+                XCTFail("case \(i): \(text) bound to \(next), which the resolver rejects: \(fresh)")
+                return
+            }
+            if rebound != expected && rebound.description != expected.description {
+                XCTFail("case \(i): \(text) with \(next): bound \(rebound), resolved \(expected)")
+                return
+            }
+        }
+        XCTAssertGreaterThan(bound, 500)
+        XCTAssertGreaterThan(refused, 100)
+    }
+
+    /// Another argument in place of `argument`: of the same Swift type half the time.
+    private func reroll(_ argument: Any, _ rng: inout SeededGenerator) -> Any {
+        if let list = argument as? [Any] {
+            return (0..<Int.random(in: 0...4, using: &rng)).map { _ in list.first.map { reroll($0, &rng) } ?? randomConstant(&rng, kind: 0) }
+        }
+        let kinds: [(Any.Type, Int)] = [(Int.self, 0), (Double.self, 1), (Float.self, 2), (String.self, 3), (Bool.self, 5),
+                                        (Date.self, 6), (UUID.self, 7), (NSNull.self, 8)]
+        if Bool.random(using: &rng), let kind = kinds.first(where: { $0.0 == type(of: argument) })?.1 {
+            return randomConstant(&rng, kind: kind)
+        }
+        if argument is Data, Bool.random(using: &rng) { return Data(Self.strings.randomElement(using: &rng)!.utf8) }
+        return randomConstant(&rng, kind: Int.random(in: 0..<9, using: &rng))
+    }
+
     /// What a scan of a string index asks of each distinct value agrees with the reference,
     /// for every operator it answers, with and without [c]/[d], on Unicode strings and null.
     func testIndexValueTestsAgreeWithTheReference() throws {

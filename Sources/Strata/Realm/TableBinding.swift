@@ -1,4 +1,5 @@
 import StrataStorage
+import StrataQuery
 
 /// A model class bound to its table in one file: the stored property for each of the class's
 /// declared properties (by declaration index). Built once the code's schema is checked
@@ -11,10 +12,13 @@ final class TableBinding {
     /// The row slot of each declared property, for reads: a buffer the binding owns rather
     /// than an array, so that reading a slot on every property access counts no references.
     let slots: UnsafeBufferPointer<Slot>
+    /// The query texts filtered on this class so far, resolved once each.
+    let preparedQueries: PreparedQueries
 
     init(info: ClassInfo, table: Table) {
         self.info = info
         self.table = table
+        preparedQueries = PreparedQueries(schema: table.schema)
         properties = info.properties.map { table.schema.property(named: $0.name)! }
         let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: properties.count)
         _ = slots.initialize(from: properties.map(Slot.init))

@@ -68,6 +68,7 @@ enum QueryExecution {
 
     /// `keys` sorted, without repeats.
     private static func tableOrder(_ keys: [ObjectKey]) -> [ObjectKey] {
+        if keys.count < 2 { return keys }
         var previous: ObjectKey?
         return keys.sorted().filter { key in
             defer { previous = key }

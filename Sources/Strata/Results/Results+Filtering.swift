@@ -20,12 +20,15 @@ extension Results {
     func filtered(_ text: String, _ args: [Any]) throws -> Results<Element> {
         core.checkThread()
         let arguments = QueryArguments.prepare(args, for: core)
-        let schema = querySchema
+        let binding = binding
+        let schema = binding?.table.schema ?? info.schema
         // Most queries name only the class's own properties: resolve against the class alone
-        // first, and build the lookup of every class (links, inverse relationships) only
-        // when that fails, so that errors still come from the full lookup.
+        // first (a text filtered before is only bound to its new arguments), and build the
+        // lookup of every class (links, inverse relationships) only when that fails, so that
+        // errors still come from the full lookup.
         var result = Result { () throws(QueryError) -> CompiledQuery in
-            try compileQuery(text, arguments: arguments, schema: schema, lookup: SchemaLookup(schema))
+            if let binding { return try binding.preparedQueries.compile(text, arguments: arguments) }
+            return try compileQuery(text, arguments: arguments, schema: schema, lookup: SchemaLookup(schema))
         }
         if case .failure = result {
             let lookup = core.schemaLookup()
