@@ -7,22 +7,29 @@ import CLMDB
 /// the transaction's lock for each move (`Transaction.share()`).
 package final class Cursor {
     private let handle: OpaquePointer
-    /// Not retained: like the LMDB cursor, this must not outlive its transaction.
-    private unowned(unsafe) let transaction: Transaction
+    /// Not retained: like the LMDB cursor, this must not outlive its transaction. Unmanaged,
+    /// so that a move (once per row of a scan) uses it without counting a reference.
+    private let transaction: Unmanaged<Transaction>
 
     init(handle: OpaquePointer, transaction: Transaction) {
         self.handle = handle
-        self.transaction = transaction
+        self.transaction = .passUnretained(transaction)
     }
     deinit { mdb_cursor_close(handle) }
 
     /// A key/value pair under the cursor.
     package typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
 
+    /// Runs one LMDB call on the cursor, as its transaction runs calls (`serialized`).
+    @inline(__always)
+    private func serialized(_ call: () -> Int32) -> Int32 {
+        transaction._withUnsafeGuaranteedRef { $0.serialized(call) }
+    }
+
     @inline(__always)
     private func move(_ op: MDB_cursor_op) throws(LMDBError) -> Entry? {
         var key = MDB_val(), data = MDB_val()
-        let rc = transaction.serialized { mdb_cursor_get(handle, &key, &data, op) }
+        let rc = serialized { mdb_cursor_get(handle, &key, &data, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return (key.bytes, data.bytes)
@@ -33,7 +40,7 @@ package final class Cursor {
                       value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var d = MDB_val(mv_size: value?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: value?.baseAddress))
-        let rc = transaction.serialized { mdb_cursor_get(handle, &k, &d, op) }
+        let rc = serialized { mdb_cursor_get(handle, &k, &d, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return (k.bytes, d.bytes)
@@ -77,7 +84,7 @@ package final class Cursor {
     /// Number of duplicates of the current key (`mdb_cursor_count`).
     package func duplicateCount() throws(LMDBError) -> Int {
         var n = 0
-        try check(transaction.serialized { mdb_cursor_count(handle, &n) })
+        try check(serialized { mdb_cursor_count(handle, &n) })
         return n
     }
 

@@ -17,6 +17,8 @@ package final class Transaction {
     /// cursors): LMDB lets a read-only transaction span threads only if its use is serialised
     /// (`MDB_NOTLS`). Nil until `share()`.
     @exclusivity(unchecked) package private(set) var sharedLock: NSLockLite?
+    /// Whether `share()` was called: what `serialized` tests on every call.
+    @exclusivity(unchecked) private var isShared = false
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold.
@@ -83,12 +85,14 @@ package final class Transaction {
     package func share() {
         precondition(isReadOnly, "only read transactions can be shared by threads")
         if sharedLock == nil { sharedLock = NSLockLite() }
+        isShared = true
     }
 
     /// Runs one LMDB call, holding `sharedLock` if the transaction is shared.
     @inline(__always)
     func serialized<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        guard let lock = sharedLock else { return try body() }
+        // The flag first: reading the lock itself would retain it on every call.
+        guard isShared, let lock = sharedLock else { return try body() }
         lock.lock()
         defer { lock.unlock() }
         return try body()

@@ -71,6 +71,35 @@ final class QueryTests: StrataTestCase {
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 1000))
     }
 
+    /// One text filtered again and again binds each call's own arguments: new values, values
+    /// of another kind (which the resolver converts or folds), arrays of other lengths, nil,
+    /// other key paths, and bad arguments after good ones.
+    func testTheSameTextFilteredWithNewArgumentsMatchesThoseArguments() throws {
+        let people = realm.objects(Person.self)
+        for k in [42, 7, 99, 1000] {
+            XCTAssertEqual(ids(people.filter("name == %@", "name-\(k)")), k < 100 ? [k] : [])
+            XCTAssertEqual(people.filter("name == %@", "name-\(k)").first?.age, k < 100 ? k % 10 : nil)
+        }
+        XCTAssertEqual(people.filter("age == %@", 3).count, 10)
+        XCTAssertEqual(people.filter("age == %@", 3.0).count, 10, "a whole double compares as an int")
+        XCTAssertEqual(people.filter("age == %@", 2.5).count, 0, "no int equals 2.5")
+        XCTAssertEqual(people.filter("age == %@", 4).count, 10)
+        XCTAssertEqual(ids(people.filter("id IN %@", [5, 3])), [3, 5])
+        XCTAssertEqual(ids(people.filter("id IN %@", [Int]())), [])
+        XCTAssertEqual(ids(people.filter("id IN %@", [8, 1, 99, 8])), [1, 8, 99])
+        XCTAssertEqual(ids(people.filter("id BETWEEN {%@, %@}", 10, 12)), [10, 11, 12])
+        XCTAssertEqual(ids(people.filter("id BETWEEN {%@, %@}", 97, 200)), [97, 98, 99])
+        XCTAssertEqual(people.filter("nickname == %@", "n1").count, people.filter("nickname == 'n1'").count)
+        XCTAssertEqual(people.filter("nickname == %@", NSNull()).count, 34)
+        XCTAssertEqual(people.filter("nickname == %@", "n2").count, people.filter("nickname == 'n2'").count)
+        XCTAssertEqual(people.filter("%K == %@", "age", 5).count, 10)
+        XCTAssertEqual(ids(people.filter("%K == %@", "id", 5)), [5])
+        XCTAssertThrowsError(try people.throwingFilter("age > %@", "old")) { error in
+            XCTAssertTrue("\(error)".contains("cannot compare 'age'"), "\(error)")
+        }
+        XCTAssertEqual(people.filter("age > %@", 8).count, 10)
+    }
+
     func testChainedFiltersAndSorting() {
         let young = realm.objects(Person.self).filter("age < 2").filter("id < 30")
         XCTAssertEqual(ids(young), [0, 1, 10, 11, 20, 21])
@@ -101,6 +130,25 @@ final class QueryTests: StrataTestCase {
         XCTAssertEqual(sorted[127].id, expected[127])
         XCTAssertEqual(sorted[300].id, expected[300], "past the first batch the rest is sorted")
         XCTAssertEqual(ids(sorted), expected)
+    }
+
+    /// The order W7 asks for (an int key with many ties, then a string), ascending and
+    /// descending, over the whole class: the first batch comes from the scan's bounded heap,
+    /// which turns most objects away on the int key alone.
+    func testAWholeClassSortedByAnIntThenAStringMatchesAPlainSort() throws {
+        try realm.write {
+            for i in 100..<900 { realm.add(Person(value: ["id": i, "name": "name-\((i * 7919) % 1000)", "age": (i * 31) % 9 - 4])) }
+        }
+        let everyone = realm.objects(Person.self).map { (id: $0.id, age: $0.age, name: $0.name) }
+        for ascending in [true, false] {
+            let sorted = realm.objects(Person.self)
+                .sorted(by: [SortDescriptor(keyPath: "age", ascending: ascending), SortDescriptor(keyPath: "name")])
+            let expected = everyone.sorted { a, b in
+                a.age != b.age ? (ascending ? a.age < b.age : a.age > b.age) : (a.name != b.name ? a.name < b.name : a.id < b.id)
+            }.map(\.id)
+            XCTAssertEqual(sorted.prefix(100).map(\.id), Array(expected.prefix(100)), "ascending: \(ascending)")
+            XCTAssertEqual(ids(sorted), expected, "ascending: \(ascending)")
+        }
     }
 
     func testAggregates() {

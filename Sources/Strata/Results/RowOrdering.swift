@@ -27,6 +27,16 @@ enum RowOrdering {
         return 0
     }
 
+    /// The value of an int key in `row`, or nil when the key is not an int or the row holds
+    /// null there: what `compare` compares first, read without its general dispatch.
+    @inline(__always)
+    static func int(_ row: RowView, _ key: Key) -> Int64? {
+        let slot = key.slot
+        // A pattern, not `==`: PropertyType's `==` from another module is a generic call.
+        guard case .int = slot.type, !row.isNull(slot.id), !slot.isOptional || row.hasSlot(slot.id) else { return nil }
+        return row.int(slot.id)
+    }
+
     /// The same for one key whose rows may be missing: a nil link on a key path sorts after
     /// every object (so last ascending, first descending), as in realm-core.
     static func compare(_ a: RowView?, _ b: RowView?, _ slot: Slot) -> Int {
@@ -90,10 +100,16 @@ enum PartialSort {
     /// The k first of the objects offered to it, one at a time: a max-heap of the k best
     /// seen so far (its root is the worst of them), so only k rows are held, whatever the
     /// number of objects. Sort keys must not go through links.
+    ///
+    /// Most objects offered to a full heap sort after its root on the first key alone; when
+    /// that key is an int, its value in the root's row is kept, so such an object is turned
+    /// away by reading one int instead of a full comparison.
     struct TopK {
         private let k: Int
         private let keys: [RowOrdering.Key]
         private var heap: [Entry] = []
+        /// The root's first key, when it is a non-null int.
+        private var rootInt: Int64?
 
         init(_ k: Int, by sortKeys: [SortKey]) {
             self.k = k
@@ -107,10 +123,18 @@ enum PartialSort {
             if heap.count < k {
                 heap.append(entry)
                 siftUp(&heap, heap.count - 1) { before($0, $1, keys) }
-            } else if k > 0, before(entry, heap[0], keys) {
+            } else if k > 0 {
+                if let bound = rootInt, let row = entry.row, let x = RowOrdering.int(row, keys[0]),
+                   keys[0].ascending ? x > bound : x < bound {
+                    return  // after the root on the first key: after all k kept
+                }
+                guard before(entry, heap[0], keys) else { return }
                 heap[0] = entry
                 siftDown(&heap, 0) { before($0, $1, keys) }
+            } else {
+                return
             }
+            rootInt = keys.first.flatMap { key in heap[0].row.flatMap { RowOrdering.int($0, key) } }
         }
 
         /// The positions of the k first objects offered, in order.
@@ -183,7 +207,7 @@ enum PartialSort {
         var parent = index
         while true {
             var worst = parent
-            for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count && before(heap[worst], heap[child]) {
+            for child in (2 * parent + 1)...(2 * parent + 2) where child < heap.count && before(heap[worst], heap[child]) {
                 worst = child
             }
             if worst == parent { return }

@@ -58,20 +58,21 @@ package enum IndexKey {
 }
 
 /// Object keys as stored: 8 bytes big endian, so that table order is key order.
+@usableFromInline
 package enum ObjectKeyCoding {
     /// The stored form of `key`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func encode(_ key: ObjectKey) -> UInt64 { key.bigEndian }
 
     /// Reads a stored object key.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func decode(_ bytes: UnsafeRawBufferPointer) -> ObjectKey {
         UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
     }
 
     /// The object key of an object whose integer primary key is `pk`: the key order is the
     /// primary-key order, and a primary-key lookup is a direct table lookup.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func key(forIntegerPrimaryKey pk: Int64) -> ObjectKey {
         UInt64(bitPattern: pk) ^ (1 << 63)
     }

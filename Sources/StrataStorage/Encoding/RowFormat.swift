@@ -28,16 +28,21 @@ package struct Slot: Sendable {
 }
 
 /// A read-only view of one encoded row. Reading a slot decodes only that slot.
+///
+/// `@usableFromInline`, as are the other types whose methods are `@inlinable`: the methods
+/// of a plain `package` type are not inlined into other modules, and a row is read on every
+/// property access and every scanned row.
+@usableFromInline
 package struct RowView {
-    package let bytes: UnsafeRawBufferPointer
-    private let slotCount: Int
-    private let width: Int
-    private let nullsOffset: Int
-    private let endsOffset: Int
-    private let payloadOffset: Int
+    @usableFromInline package let bytes: UnsafeRawBufferPointer
+    @usableFromInline let slotCount: Int
+    @usableFromInline let width: Int
+    @usableFromInline let nullsOffset: Int
+    @usableFromInline let endsOffset: Int
+    @usableFromInline let payloadOffset: Int
 
     /// Parses the header of `bytes`; returns nil if the bytes are not a well-formed row.
-    @inline(__always)
+    @inlinable @inline(__always)
     package init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 2 else { return nil }
         let flags = bytes[0]
@@ -53,8 +58,8 @@ package struct RowView {
         if slotCount > 0, payloadOffset + end(slotCount - 1) > bytes.count { return nil }
     }
 
-    @inline(__always)
-    private func end(_ slot: Int) -> Int {
+    @inlinable @inline(__always)
+    func end(_ slot: Int) -> Int {
         let p = endsOffset + slot * width
         switch width {
         case 1: return Int(bytes[p])
@@ -65,18 +70,18 @@ package struct RowView {
 
     /// Whether the row has a slot for this property id (rows written before a property was
     /// added do not).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func hasSlot(_ slot: Int) -> Bool { slot < slotCount }
 
     /// Whether the slot holds null (absent slots are not null: they read as the default).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func isNull(_ slot: Int) -> Bool {
         guard nullsOffset >= 0, slot < slotCount else { return false }
         return bytes[nullsOffset + slot >> 3] & (1 << UInt8(slot & 7)) != 0
     }
 
     /// The raw bytes of a slot (empty for an absent slot). Valid as long as `bytes` is.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func slotBytes(_ slot: Int) -> UnsafeRawBufferPointer {
         guard slot < slotCount else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let start = slot == 0 ? 0 : end(slot - 1)
@@ -85,13 +90,13 @@ package struct RowView {
     }
 
     /// An integer slot (minimal little-endian two's complement; empty is 0).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func int(_ slot: Int) -> Int64 {
         ValueCodec.decodeInt(slotBytes(slot))
     }
 
     /// A double slot.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func double(_ slot: Int) -> Double {
         let b = slotBytes(slot)
         return b.count == 8 ? Double(bitPattern: b.loadUnaligned(as: UInt64.self).littleEndian) : 0

@@ -33,7 +33,7 @@ package enum Value: Hashable, Sendable {
 }
 
 /// The key of an object inside its class's table. Stable for the object's lifetime.
-package typealias ObjectKey = UInt64
+@usableFromInline package typealias ObjectKey = UInt64
 
 extension Value {
     /// Total order used by sorting and by `<`/`>` comparisons: null first, then by kind; numbers
@@ -88,7 +88,7 @@ package func compareBytes<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ a: A, _ b: B
 }
 
 /// Fast lexicographic comparison of two raw byte buffers.
-@inline(__always)
+@inlinable @inline(__always)
 package func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
     let n = Swift.min(a.count, b.count)
     if n > 0 {

@@ -5,6 +5,7 @@ import Foundation
 /// bool 1 byte; int minimal little-endian two's complement (0 is empty); float 4 and double
 /// 8 bytes little endian; date a double of seconds since 2001-01-01; string UTF-8; data raw;
 /// uuid 16 bytes; link the target's object key as a minimal little-endian unsigned integer.
+@usableFromInline
 package enum ValueCodec {
     /// Appends the slot bytes of a non-null value.
     package static func encode(_ value: Value, into out: inout [UInt8]) {
@@ -40,7 +41,7 @@ package enum ValueCodec {
     }
 
     /// Decodes a minimal little-endian two's complement integer.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func decodeInt(_ b: UnsafeRawBufferPointer) -> Int64 {
         let n = b.count
         if n == 0 { return 0 }

@@ -1,4 +1,5 @@
 /// Unsigned LEB128 varints, used by the row header and the history records.
+@usableFromInline
 package enum Varint {
     /// Appends `value` as a varint.
     @inline(__always)
@@ -13,7 +14,7 @@ package enum Varint {
 
     /// Reads a varint at `offset`, advancing it. Returns nil if the bytes end first or the
     /// varint is longer than 10 bytes (a damaged record).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func read(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0

@@ -4,9 +4,10 @@
 ///
 /// A raw word rather than a property, so that a reader on a hot path (every managed
 /// property read compares it) needs no call, reference count or exclusivity check.
+@usableFromInline
 package final class ChangeCounter {
     /// The count. Read and bumped by one thread at a time (the owner's).
-    package let word: UnsafeMutablePointer<UInt64>
+    @usableFromInline package let word: UnsafeMutablePointer<UInt64>
 
     package init() {
         word = .allocate(capacity: 1)
@@ -16,6 +17,6 @@ package final class ChangeCounter {
     deinit { word.deallocate() }
 
     /// Counts one more event.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func bump() { word.pointee &+= 1 }
 }
