@@ -12,10 +12,11 @@ import Foundation
 
 /// Where and how one property is stored in a row: a plain value, cheap to copy, for reads
 /// on hot paths (a `PropertySchema` carries its name).
+@usableFromInline
 package struct Slot: Sendable {
-    package let id: Int
-    package let type: PropertyType
-    package let isOptional: Bool
+    @usableFromInline package let id: Int
+    @usableFromInline package let type: PropertyType
+    @usableFromInline package let isOptional: Bool
     /// A list property: its values are not in the row.
     package let isList: Bool
 
@@ -109,7 +110,7 @@ package struct RowView {
     }
 
     /// Decodes one slot described by `slot` (the hot-path form: no strings to copy).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func value(_ slot: Slot) -> Value {
         if isNull(slot.id) { return .null }
         if !hasSlot(slot.id) { return slot.isOptional ? .null : ValueCodec.defaultValue(slot.type) }

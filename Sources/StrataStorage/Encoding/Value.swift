@@ -3,6 +3,7 @@ import Foundation
 /// One stored value, as a closed enum: the currency between the object API, the query
 /// engine and the row encoding. Integers of every width are `int`; `Date` keeps full
 /// `Double` precision (seconds since the reference date).
+@usableFromInline
 package enum Value: Hashable, Sendable {
     case null
     case bool(Bool)

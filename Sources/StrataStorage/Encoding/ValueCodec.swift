@@ -52,6 +52,7 @@ package enum ValueCodec {
     }
 
     /// Decodes slot bytes of a non-null value of `type`.
+    @usableFromInline
     package static func decode(_ b: UnsafeRawBufferPointer, as type: PropertyType) -> Value {
         switch type {
         case .bool: return .bool(b.first == 1)
@@ -72,6 +73,7 @@ package enum ValueCodec {
     }
 
     /// The value a non-optional property of `type` has when nothing was stored.
+    @usableFromInline
     package static func defaultValue(_ type: PropertyType) -> Value {
         switch type {
         case .bool: .bool(false)

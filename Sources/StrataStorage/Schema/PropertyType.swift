@@ -1,5 +1,6 @@
 /// The stored type of a property. Raw values are written into the schema record in the file:
 /// changing one breaks the file format (append only; retired codes stay reserved).
+@usableFromInline
 package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
     case bool = 1
     case int = 2
@@ -12,7 +13,7 @@ package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
     /// A to-one link to an object of `PropertySchema.linkTarget`.
     case link = 9
 
-    package var description: String {
+    @usableFromInline package var description: String {
         switch self {
         case .bool: "bool"
         case .int: "int"
