@@ -19,10 +19,7 @@ package enum ArgumentConversion {
     package static func convert(_ any: Any) -> Converted? {
         // The usual arrays first: trying them against the scalar casts would bridge them to
         // Foundation (an NSArray of boxed elements) to no avail.
-        let type = Swift.type(of: any)
-        if type == [Int].self { return .list((any as! [Int]).map { .int(Int64($0)) }) }
-        if type == [Int64].self { return .list((any as! [Int64]).map { .int($0) }) }
-        if type == [String].self { return .list((any as! [String]).map { .string($0) }) }
+        if let values = commonList(any) { return .list(values) }
         if let v = scalar(any) { return .value(v) }
         let mirror = Mirror(reflecting: any)
         switch mirror.displayStyle {
@@ -58,6 +55,25 @@ package enum ArgumentConversion {
         if type == Int.self { return .int(Int64(any as! Int)) }
         if type == Double.self { return .double(any as! Double) }
         return nil
+    }
+
+    /// The values of an array argument of the commonest types ([Int], [Int64], [String]),
+    /// recognised by its exact type: casting an array to a protocol or to another array type
+    /// may bridge it to Foundation first. Nil for any other argument.
+    package static func commonList(_ any: Any) -> [Value]? {
+        let type = Swift.type(of: any)
+        if type == [Int].self { return (any as! [Int]).map { .int(Int64($0)) } }
+        if type == [Int64].self { return (any as! [Int64]).map { .int($0) } }
+        if type == [String].self { return (any as! [String]).map { .string($0) } }
+        return nil
+    }
+
+    /// Whether an argument is a value or an array of values of the commonest types, known by
+    /// its exact type alone (no dynamic cast): such an argument is never an object.
+    package static func isCommon(_ any: Any) -> Bool {
+        let type = Swift.type(of: any)
+        return type == String.self || type == Int.self || type == Double.self
+            || type == [Int].self || type == [Int64].self || type == [String].self
     }
 
     /// A scalar argument as a value, or nil for anything else.

@@ -1,4 +1,5 @@
 import StrataStorage
+import Synchronization
 
 /// Parses, resolves and compiles `text` for objects of `schema`.
 ///
@@ -33,33 +34,46 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
     package var indexHint: IndexHint? { IndexHint.find(in: query.predicate) }
     /// How execution finds the candidate rows (an index access or a scan).
     package let plan: QueryPlan
-    /// The predicate on the row alone, when it reads no other object (nil otherwise).
+    /// The predicate on the row alone, when it reads no other object and the plan reads rows
+    /// (nil otherwise).
     private let predicate: RowPredicate?
+    /// The same, compiled on first use, when the plan answers the query from an index alone
+    /// (`deferredCompile`): most such queries never read a row.
+    private let deferredPredicate = Mutex<RowPredicate?>(nil)
     /// The predicate on the object (key, row and linked objects), when it follows relationships.
     private let objectPredicate: ObjectPredicate?
     /// The classes the predicate reads objects of, numbered as `LinkSource` sees them.
     package let linkedClasses: [String]
+    /// Whether matching reads more than the object's row (other objects, or its key): such a
+    /// query matches with `matches(_:_:_:)` and a reader.
+    package let followsLinks: Bool
 
     /// Compiles an already resolved query (the type-safe query API builds these directly).
     package init(_ query: ResolvedQuery, schema: ClassSchema) {
         self.schema = schema
         self.query = query
         plan = QueryPlanner.plan(query.predicate)
-        if query.predicate.followsLinks {
+        followsLinks = query.predicate.followsLinks
+        if followsLinks {
             var classes = ClassNumbers()
             objectPredicate = Evaluator.compileObject(query.predicate, &classes)
             linkedClasses = classes.names
             predicate = nil
         } else {
-            predicate = Evaluator.compile(query.predicate)
+            predicate = Self.deferredCompile(plan) ? nil : Evaluator.compile(query.predicate)
             objectPredicate = nil
             linkedClasses = []
         }
     }
 
-    /// Whether matching reads more than the object's row (other objects, or its key): such a
-    /// query matches with `matches(_:_:_:)` and a reader.
-    package var followsLinks: Bool { predicate == nil }
+    /// Whether the plan finds the matches without reading rows (nothing, or an index access
+    /// that covers the predicate), so the row predicate is compiled only if asked for.
+    private static func deferredCompile(_ plan: QueryPlan) -> Bool {
+        switch plan {
+        case .nothing, .index(_, covers: true): true
+        default: false
+        }
+    }
 
     /// A query that matches every object (for `objects(_:)` with no filter).
     package static func all(_ schema: ClassSchema) -> CompiledQuery {
@@ -69,14 +83,27 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
     /// Whether the object whose encoded row is `row` matches the predicate. Only for queries
     /// that do not follow links (`followsLinks` is false).
     @inline(__always)
-    package func matches(_ row: RowView) -> Bool { predicate!(row) }
+    package func matches(_ row: RowView) -> Bool {
+        if let predicate { return predicate(row) }
+        return rowPredicate()(row)
+    }
+
+    /// The row predicate compiled on first use (see `deferredPredicate`).
+    private func rowPredicate() -> RowPredicate {
+        deferredPredicate.withLock { compiled in
+            if let compiled { return compiled }
+            let predicate = Evaluator.compile(query.predicate)
+            compiled = predicate
+            return predicate
+        }
+    }
 
     /// Whether object `key` with encoded row `row` matches, reading linked objects through
     /// `reader` (a reader for `linkedClasses`).
     @inline(__always)
     package func matches(_ key: ObjectKey, _ row: RowView, _ reader: LinkReader) -> Bool {
-        if let predicate { return predicate(row) }
-        return objectPredicate!(key, row, reader)
+        if let objectPredicate { return objectPredicate(key, row, reader) }
+        return matches(row)
     }
 
     /// The `SORT/DISTINCT/LIMIT` suffixes, in the order they apply.

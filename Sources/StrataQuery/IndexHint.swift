@@ -45,6 +45,14 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
         }
         if raw.contains(.null) { return nil }
         if raw.count == 1 { return IndexHint(property: c.property, values: fits(raw[0], c.property.type) ? raw : []) }
+        if c.property.type == .int {
+            // Ints are stored as themselves: equal ints, equal bytes.
+            var seen = Set<Int64>(minimumCapacity: raw.count)
+            return IndexHint(property: c.property, values: raw.filter { v in
+                if case .int(let i) = v { return seen.insert(i).inserted }
+                return false
+            })
+        }
         // Repeats are dropped by stored bytes: Swift equality of strings is canonical
         // equivalence, which would merge "é" and "e\u{301}", two different values.
         var seen = Set<[UInt8]>()

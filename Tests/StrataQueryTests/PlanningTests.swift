@@ -102,4 +102,20 @@ final class PlanningTests: QueryTestCase {
                        .comparison(ResolvedComparison(property: Self.dog.property(named: "height")!, op: .equal, options: [],
                                                       operand: .value(.float(1)))))
     }
+
+    /// A query the index answers alone compiles its row predicate only when asked, once,
+    /// even when threads ask at the same time, and it then matches as any other.
+    func testAQueryAnsweredByAnIndexCompilesItsRowPredicateOnFirstUse() throws {
+        let covered = try compile("name == 'Rex'")
+        guard case .index(_, covers: true) = covered.plan else { return XCTFail("\(covered.plan)") }
+        let rows = Self.dogs.map(RowEncoder.encode)
+        var results = [[Bool]](repeating: [], count: 8)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let matched = rows.map { bytes in bytes.withUnsafeBytes { covered.matches(RowView($0)!) } }
+            lock.withLock { results[i] = matched }
+        }
+        let expected = Self.dogs.map { $0[1] == .string("Rex") }
+        XCTAssertEqual(results, Array(repeating: expected, count: 8))
+    }
 }

@@ -9,7 +9,7 @@ enum QueryArguments {
     /// `args` with objects (and arrays, sets and collections of objects) replaced by
     /// `ObjectArgument`s; every other argument is passed on as it is.
     static func prepare(_ args: [Any], for core: RealmCore) -> [Any] {
-        guard args.contains(where: { ArgumentConversion.common($0) == nil && ($0 is ObjectBase || $0 is ObjectCollectionArgument) })
+        guard args.contains(where: { !ArgumentConversion.isCommon($0) && ($0 is ObjectBase || $0 is ObjectCollectionArgument) })
         else { return args }
         return args.map { arg in
             if let object = arg as? ObjectBase { return argument(object, for: core) }
