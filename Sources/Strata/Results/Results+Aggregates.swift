@@ -88,19 +88,20 @@ extension Results {
 
     private func forEachValue(_ p: PropertySchema, skippingNull: Bool = true, _ body: (StrataStorage.Value) -> Void) {
         guard let binding else { return }
+        let slot = Slot(p)  // the plain form of the property, read per row
         do {
             try translatingErrors(path: core.path) {
                 let txn = try core.transaction()
                 if isWholeTable {
                     try txn.forEachRow(binding.table) { _, row in
-                        let v = row.value(p)
+                        let v = row.value(slot)
                         if !(skippingNull && v.isNull) { body(v) }
                         return true
                     }
                     return
                 }
                 try txn.forEachRow(binding.table, keys: keys) { _, row in
-                    let v = row.value(p)
+                    let v = row.value(slot)
                     if !(skippingNull && v.isNull) { body(v) }
                 }
             }
