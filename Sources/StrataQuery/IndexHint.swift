@@ -39,11 +39,13 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
         guard c.property.hasIndex, c.options.isEmpty else { return nil }
         let raw: [Value]
         switch (c.op, c.operand) {
-        case (.equal, .value(let v)): raw = [v]
+        case (.equal, .value(let v)):
+            if v.isNull { return nil }
+            return IndexHint(property: c.property, values: fits(v, c.property.type) ? [v] : [])
         case (.in, .values(let vs)): raw = vs
         default: return nil
         }
-        if raw.contains(.null) { return nil }
+        if raw.contains(where: \.isNull) { return nil }
         if raw.count == 1 { return IndexHint(property: c.property, values: fits(raw[0], c.property.type) ? raw : []) }
         if c.property.type == .int {
             // Ints are stored as themselves: equal ints, equal bytes.

@@ -108,6 +108,11 @@ package enum IndexAccess: Equatable, Sendable {
 package enum QueryPlanner {
     /// The plan for `predicate`.
     package static func plan(_ predicate: ResolvedPredicate) -> QueryPlan {
+        // The commonest query, `indexed == value`, goes straight to its one candidate.
+        if case .comparison(let c) = predicate, c.property.hasIndex, c.options.isEmpty, c.op == .equal,
+           let (_, access, covers) = equality(c, single: true) {
+            return .index(access, covers: covers)
+        }
         if predicate == .constant(false) { return .nothing }
         let conjuncts: [ResolvedPredicate]
         if case .and(let ps) = predicate { conjuncts = ps } else { conjuncts = [predicate] }
@@ -138,16 +143,8 @@ package enum QueryPlanner {
             let p = c.property
             switch (c.op, c.operand) {
             case (.equal, _), (.in, _):
-                guard let hint = IndexHint.hint(c) else { continue }
-                let rank = p.isPrimaryKey ? 0 : (c.op == .equal ? 1 : 2)
-                let written: [Value]
-                switch c.operand {
-                case .value(let v): written = [v]
-                case .values(let vs): written = vs
-                case .property: continue
-                }
-                consider(rank, hint.values.count, .equal(p, hint.values),
-                         covers: single && written.allSatisfy { exactKey($0, p) })
+                guard let (rank, access, covers) = equality(c, single: single), case .equal(_, let values) = access else { continue }
+                consider(rank, values.count, access, covers: covers)
             case (.beginsWith, .value(.string(let s))) where p.type == .string:
                 consider(3, 0, .prefix(p, s), covers: single && !s.isEmpty && exactKey(.string(s), p))
             case (.between, .values(let vs)) where vs.count == 2:
@@ -178,6 +175,21 @@ package enum QueryPlanner {
         let ids = predicate.propertyIDs
         let reading = propertiesReading(ids, in: predicate)
         return .scan(reading: conjuncts.isEmpty ? [] : reading)
+    }
+
+    /// The index lookup of `indexed == constant` or `indexed IN {constants}` (without
+    /// options), its rank among the candidates, and whether it covers the predicate (`single`:
+    /// the comparison is the whole predicate); nil when the index cannot answer it.
+    private static func equality(_ c: ResolvedComparison, single: Bool) -> (rank: Int, access: IndexAccess, covers: Bool)? {
+        guard let hint = IndexHint.hint(c) else { return nil }
+        let p = c.property
+        let covers: Bool
+        switch c.operand {
+        case .value(let v): covers = single && exactKey(v, p)
+        case .values(let vs): covers = single && vs.allSatisfy { exactKey($0, p) }
+        case .property: return nil
+        }
+        return (p.isPrimaryKey ? 0 : (c.op == .equal ? 1 : 2), .equal(p, hint.values), covers)
     }
 
     /// The properties with these ids, in id order, taken from the predicate itself; then the
