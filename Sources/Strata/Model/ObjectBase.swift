@@ -76,7 +76,45 @@ open class ObjectBase: NSObject {
     /// inlined there so that the conversion is specialised for the property's type).
     @inlinable
     func _managedGet<V: _Persistable>(_ index: Int, as type: V.Type) -> V {
-        V._strataFrom(_managedValue(index))
+        V._strataRead(self, index)
+    }
+
+    /// A managed property's slot in its current row, when the slot is stored in the row, is
+    /// of a type `isOfType` accepts and holds no null; nil otherwise (the caller then reads a
+    /// `Value`). For the typed reads below, which skip building a `Value`.
+    @inline(__always)
+    private func plainSlot(_ index: Int, isOfType: (StrataStorage.PropertyType) -> Bool) -> (row: RowView, id: Int)? {
+        guard binding != nil else { return nil }
+        unowned(unsafe) let binding = binding!
+        guard index < binding.slots.count else { return nil }
+        let slot = binding.slots[index]
+        guard !slot.isList, isOfType(slot.type) else { return nil }
+        let row = currentRow()
+        guard !row.isNull(slot.id), !slot.isOptional || row.hasSlot(slot.id) else { return nil }
+        return (row, slot.id)
+    }
+
+    /// An int property read straight from its slot (an absent slot reads 0, its default), or
+    /// nil when it is not a plain stored int.
+    @usableFromInline
+    func _managedInt(_ index: Int) -> Int64? {
+        guard let (row, id) = plainSlot(index, isOfType: { if case .int = $0 { true } else { false } }) else { return nil }
+        return row.int(id)
+    }
+
+    /// A double property read straight from its slot, or nil (see `_managedInt`).
+    @usableFromInline
+    func _managedDouble(_ index: Int) -> Double? {
+        guard let (row, id) = plainSlot(index, isOfType: { if case .double = $0 { true } else { false } }) else { return nil }
+        return row.double(id)
+    }
+
+    /// A string property read straight from its slot (an absent slot reads ""), or nil (see
+    /// `_managedInt`).
+    @usableFromInline
+    func _managedString(_ index: Int) -> String? {
+        guard let (row, id) = plainSlot(index, isOfType: { if case .string = $0 { true } else { false } }) else { return nil }
+        return String(decoding: row.slotBytes(id), as: UTF8.self)
     }
 
     /// Reads a managed property's stored value: a value, a link's object, or a collection.

@@ -70,6 +70,15 @@ public protocol _Persistable: _HasPersistedType {
     static func _strataFrom(_ value: _StrataValue) -> Self
     /// The stored form of this value.
     var _strataValue: _StrataValue { get }
+    /// The value of managed property `index` of `object`: by default decoded as a `Value`
+    /// first; ints, doubles and strings read their slot directly.
+    static func _strataRead(_ object: ObjectBase, _ index: Int) -> Self
+}
+
+extension _Persistable {
+    public static func _strataRead(_ object: ObjectBase, _ index: Int) -> Self {
+        _strataFrom(object._managedValue(index))
+    }
 }
 
 /// A `_Persistable` that may also appear wrapped in `Optional`.
@@ -121,6 +130,9 @@ extension _StrataInteger {
         if case .int(let i) = v.value { Self(truncatingIfNeeded: i) } else { 0 }
     }
     public var _strataValue: _StrataValue { _StrataValue(.int(Int64(self))) }
+    public static func _strataRead(_ object: ObjectBase, _ index: Int) -> Self {
+        object._managedInt(index).map { Self(truncatingIfNeeded: $0) } ?? _strataFrom(object._managedValue(index))
+    }
 }
 
 extension Int: _StrataInteger, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, MinMaxType, AddableType, SortableType {
@@ -149,12 +161,18 @@ extension Double: _PersistableInsideOptional, _RealmCollectionValueInsideOptiona
     public static var _strataTypeInfo: _StrataTypeInfo { .plain(.double) }
     public static func _strataFrom(_ v: _StrataValue) -> Double { if case .double(let d) = v.value { d } else { 0 } }
     public var _strataValue: _StrataValue { _StrataValue(.double(self)) }
+    public static func _strataRead(_ object: ObjectBase, _ index: Int) -> Double {
+        object._managedDouble(index) ?? _strataFrom(object._managedValue(index))
+    }
 }
 extension String: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, SortableType {
     public typealias PersistedType = String
     public static var _strataTypeInfo: _StrataTypeInfo { .plain(.string) }
     public static func _strataFrom(_ v: _StrataValue) -> String { if case .string(let s) = v.value { s } else { "" } }
     public var _strataValue: _StrataValue { _StrataValue(.string(self)) }
+    public static func _strataRead(_ object: ObjectBase, _ index: Int) -> String {
+        object._managedString(index) ?? _strataFrom(object._managedValue(index))
+    }
 }
 extension Data: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, SortableType {
     public typealias PersistedType = Data
