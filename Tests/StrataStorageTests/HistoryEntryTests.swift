@@ -24,6 +24,26 @@ final class HistoryEntryTests: XCTestCase {
         XCTAssertEqual(c.modified[11], 1 << 63)
     }
 
+    /// Inserts interleaved with modifies and deletes: each modify or delete knows every
+    /// insert recorded before it (they are indexed lazily, in runs).
+    func testChangeSetKnowsEveryEarlierInsertWhenInsertsAndOtherChangesInterleave() {
+        var c = ClassChanges()
+        c.recordInsert(10)
+        c.recordInsert(11)
+        c.recordModify(11, property: 1)
+        c.recordInsert(12)
+        c.recordDelete(10)
+        c.recordModify(12, property: 1)
+        c.recordModify(13, property: 1)
+        c.recordDelete(12)
+        c.recordInsert(14)
+        c.recordModify(14, property: 2)
+        c.recordDelete(20)
+        XCTAssertEqual(c.inserted, [11, 14])
+        XCTAssertEqual(c.modified, [13: ClassChanges.bit(1)])
+        XCTAssertEqual(c.deleted, [20])
+    }
+
     func testDamagedEntriesDecodeAsNil() {
         let bytes = HistoryEntry(version: 1, time: 0, pid: 1, processName: "p", description: nil, changes: ChangeSet()).encoded()
         for cut in 0..<bytes.count {

@@ -2,11 +2,15 @@
 /// and, for modified ones, which properties (a bit per property id; bit 63 stands for every
 /// id ≥ 63). `cleared` means every object that existed before the commit was deleted.
 package struct ClassChanges: Equatable, Sendable {
-    package var inserted: [ObjectKey] = []
+    package private(set) var inserted: [ObjectKey] = []
     package var deleted: [ObjectKey] = []
     package var modified: [ObjectKey: UInt64] = [:]
     package var cleared = false
+    /// The first `indexedCount` keys of `inserted`, for the membership tests of a modify or
+    /// delete; the rest are added on the next such test, so that a run of inserts (the
+    /// commonest write) hashes nothing.
     private var insertedSet: Set<ObjectKey> = []
+    private var indexedCount = 0
 
     package init() {}
 
@@ -15,7 +19,6 @@ package struct ClassChanges: Equatable, Sendable {
         self.deleted = deleted
         self.modified = modified
         self.cleared = cleared
-        insertedSet = Set(inserted)
     }
 
     /// The bit that stands for property `id` in a modification mask.
@@ -23,21 +26,31 @@ package struct ClassChanges: Equatable, Sendable {
 
     mutating func recordInsert(_ key: ObjectKey) {
         inserted.append(key)
-        insertedSet.insert(key)
     }
 
     mutating func recordModify(_ key: ObjectKey, property id: Int) {
-        if insertedSet.contains(key) { return }
+        if wasInserted(key) { return }
         modified[key, default: 0] |= Self.bit(id)
     }
 
     mutating func recordDelete(_ key: ObjectKey) {
-        if insertedSet.remove(key) != nil {
+        if wasInserted(key) {
+            insertedSet.remove(key)
             inserted.removeAll { $0 == key }
+            indexedCount = inserted.count
             return
         }
         modified[key] = nil
         deleted.append(key)
+    }
+
+    /// Whether `key` was inserted by this commit (after indexing the inserts not yet indexed).
+    private mutating func wasInserted(_ key: ObjectKey) -> Bool {
+        if indexedCount < inserted.count {
+            insertedSet.formUnion(inserted[indexedCount...])
+            indexedCount = inserted.count
+        }
+        return insertedSet.contains(key)
     }
 
     mutating func recordClear() {
