@@ -59,6 +59,21 @@ final class RelationshipQueryTests: StrataTestCase {
 
     // MARK: To-one links
 
+    /// A query through links keeps the keys its count found for the reads after it, and
+    /// finds them again once a write changes what matches (the same Results value, live).
+    func testTheCountOfAQueryThroughLinksStaysLiveAcrossWrites() throws {
+        let janesDogs = dogs.filter("owner.name == 'Jane'")
+        XCTAssertEqual(janesDogs.count, 3)
+        XCTAssertEqual(names(janesDogs), ["Buster", "Bella", "Rex"])
+        XCTAssertEqual(janesDogs.sum(ofProperty: "age") as Int, 9)
+        try realm.write { realm.object(ofType: RQDog.self, forPrimaryKey: 4)!.owner = jane }
+        XCTAssertEqual(janesDogs.count, 4)
+        XCTAssertEqual(janesDogs.sum(ofProperty: "age") as Int, 16)
+        try realm.write { jane.name = "Janet" }
+        XCTAssertEqual(janesDogs.count, 0)
+        XCTAssertEqual(names(janesDogs), [])
+    }
+
     func testComparisonsThroughAToOneLink() {
         XCTAssertEqual(dogNames("owner.name == 'Jane'"), ["Buster", "Bella", "Rex"])
         XCTAssertEqual(dogNames("owner.name BEGINSWITH[c] 'j' AND age > 2"), ["Buster", "Bella", "Max"])

@@ -53,13 +53,16 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             guard let table = try? core.binding(for: ownerInfo)?.table, let property = table.schema.property(named: name) else { return 0 }
             return (try? core.transaction().listCount(table, property, owner: owner)) ?? 0
         }
-        if source == .table, let query, case .scan = query.plan, query.suffixes.isEmpty, let binding {
+        // A scan on the rows alone is counted without collecting keys. One that follows links
+        // costs far more per row than keeping the keys, so it is evaluated and its keys kept
+        // for the reads that usually follow.
+        if source == .table, let query, case .scan = query.plan, !query.followsLinks, query.suffixes.isEmpty, let binding {
             return countByScan(query, binding.table)
         }
         return evaluated().count
     }
 
-    /// Counts the rows matching a query that needs a scan, without collecting their keys.
+    /// Counts the rows matching a query that scans the rows alone, without collecting keys.
     private func countByScan(_ query: CompiledQuery, _ table: Table) -> Int {
         do {
             return try translatingErrors(path: core.path) { try QueryExecution.count(query, in: table, core.transaction()) }
