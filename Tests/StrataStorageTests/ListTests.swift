@@ -19,6 +19,20 @@ final class ListTests: XCTestCase {
         return (txn, try XCTUnwrap(try txn.table("Person")), try XCTUnwrap(try txn.table("Dog")))
     }
 
+    /// A chunk's elements read in place are those it was built from, nulls included; a chunk
+    /// cut anywhere inside an element reads as damaged.
+    func testChunkElementsReadInPlaceAndACutChunkIsDamaged() {
+        let elements: [[UInt8]?] = [[1, 2, 3], nil, [], Array(repeating: 7, count: 300), [9]]
+        let chunk = ListEncoding.chunk(elements[...])
+        var seen: [[UInt8]?] = []
+        let whole = chunk.withUnsafeBytes { ListEncoding.forEachElement(in: $0) { seen.append($0.map(Array.init)) } }
+        XCTAssertTrue(whole)
+        XCTAssertEqual(seen, elements)
+        for cut in [1, 3, 7, 100, chunk.count - 1] {
+            XCTAssertNil(Array(chunk.prefix(cut)).withUnsafeBytes { ListEncoding.elements($0) }, "cut at \(cut)")
+        }
+    }
+
     func testInsertRemoveReplaceAcrossManyChunksKeepOrder() throws {
         let (txn, people, _) = try open()
         let owner = try txn.insert(people, values: [.null, .null])

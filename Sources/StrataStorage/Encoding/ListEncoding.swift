@@ -109,15 +109,23 @@ package enum ListEncoding {
     /// Decodes a chunk's elements; nil if it is damaged.
     static func elements(_ bytes: UnsafeRawBufferPointer) -> [[UInt8]?]? {
         var result: [[UInt8]?] = []
+        let whole = forEachElement(in: bytes) { result.append($0.map(Array.init)) }
+        return whole ? result : nil
+    }
+
+    /// Calls `body` with the bytes of each element of a chunk in order (nil for null), in
+    /// place; false if the chunk is damaged (after the elements before the damage).
+    @discardableResult
+    static func forEachElement(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer?) throws -> Void) rethrows -> Bool {
         var o = 0
         while o < bytes.count {
-            guard let n = Varint.read(bytes, at: &o) else { return nil }
-            if n == 0 { result.append(nil); continue }
-            guard n - 1 <= bytes.count - o else { return nil }
-            result.append(Array(bytes[o..<(o + Int(n - 1))]))
+            guard let n = Varint.read(bytes, at: &o) else { return false }
+            if n == 0 { try body(nil); continue }
+            guard n - 1 <= bytes.count - o else { return false }
+            try body(UnsafeRawBufferPointer(rebasing: bytes[o..<(o + Int(n - 1))]))
             o += Int(n - 1)
         }
-        return result
+        return true
     }
 
     /// The bytes of element `offset` of an encoded chunk (nil inside for null), without

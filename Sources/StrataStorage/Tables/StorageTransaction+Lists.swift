@@ -38,7 +38,14 @@ extension StorageTransaction {
         let dir = try directory(table, property, owner)
         var values: [Value] = []
         values.reserveCapacity(dir.total)
-        for c in dir.chunks { values += try chunk(table, property, owner, c.id).map { decode($0, property) } }
+        let type = property.type
+        for c in dir.chunks {
+            // Decoded in place from the chunk's bytes: no copy of each element first.
+            try read(table, property, key: Self.listKey(owner, chunk: c.id)) { bytes in
+                let whole = bytes.map { ListEncoding.forEachElement(in: $0) { values.append($0.map { ValueCodec.decode($0, as: type) } ?? .null) } }
+                guard whole == true else { throw damagedList(table, property, owner) }
+            }
+        }
         return values
     }
 
