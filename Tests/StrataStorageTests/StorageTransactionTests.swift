@@ -39,6 +39,83 @@ final class StorageTransactionTests: XCTestCase {
         XCTAssertEqual(try read.count(try XCTUnwrap(try read.table("Dog"))), 1)
     }
 
+    /// Random inserts (integer primary keys, so a deleted key can come back), updates and
+    /// deletes, some runs of them inside `atomically` blocks (a few of which fail), record the
+    /// same change set as the same operations done flat, without the failed blocks.
+    func testChangesRecordedInNestedBlocksEqualTheSameChangesRecordedFlat() throws {
+        let pet = ClassSchema(name: "Pet", properties: [
+            PropertySchema(name: "id", type: .int, isPrimaryKey: true, id: 0),
+            PropertySchema(name: "age", type: .int, id: 1),
+            PropertySchema(name: "name", type: .string, id: 2),
+        ])
+        enum Step { case insert(Int64), update(Int64, Int), delete(Int64) }
+        for seed in 1...40 {
+            // A seeded linear congruential generator: below(n) is in 0..<n.
+            var state = UInt64(seed)
+            func below(_ n: Int) -> Int {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int((state >> 33) % UInt64(n))
+            }
+            // Objects 0..<10 exist before the write; the steps insert, update and delete at
+            // random among 0..<20, each valid when it runs.
+            var live = Set<Int64>(0..<10)
+            var blocks: [(steps: [Step], nested: Bool, fails: Bool)] = []
+            for _ in 0..<12 {
+                var steps: [Step] = []
+                var blockLive = live
+                for _ in 0...below(6) {
+                    let k = Int64(below(20))
+                    if !blockLive.contains(k) { steps.append(.insert(k)); blockLive.insert(k) }
+                    else if below(2) == 0 { steps.append(.update(k, 1 + below(2))) }
+                    else { steps.append(.delete(k)); blockLive.remove(k) }
+                }
+                let nested = below(2) == 0, fails = nested && below(4) == 0
+                if !fails { live = blockLive }
+                blocks.append((steps, nested, fails))
+            }
+            func run(flat: Bool) throws -> ChangeSet {
+                for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) }
+                let file = try StorageFile.open(path: path, options: .init())
+                let setup = try file.beginWrite()
+                try setup.store(classes: [pet])
+                let t0 = try XCTUnwrap(try setup.table("Pet"))
+                for k in 0..<Int64(10) { _ = try setup.insert(t0, values: [.int(k), .int(0), .string("p")]) }
+                _ = try setup.commit(processName: "test", pid: 1)
+                let txn = try file.beginWrite()
+                let table = try XCTUnwrap(try txn.table("Pet"))
+                func apply(_ steps: [Step]) throws {
+                    for step in steps {
+                        let key = { (k: Int64) in ObjectKeyCoding.key(forIntegerPrimaryKey: k) }
+                        switch step {
+                        case .insert(let k): _ = try txn.insert(table, values: [.int(k), .int(0), .string("p")])
+                        case .update(let k, let slot): try txn.update(table, key(k), [(pet.properties[slot], slot == 1 ? .int(7) : .string("q"))])
+                        case .delete(let k): try txn.delete(table, key(k))
+                        }
+                    }
+                }
+                struct Failure: Error {}
+                for block in blocks {
+                    if flat {
+                        if !block.fails { try apply(block.steps) }
+                    } else if block.nested {
+                        _ = try? txn.atomically {
+                            try apply(block.steps)
+                            if block.fails { throw Failure() }
+                        }
+                    } else {
+                        try apply(block.steps)
+                    }
+                }
+                let changes = txn.changes
+                txn.abort()
+                return changes
+            }
+            let flat = try run(flat: true)
+            let nested = try run(flat: false)
+            XCTAssertEqual(nested, flat, "seed \(seed)")
+        }
+    }
+
     func testEveryCommitLeavesAHistoryEntryWithItsChanges() throws {
         let file = try StorageFile.open(path: path, options: .init())
         var txn = try file.beginWrite()

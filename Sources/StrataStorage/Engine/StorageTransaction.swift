@@ -174,8 +174,13 @@ package final class StorageTransaction {
     package func atomically<T>(_ body: () throws -> T) throws -> T {
         precondition(isWrite, "only a write transaction nests")
         let parent = lmdb
-        let saved = (changes, sequences, lastKeys, tables, created, schema, schemaChanged)
+        let saved = (sequences, lastKeys, tables, created, schema, schemaChanged)
         lmdb = try lmdbCall("Beginning a nested transaction on '\(file.path)'") { try Transaction(nestedIn: parent) }
+        // The changes so far are set aside, not copied: `body` records into an empty set,
+        // absorbed on success. (Keeping a copy to restore would make the first change in
+        // `body` copy every key recorded so far: quadratic over a write of many graph adds.)
+        var outer = ChangeSet()
+        swap(&outer, &changes)
         defer {
             lmdb = parent
             changeCounter?.bump()  // rows read inside may have moved or vanished
@@ -183,10 +188,13 @@ package final class StorageTransaction {
         do {
             let result = try body()
             try lmdbCall("Committing a nested transaction on '\(file.path)'") { try lmdb.commit() }
+            swap(&outer, &changes)
+            changes.absorb(outer)
             return result
         } catch {
             lmdb.abort()
-            (changes, sequences, lastKeys, tables, created, schema, schemaChanged) = saved
+            changes = outer
+            (sequences, lastKeys, tables, created, schema, schemaChanged) = saved
             throw error
         }
     }

@@ -29,8 +29,12 @@ package struct ClassChanges: Equatable, Sendable {
     }
 
     mutating func recordModify(_ key: ObjectKey, property id: Int) {
+        recordModify(key, mask: Self.bit(id))
+    }
+
+    private mutating func recordModify(_ key: ObjectKey, mask: UInt64) {
         if wasInserted(key) { return }
-        modified[key, default: 0] |= Self.bit(id)
+        modified[key, default: 0] |= mask
     }
 
     mutating func recordDelete(_ key: ObjectKey) {
@@ -58,6 +62,18 @@ package struct ClassChanges: Equatable, Sendable {
         cleared = true
     }
 
+    /// Records the changes of `later`, recorded after these on their own, as if they had
+    /// been recorded here: a clear first, then deletes, inserts and modifies. That order gives
+    /// the same result as the original sequence: a key deleted and then inserted again (an
+    /// integer primary key) is deleted first; one inserted and then deleted left no trace in
+    /// `later`; a modify after an insert of the same key was not recorded.
+    mutating func absorb(_ later: ClassChanges) {
+        if later.cleared { recordClear() }
+        for key in later.deleted { recordDelete(key) }
+        for key in later.inserted { recordInsert(key) }
+        for (key, mask) in later.modified { recordModify(key, mask: mask) }
+    }
+
     /// Whether nothing changed.
     package var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty && !cleared }
 
@@ -73,4 +89,9 @@ package struct ChangeSet: Equatable, Sendable {
 
     /// Whether the commit changed no object.
     package var isEmpty: Bool { classes.values.allSatisfy(\.isEmpty) }
+
+    /// Records the changes of `later` (recorded after these, on their own) here.
+    mutating func absorb(_ later: ChangeSet) {
+        for (name, changes) in later.classes { classes[name, default: ClassChanges()].absorb(changes) }
+    }
 }
