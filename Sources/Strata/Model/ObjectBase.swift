@@ -158,7 +158,11 @@ open class ObjectBase: NSObject {
         }
         do {
             let stored = try value.object.map { StrataStorage.Value.link(try core.linkKey(for: $0)) } ?? value.value
-            try translatingErrors { try core.transaction().update(binding!.table, objectKey, [(binding!.properties[index], stored)]) }
+            // The row read since the last write is still the object's: no need to read it again.
+            let current = cachedRow.flatMap { $0.stamp == core.stamp ? $0.row : nil }
+            try translatingErrors {
+                try core.transaction().update(binding!.table, objectKey, [(binding!.properties[index], stored)], current: current)
+            }
         } catch { trap(error) }
     }
 

@@ -62,10 +62,12 @@ extension StorageTransaction {
     }
 
     /// Sets properties of object `key`. Index entries follow; unchanged values are skipped
-    /// when `onlyIfDifferent` (RealmSwift's `.modified` policy).
+    /// when `onlyIfDifferent` (RealmSwift's `.modified` policy). `current` is the object's row
+    /// when the caller read it in this transaction after its last write (so it is still
+    /// valid), which saves reading it again.
     package func update(_ table: Table, _ key: ObjectKey, _ changes: [(PropertySchema, Value)],
-                        onlyIfDifferent: Bool = false) throws {
-        guard let old = try row(table, key) else {
+                        onlyIfDifferent: Bool = false, current: RowView? = nil) throws {
+        guard let old = try current ?? row(table, key) else {
             throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
         }
         // The new values by property id: a short list (usually one), searched linearly, sorted
