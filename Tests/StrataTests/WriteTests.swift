@@ -21,6 +21,33 @@ final class WriteTests: StrataTestCase {
         XCTAssertEqual(old.max(ofProperty: "age") as Int?, 10)
     }
 
+    /// Setting properties one after another, with other objects' writes in between, keeps
+    /// every earlier set: each set starts from the object's current row, never from one read
+    /// before a write.
+    func testSuccessiveSetsWithWritesBetweenKeepEveryValue() throws {
+        let realm = try openRealm()
+        try realm.write {
+            for i in 1...200 { realm.add(Dog(value: ["id": i, "name": "d\(i)", "age": i])) }
+        }
+        let dog = realm.object(ofType: Dog.self, forPrimaryKey: 7)!
+        XCTAssertEqual(dog.name, "d7")
+        try realm.write {
+            dog.name = "seven"
+            for i in 100...200 { realm.object(ofType: Dog.self, forPrimaryKey: i)!.name = String(repeating: "x", count: i) }
+            dog.age = 70
+            dog.photo = Data([7])
+            XCTAssertEqual(dog.name, "seven")
+            dog.name = "SEVEN"
+            dog.age = 71
+        }
+        let again = realm.object(ofType: Dog.self, forPrimaryKey: 7)!
+        XCTAssertEqual(again.name, "SEVEN")
+        XCTAssertEqual(again.age, 71)
+        XCTAssertEqual(again.photo, Data([7]))
+        XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: 150)?.name.count, 150)
+        XCTAssertEqual(realm.objects(Dog.self).filter("name == 'SEVEN'").count, 1, "the index follows the last set")
+    }
+
     func testAddedObjectBecomesManagedAndReadsThroughTheStore() throws {
         let realm = try openRealm()
         let dog = Dog()
