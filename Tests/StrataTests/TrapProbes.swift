@@ -71,6 +71,11 @@ final class TrapProbes: StrataTestCase {
         _ = realm.resolve(reference)
     }
 
+    func testLookupByPrimaryKeyOfAClassWithoutOne() throws {
+        let realm = try openRealm(types: [Note.self])
+        _ = realm.object(ofType: Note.self, forPrimaryKey: 1)
+    }
+
     func testFreezeObjectCreatedInTheOpenWrite() throws {
         let (realm, _) = try openWithShip()
         realm.beginWrite()

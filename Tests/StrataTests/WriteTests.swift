@@ -48,6 +48,22 @@ final class WriteTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Dog.self).filter("name == 'SEVEN'").count, 1, "the index follows the last set")
     }
 
+    /// A lookup by primary key, with an `Int` key or any other, finds the object or nil; on
+    /// a class without a primary key it traps, as in RealmSwift.
+    func testLookupByPrimaryKey() throws {
+        let realm = try openRealm()
+        try realm.write {
+            realm.add(Dog(value: ["id": 3, "name": "Rex"]))
+            realm.add(Tag(value: ["name": "red"]))
+        }
+        XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: 3)?.name, "Rex")
+        XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: Int64(3))?.name, "Rex")
+        XCTAssertNil(realm.object(ofType: Dog.self, forPrimaryKey: 4))
+        XCTAssertEqual(realm.object(ofType: Tag.self, forPrimaryKey: "red")?.uses, 0)
+        XCTAssertNil(realm.object(ofType: Tag.self, forPrimaryKey: "blue"))
+        try assertProbeTraps("testLookupByPrimaryKeyOfAClassWithoutOne", saying: "'Note' does not have a primary key")
+    }
+
     func testAddedObjectBecomesManagedAndReadsThroughTheStore() throws {
         let realm = try openRealm()
         let dog = Dog()

@@ -43,6 +43,8 @@ final class ClassInfo: @unchecked Sendable {
     let schema: ClassSchema
     /// The primary-key property, if any (`schema.primaryKey`, looked up once).
     let primaryKey: PropertySchema?
+    /// Whether the primary key is a 64-bit int, which an `Int` key needs no conversion for.
+    let hasInt64PrimaryKey: Bool
     /// Whether any property links to objects or is a list (adding needs the graph logic).
     let hasRelationships: Bool
     /// The field offset of every managed index, in index order: the stored properties, then
@@ -170,6 +172,7 @@ final class ClassInfo: @unchecked Sendable {
         self.linkingObjects = linkingObjects
         schema = ClassSchema(name: name, properties: properties.map(\.schema))
         primaryKey = schema.primaryKey
+        hasInt64PrimaryKey = primaryKey.map { $0.type == .int && $0.intWidth == 64 } ?? false
         hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.isList }
         managedFieldOffsets = properties.map(\.offset) + linkingObjects.map(\.offset)
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })

@@ -186,14 +186,16 @@ extension Realm {
         core.checkThread()
         let info: ClassInfo
         do { info = try core.classInfo(type) } catch { trap(error) }
-        guard let pk = info.primaryKey else {
-            fatalError("'\(info.name)' does not have a primary key")
-        }
         do {
-            // An `Int` key of an `Int` primary key needs no conversion (nor its dynamic casts).
-            let value = KeyType.self == Int.self && pk.type == .int && pk.intWidth == 64
-                ? .int(Int64(unsafeBitCast(key, to: Int.self)))
-                : try ValueConversion.value(key, for: pk, className: info.name)
+            // An `Int` key of an `Int` primary key needs no conversion (nor its dynamic casts),
+            // nor a copy of the primary key's description.
+            let value: StrataStorage.Value
+            if KeyType.self == Int.self && info.hasInt64PrimaryKey {
+                value = .int(Int64(unsafeBitCast(key, to: Int.self)))
+            } else {
+                guard let pk = info.primaryKey else { fatalError("'\(info.name)' does not have a primary key") }
+                value = try ValueConversion.value(key, for: pk, className: info.name)
+            }
             guard let binding = try core.binding(for: info) else { return nil }
             let table = binding.table
             if table.keysArePrimaryKeys, case .int(let i) = value {
