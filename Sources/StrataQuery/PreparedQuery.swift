@@ -53,7 +53,7 @@ struct PreparedQuery {
             case .unread:
                 bound.append(.unread)
             case .value(let ordinal):
-                guard let v = Self.value(of: argument), v.caseOrdinal == ordinal else { return nil }
+                guard case .value(let v)? = ArgumentConversion.convert(argument), v.caseOrdinal == ordinal else { return nil }
                 bound.append(.value(v))
             case .elements(let ordinal):
                 guard case .list(let vs)? = ArgumentConversion.convert(argument),
@@ -107,12 +107,6 @@ struct PreparedQuery {
             return .elements(first)
         case nil: return nil
         }
-    }
-
-    private static func value(of argument: Any) -> Value? {
-        if let v = ArgumentConversion.common(argument) { return v }
-        if case .value(let v)? = ArgumentConversion.convert(argument) { return v }
-        return nil
     }
 }
 

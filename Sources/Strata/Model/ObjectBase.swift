@@ -79,16 +79,24 @@ open class ObjectBase: NSObject {
         V._strataRead(self, index)
     }
 
+    /// The row slot of managed property `index`, when its value is stored in the row (not a
+    /// list, not an inverse relationship); nil otherwise, and for an unmanaged object.
+    @inline(__always)
+    private func rowSlot(_ index: Int) -> Slot? {
+        guard binding != nil else { return nil }
+        // Borrowed, not retained: this object holds its binding for the whole call.
+        unowned(unsafe) let binding = binding!
+        guard _fastPath(index < binding.slots.count) else { return nil }
+        let slot = binding.slots[index]
+        return _fastPath(!slot.isList) ? slot : nil
+    }
+
     /// A managed property's slot in its current row, when the slot is stored in the row, is
     /// of a type `isOfType` accepts and holds no null; nil otherwise (the caller then reads a
     /// `Value`). For the typed reads below, which skip building a `Value`.
     @inline(__always)
     private func plainSlot(_ index: Int, isOfType: (StrataStorage.PropertyType) -> Bool) -> (row: RowView, id: Int)? {
-        guard binding != nil else { return nil }
-        unowned(unsafe) let binding = binding!
-        guard index < binding.slots.count else { return nil }
-        let slot = binding.slots[index]
-        guard !slot.isList, isOfType(slot.type) else { return nil }
+        guard let slot = rowSlot(index), isOfType(slot.type) else { return nil }
         let row = currentRow()
         guard !row.isNull(slot.id), !slot.isOptional || row.hasSlot(slot.id) else { return nil }
         return (row, slot.id)
@@ -122,17 +130,13 @@ open class ObjectBase: NSObject {
     func _managedValue(_ index: Int) -> _StrataValue {
         // Unmanaged with a managed index: a key-path recorder (Query/KeyPathRecorder.swift).
         guard binding != nil else { return KeyPathRecorder.recordRead(index) }
-        // Borrowed, not retained: this object holds its binding for the whole call.
-        unowned(unsafe) let binding = binding!
-        let storedCount = binding.slots.count
-        if _fastPath(index < storedCount) {
-            let slot = binding.slots[index]
-            if _fastPath(!slot.isList) {
-                let value = currentRow().value(slot)
-                if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding, index, key)) }
-                return _StrataValue(value)
-            }
+        if let slot = rowSlot(index) {
+            let value = currentRow().value(slot)
+            if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding!, index, key)) }
+            return _StrataValue(value)
         }
+        let binding = binding!
+        let storedCount = binding.slots.count
         let info = binding.info
         _ = currentRow()  // traps if the object was deleted
         if index < storedCount {

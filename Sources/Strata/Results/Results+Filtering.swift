@@ -21,7 +21,7 @@ extension Results {
         core.checkThread()
         let arguments = QueryArguments.prepare(args, for: core)
         let binding = binding
-        let schema = binding?.table.schema ?? info.schema
+        let schema = querySchema
         // Most queries name only the class's own properties: resolve against the class alone
         // first (a text filtered before is only bound to its new arguments), and build the
         // lookup of every class (links, inverse relationships) only when that fails, so that
