@@ -49,9 +49,11 @@ enum QueryExecution {
     static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction,
                         orderingFirst k: Int, by sortKeys: [SortKey]) throws -> [ObjectKey] {
         var keys: [ObjectKey] = []
+        let everyRow = query.constantResult == true
+        if everyRow { keys.reserveCapacity(try txn.count(table)) }
         var top = PartialSort.TopK(k, by: sortKeys)
         try txn.forEachRow(table) { key, row in
-            if query.matches(row) {
+            if everyRow || query.matches(row) {
                 top.offer((keys.count, row))
                 keys.append(key)
             }

@@ -107,34 +107,41 @@ enum PartialSort {
     struct TopK {
         private let k: Int
         private let keys: [RowOrdering.Key]
+        /// The first sort key, when there is one (read on every offer).
+        private let firstKey: RowOrdering.Key?
         private var heap: [Entry] = []
-        /// The root's first key, when it is a non-null int.
+        /// The root's first key, once the heap is full and when that key is a non-null int.
         private var rootInt: Int64?
 
         init(_ k: Int, by sortKeys: [SortKey]) {
             self.k = k
             keys = RowOrdering.keys(sortKeys)
+            firstKey = keys.first
             heap.reserveCapacity(k + 1)
         }
 
         /// Considers one object; objects must be offered in ascending position.
+        @inline(__always)
         mutating func offer(_ entry: Entry) {
+            if let bound = rootInt, let key = firstKey, let row = entry.row, let x = RowOrdering.int(row, key),
+               key.ascending ? x > bound : x < bound {
+                return  // after the root on the first key: after all k kept
+            }
+            keep(entry)
+        }
+
+        /// Puts `entry` in the heap when it sorts before the root (or the heap is not full).
+        private mutating func keep(_ entry: Entry) {
             let keys = keys
             if heap.count < k {
                 heap.append(entry)
                 siftUp(&heap, heap.count - 1) { before($0, $1, keys) }
-            } else if k > 0 {
-                if let bound = rootInt, let row = entry.row, let x = RowOrdering.int(row, keys[0]),
-                   keys[0].ascending ? x > bound : x < bound {
-                    return  // after the root on the first key: after all k kept
-                }
-                guard before(entry, heap[0], keys) else { return }
+            } else {
+                guard k > 0, before(entry, heap[0], keys) else { return }
                 heap[0] = entry
                 siftDown(&heap, 0) { before($0, $1, keys) }
-            } else {
-                return
             }
-            rootInt = keys.first.flatMap { key in heap[0].row.flatMap { RowOrdering.int($0, key) } }
+            if k > 0, heap.count == k, let key = firstKey, let row = heap[0].row { rootInt = RowOrdering.int(row, key) }
         }
 
         /// The positions of the k first objects offered, in order.
@@ -185,12 +192,21 @@ enum PartialSort {
             keys = first.map { keys[$0] }
             return
         }
-        var taken = [Bool](repeating: false, count: keys.count)
-        for i in first { taken[i] = true }
-        var ordered = first.map { keys[$0] }
-        ordered.reserveCapacity(keys.count)
-        for i in keys.indices where !taken[i] { ordered.append(keys[i]) }
-        keys = ordered
+        // In place, from the back: the others slide towards the end, keeping their order,
+        // which leaves the front free for the chosen ones.
+        let chosen = first.map { keys[$0] }
+        let positions = first.sorted()
+        var next = positions.count - 1
+        var write = keys.count - 1
+        for read in stride(from: keys.count - 1, through: 0, by: -1) {
+            if next >= 0, positions[next] == read {
+                next -= 1
+                continue
+            }
+            keys[write] = keys[read]
+            write -= 1
+        }
+        for (i, key) in chosen.enumerated() { keys[i] = key }
     }
 
     private static func siftUp(_ heap: inout [Entry], _ index: Int, _ before: (Entry, Entry) -> Bool) {
