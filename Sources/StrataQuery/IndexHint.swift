@@ -68,7 +68,7 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
 
     /// Whether a resolved constant is stored as `type` (an int property compared with 8.5 is
     /// not: no object can have that value).
-    private static func fits(_ v: Value, _ type: PropertyType) -> Bool {
+    static func fits(_ v: Value, _ type: PropertyType) -> Bool {
         switch (v, type) {
         case (.int, .int), (.float, .float), (.double, .double), (.bool, .bool), (.string, .string),
              (.data, .data), (.date, .date), (.uuid, .uuid): true

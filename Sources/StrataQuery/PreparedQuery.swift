@@ -24,6 +24,9 @@ struct PreparedQuery {
     private let kinds: [Kind]
     /// Per constant operand of the tree, in `ResolvedPredicate.mapOperands` order.
     private let origins: [ArgumentRecorder.Origin]
+    /// The tree's one comparison, when the tree is a single comparison with the only argument
+    /// (`name == %@`, the commonest query): binding then sets its operand alone.
+    private let soleComparison: ResolvedComparison?
 
     /// The prepared form of `query`, resolved with `arguments` while `recorder` watched; nil
     /// when the tree depends on the arguments' values beyond what binding replaces.
@@ -40,12 +43,22 @@ struct PreparedQuery {
         self.query = query
         self.kinds = kinds
         origins = recorder.operands.map(\.origin)
+        if case .comparison(let c) = query.predicate, kinds.count == 1, origins == [.argument(0)] {
+            soleComparison = c
+        } else {
+            soleComparison = nil
+        }
     }
 
     /// The tree for `arguments`, or nil when one of them is of another kind than the first
     /// arguments were (then the text must be resolved again).
     func bind(_ arguments: [Any]) -> ResolvedQuery? {
         guard arguments.count == kinds.count else { return nil }
+        if var c = soleComparison, case .value(let ordinal) = kinds[0] {
+            guard case .value(let v)? = ArgumentConversion.convert(arguments[0]), v.caseOrdinal == ordinal else { return nil }
+            c.operand = .value(v)
+            return ResolvedQuery(predicate: .comparison(c), suffixes: query.suffixes)
+        }
         var bound: [Bound] = []
         bound.reserveCapacity(kinds.count)
         for (argument, kind) in zip(arguments, kinds) {

@@ -108,10 +108,12 @@ package enum IndexAccess: Equatable, Sendable {
 package enum QueryPlanner {
     /// The plan for `predicate`.
     package static func plan(_ predicate: ResolvedPredicate) -> QueryPlan {
-        // The commonest query, `indexed == value`, goes straight to its one candidate.
-        if case .comparison(let c) = predicate, c.property.hasIndex, c.options.isEmpty, c.op == .equal,
-           let (_, access, covers) = equality(c, single: true) {
-            return .index(access, covers: covers)
+        // The commonest query, `indexed == value`, goes straight to its one candidate (what
+        // `equality` makes of it, without the candidate's rank or a hint to copy).
+        if case .comparison(let c) = predicate, c.op == .equal, c.options.isEmpty, c.property.hasIndex,
+           case .value(let v) = c.operand, !v.isNull {
+            let p = c.property
+            return .index(.equal(p, IndexHint.fits(v, p.type) ? [v] : []), covers: exactKey(v, p))
         }
         if predicate == .constant(false) { return .nothing }
         let conjuncts: [ResolvedPredicate]
