@@ -46,6 +46,21 @@ package final class Cursor {
         return (k.bytes, d.bytes)
     }
 
+    /// Calls `body` with every entry from the first, in key order, until it returns false:
+    /// the loop of a whole scan, with one call per entry and no `Entry` built in between.
+    /// Errors are `LMDBError`s and those `body` throws.
+    package func forEach(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
+        var key = MDB_val(), data = MDB_val()
+        var op = MDB_FIRST
+        while true {
+            let rc = serialized { mdb_cursor_get(handle, &key, &data, op) }
+            if rc == MDB_NOTFOUND { return }
+            try check(rc)
+            if try !body(key.bytes, data.bytes) { return }
+            op = MDB_NEXT
+        }
+    }
+
     /// The first entry (`MDB_FIRST`).
     package func first() throws(LMDBError) -> Entry? { try move(MDB_FIRST) }
     /// The last entry (`MDB_LAST`).

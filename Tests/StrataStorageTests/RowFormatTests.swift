@@ -36,7 +36,8 @@ final class RowFormatTests: XCTestCase {
     }
 
     func testIntegersUseTheirShortestFormAndRoundTripAtTheEdges() {
-        for v: Int64 in [0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, -32768, Int64(Int32.max), Int64(Int32.min), .max, .min] {
+        let widths: [Int64] = [1 << 23, -(1 << 23) - 1, 1 << 31, 1 << 39, -(1 << 39) - 1, 1 << 47, -(1 << 47), 1 << 55, -(1 << 55) - 1]
+        for v: Int64 in [0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, -32768, Int64(Int32.max), Int64(Int32.min), .max, .min] + widths {
             withRow([.int(v)]) { XCTAssertEqual($0.int(0), v, "\(v)") }
         }
         XCTAssertLessThan(RowEncoder.encode([.int(5)]).count, RowEncoder.encode([.int(500_000)]).count)
@@ -74,5 +75,12 @@ final class RowFormatTests: XCTestCase {
         XCTAssertNil([UInt8]().withUnsafeBytes { RowView($0) })
         XCTAssertNil([UInt8]([0, 5, 1]).withUnsafeBytes { RowView($0) }, "slot table longer than the row")
         XCTAssertNil([UInt8]([0, 1, 200]).withUnsafeBytes { RowView($0) }, "payload end past the row")
+        XCTAssertNil([UInt8]([0, 2, 3, 1, 7, 7, 7]).withUnsafeBytes { RowView($0) }, "a slot ending before the one ahead of it")
+        XCTAssertNil([UInt8]([0, 3, 9, 2, 3, 7, 7, 7]).withUnsafeBytes { RowView($0) }, "an early slot ending past the row")
+    }
+
+    func testAnIntegerSlotLongerThanEightBytesReadsItsFirstEight() {
+        let row: [UInt8] = [0, 1, 9, 1, 0, 0, 0, 0, 0, 0, 0, 0xff]
+        XCTAssertEqual(row.withUnsafeBytes { RowView($0)?.int(0) }, 1)
     }
 }

@@ -39,6 +39,26 @@ final class StorageTransactionTests: XCTestCase {
         XCTAssertEqual(try read.count(try XCTUnwrap(try read.table("Dog"))), 1)
     }
 
+    func testAScanThatMeetsADamagedRowThrowsNamingTheObject() throws {
+        let file = try StorageFile.open(path: path, options: .init())
+        let txn = try file.beginWrite()
+        try txn.store(classes: [dog])
+        let table = try XCTUnwrap(try txn.table("Dog"))
+        let keys = try (0..<3).map { try txn.insert(table, values: [.string("dog \($0)"), .int(Int64($0))]) }
+        // The second row's slot ends run backwards: its bytes cannot be told apart.
+        var key = ObjectKeyCoding.encode(keys[1])
+        try withUnsafeBytes(of: &key) { k in
+            try [UInt8]([0, 2, 3, 1, 7, 7, 7]).withUnsafeBytes { try txn.lmdb.put(table.rows, key: k, value: $0) }
+        }
+        var visited: [ObjectKey] = []
+        XCTAssertThrowsError(try txn.forEachRow(table) { key, _ in visited.append(key); return true }) { error in
+            let error = error as? StorageError
+            XCTAssertEqual(error?.kind, .invalidDatabase)
+            XCTAssertTrue(error?.message.contains("'Dog' object \(keys[1])") ?? false, "\(String(describing: error))")
+        }
+        XCTAssertEqual(visited, [keys[0]])
+    }
+
     /// Random inserts (integer primary keys, so a deleted key can come back), updates and
     /// deletes, some runs of them inside `atomically` blocks (a few of which fail), record the
     /// same change set as the same operations done flat, without the failed blocks.

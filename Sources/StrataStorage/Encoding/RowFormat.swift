@@ -56,16 +56,26 @@ package struct RowView {
         endsOffset = offset + (flags & 4 != 0 ? (slotCount + 7) / 8 : 0)
         payloadOffset = endsOffset + slotCount * width
         guard payloadOffset <= bytes.count, width <= 4 else { return nil }
-        if slotCount > 0, payloadOffset + end(slotCount - 1) > bytes.count { return nil }
+        // No slot may end before the one ahead of it or past the row: then every slot's
+        // bytes lie inside the row, and reading one needs no further checks.
+        var previous = 0
+        for slot in 0..<slotCount {
+            let end = end(slot)
+            if end < previous { return nil }
+            previous = end
+        }
+        if payloadOffset + previous > bytes.count { return nil }
     }
 
+    /// Where slot `slot` ends in the payload. The ends lie inside the row (`init` checked
+    /// `payloadOffset`, which follows them).
     @inlinable @inline(__always)
     func end(_ slot: Int) -> Int {
-        let p = endsOffset + slot * width
+        let p = bytes.baseAddress.unsafelyUnwrapped + (endsOffset &+ slot &* width)
         switch width {
-        case 1: return Int(bytes[p])
-        case 2: return Int(bytes[p]) | Int(bytes[p + 1]) << 8
-        default: return Int(bytes.loadUnaligned(fromByteOffset: p, as: UInt32.self).littleEndian)
+        case 1: return Int(p.load(as: UInt8.self))
+        case 2: return Int(p.loadUnaligned(as: UInt16.self).littleEndian)
+        default: return Int(p.loadUnaligned(as: UInt32.self).littleEndian)
         }
     }
 
@@ -86,14 +96,16 @@ package struct RowView {
     package func slotBytes(_ slot: Int) -> UnsafeRawBufferPointer {
         guard slot < slotCount else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let start = slot == 0 ? 0 : end(slot - 1)
-        let stop = end(slot)
-        return UnsafeRawBufferPointer(rebasing: bytes[(payloadOffset + start)..<(payloadOffset + stop)])
+        // In the row: `init` checked every slot's end.
+        return UnsafeRawBufferPointer(start: bytes.baseAddress.unsafelyUnwrapped + payloadOffset + start, count: end(slot) - start)
     }
 
     /// An integer slot (minimal little-endian two's complement; empty is 0).
     @inlinable @inline(__always)
     package func int(_ slot: Int) -> Int64 {
-        ValueCodec.decodeInt(slotBytes(slot))
+        guard slot < slotCount else { return 0 }
+        let start = slot == 0 ? 0 : end(slot - 1)
+        return ValueCodec.decodeInt(bytes.baseAddress.unsafelyUnwrapped + payloadOffset + start, count: end(slot) - start)
     }
 
     /// A double slot.

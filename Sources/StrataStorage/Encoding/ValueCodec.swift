@@ -43,12 +43,25 @@ package enum ValueCodec {
     /// Decodes a minimal little-endian two's complement integer.
     @inlinable @inline(__always)
     package static func decodeInt(_ b: UnsafeRawBufferPointer) -> Int64 {
-        let n = b.count
-        if n == 0 { return 0 }
-        var x: UInt64 = 0
-        for i in 0..<n { x |= UInt64(b[i]) << (8 * UInt64(i)) }
-        let shift = UInt64(64 - 8 * n)
-        return Int64(bitPattern: x << shift) >> Int64(shift)
+        b.isEmpty ? 0 : decodeInt(b.baseAddress.unsafelyUnwrapped, count: b.count)
+    }
+
+    /// Decodes the integer in the `count` bytes at `p` (0 for none). Of more than 8 bytes,
+    /// which no encoder writes, only the first 8 are read.
+    @inlinable @inline(__always)
+    package static func decodeInt(_ p: UnsafeRawPointer, count: Int) -> Int64 {
+        switch count {
+        case 0: return 0
+        case 1: return Int64(p.load(as: Int8.self))
+        case 2: return Int64(Int16(littleEndian: p.loadUnaligned(as: Int16.self)))
+        case 4: return Int64(Int32(littleEndian: p.loadUnaligned(as: Int32.self)))
+        case 8...: return Int64(littleEndian: p.loadUnaligned(as: Int64.self))
+        default:
+            var x: UInt64 = 0
+            for i in 0..<count { x |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(i)) }
+            let shift = UInt64(64 - 8 * count)
+            return Int64(bitPattern: x << shift) >> Int64(shift)
+        }
     }
 
     /// Decodes slot bytes of a non-null value of `type`.

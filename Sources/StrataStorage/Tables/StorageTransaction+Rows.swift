@@ -162,9 +162,16 @@ extension StorageTransaction {
 
     /// Calls `body` with each object's key and row, in key order, until it returns false.
     package func forEachRow(_ table: Table, _ body: (ObjectKey, RowView) throws -> Bool) throws {
-        let rows = try scan(table)
-        while let (key, row) = try rows.next() {
-            if try !body(key, row) { return }
+        let cursor = try lmdbCall("Scanning '\(table.name)'") { try lmdb.cursor(table.rows) }
+        do {
+            try cursor.forEach { k, v in
+                guard k.count == 8 else { throw damagedRow(table, 0) }
+                let key = ObjectKeyCoding.decode(k)
+                guard let row = RowView(v) else { throw damagedRow(table, key) }
+                return try body(key, row)
+            }
+        } catch let error as LMDBError {
+            throw StorageError.lmdb(error, "Scanning '\(table.name)'")
         }
     }
 
