@@ -49,10 +49,11 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
     package let followsLinks: Bool
 
     /// Compiles an already resolved query (the type-safe query API builds these directly).
-    package init(_ query: ResolvedQuery, schema: ClassSchema) {
+    /// `plan`, when given, must be what `QueryPlanner.plan` makes of the predicate.
+    package init(_ query: ResolvedQuery, schema: ClassSchema, plan: QueryPlan? = nil) {
         self.schema = schema
         self.query = query
-        plan = QueryPlanner.plan(query.predicate)
+        self.plan = plan ?? QueryPlanner.plan(query.predicate)
         followsLinks = query.predicate.followsLinks
         if followsLinks {
             var classes = ClassNumbers()
@@ -60,7 +61,7 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
             linkedClasses = classes.names
             predicate = nil
         } else {
-            predicate = Self.deferredCompile(plan) ? nil : Evaluator.compile(query.predicate)
+            predicate = Self.deferredCompile(self.plan) ? nil : Evaluator.compile(query.predicate)
             objectPredicate = nil
             linkedClasses = []
         }

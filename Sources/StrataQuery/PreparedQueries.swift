@@ -24,8 +24,8 @@ package final class PreparedQueries: @unchecked Sendable {
     /// `text` with `arguments`, compiled as `compileQuery(_:arguments:schema:)` compiles it
     /// with no lookup (the class's own properties only), and throwing the same errors.
     package func compile(_ text: String, arguments: [Any]) throws(QueryError) -> CompiledQuery {
-        if let prepared = lock.withLock({ byText[text] }), let query = prepared.bind(arguments) {
-            return CompiledQuery(query, schema: schema)
+        if let prepared = lock.withLock({ byText[text] }), let query = prepared.compile(arguments, schema: schema) {
+            return query
         }
         let ast = try ParseCache.parse(text)
         let recorder = ArgumentRecorder()

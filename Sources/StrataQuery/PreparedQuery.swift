@@ -7,7 +7,7 @@ import StrataStorage
 /// Only trees that depend on their arguments through unchanged values are prepared
 /// (`ArgumentRecorder.isBindable`), and the recording is checked against the tree it
 /// describes, so binding can never produce a tree the resolver would not have.
-struct PreparedQuery {
+final class PreparedQuery {
     /// The kind of value an argument must convert to for the tree to hold.
     enum Kind: Equatable {
         /// Any argument: the query does not read it.
@@ -50,15 +50,24 @@ struct PreparedQuery {
         }
     }
 
-    /// The tree for `arguments`, or nil when one of them is of another kind than the first
-    /// arguments were (then the text must be resolved again).
-    func bind(_ arguments: [Any]) -> ResolvedQuery? {
+    /// The query for `arguments`, compiled for `schema`, or nil when one of them is of
+    /// another kind than the first arguments were (then the text must be resolved again).
+    func compile(_ arguments: [Any], schema: ClassSchema) -> CompiledQuery? {
         guard arguments.count == kinds.count else { return nil }
         if var c = soleComparison, case .value(let ordinal) = kinds[0] {
             guard case .value(let v)? = ArgumentConversion.convert(arguments[0]), v.caseOrdinal == ordinal else { return nil }
             c.operand = .value(v)
-            return ResolvedQuery(predicate: .comparison(c), suffixes: query.suffixes)
+            // Planned from the comparison itself, not from the tree: no copy of it to take.
+            return CompiledQuery(ResolvedQuery(predicate: .comparison(c), suffixes: query.suffixes), schema: schema,
+                                 plan: QueryPlanner.indexedEquality(c))
         }
+        return bind(arguments).map { CompiledQuery($0, schema: schema) }
+    }
+
+    /// The tree for `arguments`, or nil when one of them is of another kind than the first
+    /// arguments were.
+    private func bind(_ arguments: [Any]) -> ResolvedQuery? {
+        guard arguments.count == kinds.count else { return nil }
         var bound: [Bound] = []
         bound.reserveCapacity(kinds.count)
         for (argument, kind) in zip(arguments, kinds) {

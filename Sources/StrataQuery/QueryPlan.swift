@@ -108,13 +108,7 @@ package enum IndexAccess: Equatable, Sendable {
 package enum QueryPlanner {
     /// The plan for `predicate`.
     package static func plan(_ predicate: ResolvedPredicate) -> QueryPlan {
-        // The commonest query, `indexed == value`, goes straight to its one candidate (what
-        // `equality` makes of it, without the candidate's rank or a hint to copy).
-        if case .comparison(let c) = predicate, c.op == .equal, c.options.isEmpty, c.property.hasIndex,
-           case .value(let v) = c.operand, !v.isNull {
-            let p = c.property
-            return .index(.equal(p, IndexHint.fits(v, p.type) ? [v] : []), covers: exactKey(v, p))
-        }
+        if case .comparison(let c) = predicate, let plan = indexedEquality(c) { return plan }
         if predicate == .constant(false) { return .nothing }
         let conjuncts: [ResolvedPredicate]
         if case .and(let ps) = predicate { conjuncts = ps } else { conjuncts = [predicate] }
@@ -177,6 +171,15 @@ package enum QueryPlanner {
         let ids = predicate.propertyIDs
         let reading = propertiesReading(ids, in: predicate)
         return .scan(reading: conjuncts.isEmpty ? [] : reading)
+    }
+
+    /// The plan of the commonest query, `indexed == value` as the whole predicate: its one
+    /// candidate, as `equality` makes it, without a rank or a hint to copy. Nil for any other
+    /// comparison.
+    package static func indexedEquality(_ c: ResolvedComparison) -> QueryPlan? {
+        guard c.op == .equal, c.options.isEmpty, c.property.hasIndex, case .value(let v) = c.operand, !v.isNull else { return nil }
+        let p = c.property
+        return .index(.equal(p, IndexHint.fits(v, p.type) ? [v] : []), covers: exactKey(v, p))
     }
 
     /// The index lookup of `indexed == constant` or `indexed IN {constants}` (without

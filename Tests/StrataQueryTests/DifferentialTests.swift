@@ -35,7 +35,7 @@ final class DifferentialTests: QueryTestCase {
     }
 
     /// A prepared query bound to new arguments is the tree the resolver makes from the text
-    /// and those arguments, for random predicates and random new arguments (of the first
+    /// and those arguments, with the plan the planner makes of it, for random predicates and random new arguments (of the first
     /// arguments' kinds or not); binding refuses exactly what it cannot bind, and the resolver
     /// then fails or resolves differently only when binding refused.
     func testPreparedQueriesBindToWhatTheResolverMakes() throws {
@@ -47,10 +47,10 @@ final class DifferentialTests: QueryTestCase {
             let ast = try Parser.parse(text)
             guard let resolved = try? Resolver(schema: Self.dog, arguments: first, recorder: recorder).resolve(ast),
                   let prepared = PreparedQuery(resolved, arguments: first, recorder: recorder) else { continue }
-            XCTAssertEqual(prepared.bind(first).map(\.description), resolved.description, "case \(i): \(text) rebound to its own arguments")
+            XCTAssertEqual(prepared.compile(first, schema: Self.dog)?.query.description, resolved.description, "case \(i): \(text) rebound to its own arguments")
             let next = first.map { reroll($0, &rng) }
             let fresh = Result { () throws(QueryError) in try Resolver(schema: Self.dog, arguments: next).resolve(ast) }
-            guard let rebound = prepared.bind(next) else {
+            guard let rebound = prepared.compile(next, schema: Self.dog) else {
                 refused += 1
                 continue
             }
@@ -59,8 +59,13 @@ final class DifferentialTests: QueryTestCase {
                 XCTFail("case \(i): \(text) bound to \(next), which the resolver rejects: \(fresh)")
                 return
             }
-            if rebound != expected && rebound.description != expected.description {
-                XCTFail("case \(i): \(text) with \(next): bound \(rebound), resolved \(expected)")
+            if rebound.query != expected && rebound.query.description != expected.description {
+                XCTFail("case \(i): \(text) with \(next): bound \(rebound.query), resolved \(expected)")
+                return
+            }
+            let plan = CompiledQuery(expected, schema: Self.dog).plan
+            if rebound.plan != plan {
+                XCTFail("case \(i): \(text) with \(next): planned \(rebound.plan), the planner makes \(plan)")
                 return
             }
         }

@@ -28,6 +28,14 @@ final class KeyEncodingTests: XCTestCase {
         XCTAssertTrue(IndexKey.isExact(.string("short")))
     }
 
+    func testAKeyBuiltOnTheStackIsTheEncodedKey() {
+        let values: [Value] = [.string(""), .string("name-1"), .string("é and a string too long to be a small one"),
+                               .string(String(repeating: "q", count: 600)), .int(-3), .double(2.5), .null]
+        for value in values {
+            XCTAssertEqual(IndexKey.withKey(value) { Array($0) }, IndexKey.encode(value), "\(value)")
+        }
+    }
+
     func testIntegerPrimaryKeysMapToOrderedObjectKeys() {
         let pks: [Int64] = [.min, -1, 0, 1, .max]
         let keys = pks.map(ObjectKeyCoding.key(forIntegerPrimaryKey:))

@@ -149,6 +149,7 @@ enum QueryExecution {
     static func candidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         switch access {
         case .equal(let property, let values):
+            if values.count == 1 { return try txn.lookup(table, property, equalTo: values[0]) }
             var keys: [ObjectKey] = []
             for value in values { keys += try txn.lookup(table, property, equalTo: value) }
             return keys

@@ -35,6 +35,20 @@ package enum IndexKey {
         return out
     }
 
+    /// Calls `body` with the index key of `value`: `encode(value)`'s bytes, built on the stack
+    /// for a string (a lookup by name then allocates no key).
+    package static func withKey<R>(_ value: Value, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard case .string(var s) = value else { return try encode(value).withUnsafeBytes(body) }
+        return try s.withUTF8 { utf8 in
+            let n = min(utf8.count, maxLength - 1)
+            return try withUnsafeTemporaryAllocation(byteCount: n + 1, alignment: 1) { key in
+                key[0] = 1
+                if n > 0 { (key.baseAddress! + 1).copyMemory(from: utf8.baseAddress!, byteCount: n) }
+                return try body(UnsafeRawBufferPointer(key))
+            }
+        }
+    }
+
     /// Whether the index key of `value` holds the whole value (false when it was truncated),
     /// so that an equality match on the key is an equality match on the value.
     package static func isExact(_ value: Value) -> Bool {

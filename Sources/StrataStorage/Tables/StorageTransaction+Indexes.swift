@@ -13,10 +13,9 @@ extension StorageTransaction {
         guard let db = table.indexes[property.id] else {
             preconditionFailure("lookup on '\(table.name).\(property.name)', which has no index")
         }
-        let indexKey = IndexKey.encode(value)
         var keys: [ObjectKey] = []
         try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
-            try indexKey.withUnsafeBytes { k in
+            try IndexKey.withKey(value) { k in
                 let cursor = try lmdb.cursor(db)
                 var entry = try cursor.seek(exactly: k)
                 while let e = entry {
