@@ -50,6 +50,11 @@ final class ClassInfo: @unchecked Sendable {
     /// The field offset of every managed index, in index order: the stored properties, then
     /// the `LinkingObjects` ones (what `ObjectBase.attach` writes, without copying the infos).
     let managedFieldOffsets: [Int]
+    /// Whether every stored field the class declares (below `Object`) is `@Persisted`: an
+    /// accessor then holds nothing of its own beyond what `attach` sets, so one that nothing
+    /// else references can be attached to another object instead of a new one made
+    /// (`RowScan`). A plain `var` (an ignored property) may hold state: not then.
+    let accessorsAreInterchangeable: Bool
     private let indexByName: [String: Int]
 
     /// Recursive: checking a class's inverse relationships discovers their origin classes.
@@ -125,7 +130,17 @@ final class ClassInfo: @unchecked Sendable {
         var mirror: Mirror? = Mirror(reflecting: instance)
         var chain: [Mirror] = []
         while let m = mirror { chain.append(m); mirror = m.superclassMirror }
-        for m in chain.reversed() { for child in m.children { labels.append((child.label ?? "", child.value)) } }
+        var ownFields = 0, persistedFields = 0
+        for m in chain.reversed() {
+            let declaredByTheModel = m.subjectType != NSObject.self && m.subjectType != ObjectBase.self && m.subjectType != Object.self
+            for child in m.children {
+                labels.append((child.label ?? "", child.value))
+                guard declaredByTheModel else { continue }
+                ownFields += 1
+                if Swift.type(of: child.value) is PersistedField.Type { persistedFields += 1 }
+            }
+        }
+        accessorsAreInterchangeable = ownFields == persistedFields
         let offsets = FieldLayout.offsets(of: type)
         guard offsets.count == labels.count else {
             throw Realm.Error(.invalidInput, "Cannot read the stored properties of '\(name)' (\(offsets.count) fields, \(labels.count) reflected)")

@@ -56,6 +56,19 @@ open class ObjectBase: NSObject {
         }
     }
 
+    /// Makes this accessor, attached by `attach` in the same Realm and class, the accessor of
+    /// object `key` instead, whose row is `row` (`RowScan`).
+    func reattach(_ key: ObjectKey, row: RowView) {
+        objectKey = key
+        cachedRow = (managingCore!.stamp, row)
+    }
+
+    /// Whether a weak or unowned reference to this object exists (`isKnownUniquelyReferenced`
+    /// counts only strong ones). Such a reference must keep seeing this object's data.
+    var isReferencedWeakly: Bool {
+        _getWeakRetainCount(self) > 1 || _getUnownedRetainCount(self) > 1
+    }
+
     /// The current row of a managed object; traps if it was deleted (as Realm does).
     @inline(__always)
     func currentRow() -> RowView {

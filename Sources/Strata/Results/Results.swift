@@ -234,25 +234,44 @@ enum ResultsSource: Equatable {
 
 /// A table cursor that makes an accessor of each row it passes, handing it the row (no
 /// lookup per object), for as long as its Realm stays at the snapshot it began in.
+///
+/// When the loop has let go of the accessor it was handed last (no strong, weak or unowned
+/// reference to it remains but the scan's own) and the class's accessors hold nothing of
+/// their own (`ClassInfo.accessorsAreInterchangeable`), that accessor is attached to the next
+/// row instead of a new one made: no one can tell the two apart, and a loop that reads each
+/// object and moves on allocates nothing per row.
 @usableFromInline
 final class RowScan {
     private let cursor: RowCursor
     private let core: RealmCore
     private let binding: TableBinding
     private let stamp: UInt64
+    /// The accessor handed out last, when accessors of the class are interchangeable.
+    private var last: ObjectBase?
+    private let reuses: Bool
 
     init(_ cursor: RowCursor, core: RealmCore, binding: TableBinding) {
         self.cursor = cursor
         self.core = core
         self.binding = binding
         stamp = core.stamp
+        reuses = binding.info.accessorsAreInterchangeable
     }
 
     /// The next object, or nil when the scan ended or the snapshot moved on.
     @usableFromInline
     func nextObject() -> ObjectBase? {
-        guard stamp == core.stamp, let (key, row) = try? cursor.next() else { return nil }
-        return core.object(ObjectBase.self, binding, key, row: row)
+        guard stamp == core.stamp, let (key, row) = try? cursor.next() else {
+            last = nil
+            return nil
+        }
+        if isKnownUniquelyReferenced(&last), let object = last, !object.isReferencedWeakly {
+            object.reattach(key, row: row)
+            return object
+        }
+        let object = core.object(ObjectBase.self, binding, key, row: row)
+        if reuses { last = object }
+        return object
     }
 }
 

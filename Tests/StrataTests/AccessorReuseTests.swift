@@ -1,0 +1,85 @@
+import Foundation
+import Strata
+import XCTest
+
+/// A model whose accessors count themselves: every stored field is `@Persisted`, so a loop
+/// over the whole class may reuse one accessor (`RowScan`).
+final class CountedNote: Object {
+    @Persisted var rank = 0
+    @Persisted var text = ""
+    nonisolated(unsafe) static var made = 0
+
+    required init() {
+        Self.made += 1
+        super.init()
+    }
+}
+
+/// A loop over a whole class hands one accessor out again for the next object once the loop
+/// has let go of it, and never when anything can still see the object it was.
+final class AccessorReuseTests: StrataTestCase {
+    private var realm: Realm!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        realm = try openRealm(types: [CountedNote.self, Dog.self])
+        try realm.write {
+            for i in 0..<50 {
+                realm.add(CountedNote(value: ["rank": i, "text": "note \(i)"]))
+                realm.add(Dog(value: ["id": i, "name": "dog \(i)"]))
+            }
+        }
+    }
+
+    func testALoopThatKeepsNothingReadsEveryObjectThroughOneAccessor() {
+        let before = CountedNote.made
+        var ranks: [Int] = [], texts: [String] = []
+        for note in realm.objects(CountedNote.self) {
+            ranks.append(note.rank)
+            texts.append(note.text)
+        }
+        XCTAssertEqual(ranks, Array(0..<50))
+        XCTAssertEqual(texts, (0..<50).map { "note \($0)" })
+        XCTAssertEqual(CountedNote.made - before, 1)
+    }
+
+    func testObjectsTheLoopKeepsStayTheObjectsTheyWere() {
+        var kept: [CountedNote] = []
+        for note in realm.objects(CountedNote.self) where note.rank % 2 == 0 { kept.append(note) }
+        XCTAssertEqual(kept.map(\.rank), Array(stride(from: 0, to: 50, by: 2)))
+        XCTAssertEqual(Array(realm.objects(CountedNote.self)).map(\.rank), Array(0..<50))
+        XCTAssertEqual(realm.objects(CountedNote.self).map(\.text), (0..<50).map { "note \($0)" })
+    }
+
+    func testAWeaklyHeldObjectIsNeverGivenAnotherObjectsData() {
+        weak var first: CountedNote?
+        var seen = 0
+        for note in realm.objects(CountedNote.self) {
+            if seen == 0 { first = note }
+            seen += 1
+            if let first { XCTAssertEqual(first.rank, 0, "after \(seen) objects") }
+        }
+        XCTAssertEqual(seen, 50)
+    }
+
+    func testAClassWithAPlainStoredPropertyGetsAnAccessorPerObject() {
+        var scratches: [Int] = [], ids: [Int] = []
+        for dog in realm.objects(Dog.self) {
+            scratches.append(dog.scratch)
+            ids.append(dog.id)
+            dog.scratch = 7
+        }
+        XCTAssertEqual(ids, Array(0..<50))
+        XCTAssertEqual(scratches, Array(repeating: 0, count: 50))
+    }
+
+    func testALoopLeftEarlyAndAFreshLoopStartOver() {
+        var firstRanks: [Int] = []
+        for note in realm.objects(CountedNote.self) {
+            firstRanks.append(note.rank)
+            if firstRanks.count == 3 { break }
+        }
+        XCTAssertEqual(firstRanks, [0, 1, 2])
+        XCTAssertEqual(realm.objects(CountedNote.self).reduce(0) { $0 + $1.rank }, (0..<50).reduce(0, +))
+    }
+}
