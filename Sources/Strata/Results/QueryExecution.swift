@@ -13,6 +13,9 @@ enum QueryExecution {
     static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
         if case .nothing = query.plan { return [] }
+        // An index access that yields exactly the matches (the commonest indexed query) needs
+        // no choosing.
+        if case .index(let access, covers: true) = query.plan { return try coveredKeys(access, query, in: table, txn) }
         guard let choice = try IndexChoice(query.plan, in: table, txn) else {
             var keys: [ObjectKey] = []
             try txn.forEachRow(table) { key, row in
