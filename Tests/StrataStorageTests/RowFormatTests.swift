@@ -71,6 +71,39 @@ final class RowFormatTests: XCTestCase {
         }
     }
 
+    func testAPatchedRowIsTheRowLaidOutAnew() {
+        let original: [Value] = [.int(300), .string("four"), .double(1.5), .data(Data([1, 2, 3]))]
+        let replacements: [[(id: Int, value: Value)]] = [
+            [(2, .double(-7))],
+            [(0, .int(-301)), (1, .string("five")), (3, .data(Data([9, 9, 9])))],
+            [(0, .int(0x7fff))],
+        ]
+        RowEncoder.encode(original).withUnsafeBytes { raw in
+            let row = RowView(raw)!
+            for r in replacements {
+                let patched = RowEncoder.withPatched(row, replacing: r) { Array($0) }
+                XCTAssertEqual(patched, RowEncoder.encode(slotCount: 4, in: row, replacing: r), "\(r)")
+            }
+        }
+    }
+
+    func testARowIsNotPatchedWhenAValueChangesLengthOrNullness() {
+        let refused: [[(id: Int, value: Value)]] = [
+            [(0, .int(70_000))],
+            [(1, .string("longer"))],
+            [(1, .null)],
+            [(2, .double(2)), (3, .data(Data()))],
+            [(4, .int(1))],
+        ]
+        RowEncoder.encode([.int(300), .string("four"), .double(1.5), .data(Data([1]))]).withUnsafeBytes { raw in
+            let row = RowView(raw)!
+            for r in refused { XCTAssertNil(RowEncoder.withPatched(row, replacing: r) { _ in () }, "\(r)") }
+        }
+        RowEncoder.encode([.int(1), .null]).withUnsafeBytes { raw in
+            XCTAssertNil(RowEncoder.withPatched(RowView(raw)!, replacing: [(1, .string(""))]) { _ in () }, "null to empty")
+        }
+    }
+
     func testDamagedRowsAreRejectedNotMisread() {
         XCTAssertNil([UInt8]().withUnsafeBytes { RowView($0) })
         XCTAssertNil([UInt8]([0, 5, 1]).withUnsafeBytes { RowView($0) }, "slot table longer than the row")

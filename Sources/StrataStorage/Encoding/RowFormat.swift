@@ -163,6 +163,26 @@ package enum RowEncoder {
         }
     }
 
+    /// Calls `body` with `row` with some slots set to new values (by ascending slot, each at
+    /// most once), when that needs no new layout: every new value is as long as the bytes it
+    /// replaces, and neither is null (a number, a date, a string of the same length). The row
+    /// is copied and those bytes overwritten. Returns nil, without calling `body`, otherwise.
+    package static func withPatched<R>(_ row: RowView, replacing replacements: [(id: Int, value: Value)],
+                                       _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        for (id, value) in replacements {
+            guard row.hasSlot(id), !row.isNull(id), !value.isNull,
+                  ValueCodec.withEncoded(value, \.count) == row.slotBytes(id).count else { return nil }
+        }
+        return try withUnsafeTemporaryAllocation(byteCount: row.bytes.count, alignment: 1) { copy in
+            copy.copyMemory(from: row.bytes)
+            for (id, value) in replacements {
+                let offset = row.slotBytes(id).baseAddress! - row.bytes.baseAddress!
+                ValueCodec.withEncoded(value) { (copy.baseAddress! + offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            }
+            return try body(UnsafeRawBufferPointer(copy))
+        }
+    }
+
     /// Lays out a row; `slot(i, &payload)` appends slot i's bytes and returns false for null.
     /// The slot ends and the null bitmap are gathered on the stack: the row and its payload
     /// are the only allocations.

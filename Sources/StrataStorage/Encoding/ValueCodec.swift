@@ -9,35 +9,42 @@ import Foundation
 package enum ValueCodec {
     /// Appends the slot bytes of a non-null value.
     package static func encode(_ value: Value, into out: inout [UInt8]) {
+        withEncoded(value) { out.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the slot bytes of a non-null value, without building an array
+    /// (numbers are laid out on the stack, strings and data lent as they are).
+    package static func withEncoded<R>(_ value: Value, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         switch value {
-        case .null: break
-        case .bool(let b): out.append(b ? 1 : 0)
-        case .int(let v): appendInt(v, into: &out)
-        case .float(let f): withUnsafeBytes(of: f.bitPattern.littleEndian) { out.append(contentsOf: $0) }
-        case .double(let d): withUnsafeBytes(of: d.bitPattern.littleEndian) { out.append(contentsOf: $0) }
-        case .date(let d):
-            withUnsafeBytes(of: d.timeIntervalSinceReferenceDate.bitPattern.littleEndian) { out.append(contentsOf: $0) }
-        case .string(var s): s.withUTF8 { out.append(contentsOf: $0) }
-        case .data(let d): out.append(contentsOf: d)
-        case .uuid(let u): withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
-        case .link(let key):
-            var v = key
-            while v != 0 { out.append(UInt8(truncatingIfNeeded: v)); v >>= 8 }
+        case .null: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        case .bool(let b): return try withUnsafeBytes(of: b ? UInt8(1) : 0, body)
+        case .int(let v): return try withLowBytes(UInt64(bitPattern: v), count: intWidth(v), body)
+        case .float(let f): return try withUnsafeBytes(of: f.bitPattern.littleEndian, body)
+        case .double(let d): return try withUnsafeBytes(of: d.bitPattern.littleEndian, body)
+        case .date(let d): return try withUnsafeBytes(of: d.timeIntervalSinceReferenceDate.bitPattern.littleEndian, body)
+        case .string(var s): return try s.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        case .data(let d): return try d.withUnsafeBytes(body)
+        case .uuid(let u): return try withUnsafeBytes(of: u.uuid, body)
+        case .link(let key): return try withLowBytes(key, count: (key.bitWidth - key.leadingZeroBitCount + 7) / 8, body)
         }
     }
 
-    @inline(__always)
-    private static func appendInt(_ v: Int64, into out: inout [UInt8]) {
-        if v == 0 { return }
-        // Shortest n such that sign-extending the low n bytes gives v back.
+    /// The low `count` bytes of `x`, little endian.
+    private static func withLowBytes<R>(_ x: UInt64, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBytes(of: x.littleEndian) { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+    }
+
+    /// How many bytes the minimal encoding of `v` takes: the shortest n such that
+    /// sign-extending the low n bytes gives `v` back (none for 0).
+    private static func intWidth(_ v: Int64) -> Int {
+        if v == 0 { return 0 }
         var n = 8
         while n > 1 {
             let shift = Int64(64 - 8 * (n - 1))
             if (v << shift) >> shift != v { break }
             n -= 1
         }
-        var x = UInt64(bitPattern: v)
-        for _ in 0..<n { out.append(UInt8(truncatingIfNeeded: x)); x >>= 8 }
+        return n
     }
 
     /// Decodes a minimal little-endian two's complement integer.

@@ -94,16 +94,20 @@ extension StorageTransaction {
             try checkLinkTarget(table, link, new)
             relinked.append((link, old.value(link), new))
         }
-        let slotCount = max(table.slotCount, newValues.map(\.id).max()! + 1)
+        let slotCount = max(table.slotCount, newValues.reduce(0) { max($0, $1.id) } + 1)
         var oldIndexed: [(PropertySchema, Value)] = []
         for (property, _) in changes where table.indexes[property.id] != nil && newValue(property.id) != nil {
             oldIndexed.append((property, old.value(property)))
         }
         newValues.sort { $0.id < $1.id }
-        let bytes = RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues)
         try lmdbCall("Updating '\(table.name)'") {
             var k = ObjectKeyCoding.encode(key)
-            try withUnsafeBytes(of: &k) { kb in try bytes.withUnsafeBytes { try lmdb.put(table.rows, key: kb, value: $0) } }
+            try withUnsafeBytes(of: &k) { kb in
+                // The row is copied before the put, which may move the page it lies in.
+                let put = { (row: UnsafeRawBufferPointer) in try self.lmdb.put(table.rows, key: kb, value: row) }
+                if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, put) != nil { return }
+                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues).withUnsafeBytes(put)
+            }
         }
         for (property, oldValue) in oldIndexed {
             try removeIndexEntry(table, property, oldValue, key)
