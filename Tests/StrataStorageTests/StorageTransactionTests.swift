@@ -39,6 +39,54 @@ final class StorageTransactionTests: XCTestCase {
         XCTAssertEqual(try read.count(try XCTUnwrap(try read.table("Dog"))), 1)
     }
 
+    /// Commits `count` inserts of a dog, one transaction each, with `retention`.
+    private func commitDogs(_ file: StorageFile, _ count: Int, retention: HistoryRetentionPolicy = .all) throws {
+        for i in 0..<count {
+            let txn = try file.beginWrite()
+            if try txn.table("Dog") == nil { try txn.store(classes: [dog]) }
+            txn.historyRetention = retention
+            _ = try txn.insert(try XCTUnwrap(try txn.table("Dog")), values: [.string("dog \(i)"), .int(Int64(i))])
+            try txn.commit(processName: "test", pid: 1)
+        }
+    }
+
+    func testANewFileKeepsItsVersionInTheHistoryAlone() throws {
+        do {
+            let file = try StorageFile.open(path: path, options: .init())
+            // Retention that keeps only the newest entry still leaves the version to count on.
+            try commitDogs(file, 5, retention: HistoryRetentionPolicy(keepCount: 1, keepAge: nil, maximumCount: nil))
+            let read = try file.beginRead()
+            XCTAssertEqual(read.version, 5)
+            XCTAssertEqual(try read.historyBounds().count, 1)
+            let meta = try XCTUnwrap(read.meta)
+            XCTAssertNil(MetaKeys.readInteger(read.lmdb, meta, MetaKeys.version) as UInt64?, "no version key in a new file")
+            XCTAssertEqual(MetaKeys.readInteger(read.lmdb, meta, MetaKeys.format) as UInt32?, StorageFile.formatVersion)
+        }
+        let reopened = try StorageFile.open(path: path, options: .init())
+        XCTAssertEqual(try reopened.beginRead().version, 5)
+    }
+
+    func testAFormatOneFileKeepsItsVersionKeyCurrent() throws {
+        do {
+            let file = try StorageFile.open(path: path, options: .init())
+            try commitDogs(file, 2)
+            // Make it a file older Strata wrote: format 1, with the version key.
+            let txn = try file.beginWrite()
+            let meta = try XCTUnwrap(txn.meta)
+            try MetaKeys.writeInteger(txn.lmdb, meta, MetaKeys.format, UInt32(1))
+            try MetaKeys.writeInteger(txn.lmdb, meta, MetaKeys.version, UInt64(2))
+            try txn.lmdb.commit()
+        }
+        let file = try StorageFile.open(path: path, options: .init())
+        XCTAssertEqual(try file.beginRead().version, 2)
+        try commitDogs(file, 3)
+        let read = try file.beginRead()
+        XCTAssertEqual(read.version, 5)
+        let meta = try XCTUnwrap(read.meta)
+        XCTAssertEqual(MetaKeys.readInteger(read.lmdb, meta, MetaKeys.version) as UInt64?, 5)
+        XCTAssertEqual(MetaKeys.readInteger(read.lmdb, meta, MetaKeys.format) as UInt32?, 1, "not upgraded: older Strata may still open it")
+    }
+
     func testAScanThatMeetsADamagedRowThrowsNamingTheObject() throws {
         let file = try StorageFile.open(path: path, options: .init())
         let txn = try file.beginWrite()

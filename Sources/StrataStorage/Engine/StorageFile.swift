@@ -33,8 +33,11 @@ package final class StorageFile: @unchecked Sendable {
         set { lock.withLock { retention = newValue } }
     }
 
-    /// The format version this code writes. Files with a higher one are refused.
-    package static let formatVersion: UInt32 = 1
+    /// The format version this code writes. Files with a higher one are refused. Format 2
+    /// keeps the newest version as the last key of the history alone; format 1 files also
+    /// keep it in the meta `version` key, which this code goes on writing for them, so that
+    /// older Strata may still open them (docs/FILE-FORMAT.md, "Meta").
+    package static let formatVersion: UInt32 = 2
 
     private static let registryLock = NSLockLite()
     nonisolated(unsafe) private static var registry: [String: Weak] = [:]

@@ -71,7 +71,7 @@ package final class StorageTransaction {
             }
             let meta = handles[MetaKeys.database]
             let schema = try meta.map { try SchemaStore.load(txn, $0, cache: file) } ?? StoredSchema()
-            let version: UInt64 = meta.flatMap { MetaKeys.readInteger(txn, $0, MetaKeys.version) } ?? 0
+            let version = newestVersion(txn, meta: meta, history: handles[MetaKeys.history])
             let missing = Table.databases(for: schema).filter { handles[$0.name] == nil }
             if missing.isEmpty { return (txn, handles, schema, version) }
             txn.abort()
@@ -82,6 +82,17 @@ package final class StorageTransaction {
             }
         }
         throw StorageError(.fail, "\(context): the tables of new classes could not be opened")
+    }
+
+    /// The version of the newest commit `txn` sees: the key of the newest history entry
+    /// (retention always keeps it), or the meta `version` of a format 1 file, whichever is
+    /// higher (they agree in a file only this code wrote); 0 before the first commit.
+    private static func newestVersion(_ txn: Transaction, meta: Database?, history: Database?) -> UInt64 {
+        let counted: UInt64 = meta.flatMap { MetaKeys.readInteger(txn, $0, MetaKeys.version) } ?? 0
+        let newest = history.flatMap { db in
+            (try? txn.cursor(db).last()).flatMap { $0.map { historyVersion(ofKey: $0.key) } }
+        } ?? 0
+        return max(counted, newest)
     }
 
     deinit {
@@ -226,6 +237,7 @@ package final class StorageTransaction {
         try lmdbCall("Committing to '\(file.path)'") {
             guard let meta else { throw StorageError(.fail, "no meta database") }
             if version == 0 { try MetaKeys.writeInteger(lmdb, meta, MetaKeys.format, StorageFile.formatVersion) }
+            let format: UInt32 = MetaKeys.readInteger(lmdb, meta, MetaKeys.format) ?? StorageFile.formatVersion
             if schemaChanged { try SchemaStore.save(schema, lmdb, meta) }
             for (name, next) in sequences { try MetaKeys.writeInteger(lmdb, meta, MetaKeys.sequencePrefix + name, next) }
             let entry = HistoryEntry(version: newVersion, time: Date().timeIntervalSince1970, pid: pid,
@@ -237,7 +249,9 @@ package final class StorageTransaction {
                 try record.withUnsafeBytes { try lmdb.put(history, key: k, value: $0) }
             }
             try applyHistoryRetention(historyRetention ?? file.historyRetention, history: history, now: entry.time)
-            try MetaKeys.writeInteger(lmdb, meta, MetaKeys.version, newVersion)
+            // A format 1 file keeps its version key current, for older Strata; a newer file
+            // has its version in the history entry alone (one page fewer per commit).
+            if format < 2 { try MetaKeys.writeInteger(lmdb, meta, MetaKeys.version, newVersion) }
             let schemaVersion = storedSchemaVersion
             do {
                 try lmdb.commit()

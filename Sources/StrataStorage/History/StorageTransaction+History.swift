@@ -7,8 +7,8 @@ extension StorageTransaction {
         guard let db = historyDatabase else { return (0, nil, nil) }
         return try lmdbCall("Reading the history of '\(file.path)'") {
             let cursor = try lmdb.cursor(db)
-            let oldest = try cursor.first().map { Self.version(ofKey: $0.key) }
-            let newest = try cursor.last().map { Self.version(ofKey: $0.key) }
+            let oldest = try cursor.first().map { Self.historyVersion(ofKey: $0.key) }
+            let newest = try cursor.last().map { Self.historyVersion(ofKey: $0.key) }
             return (try lmdb.count(db), oldest, newest)
         }
     }
@@ -41,14 +41,15 @@ extension StorageTransaction {
             entry = try lmdbCall(context) { try withUnsafeBytes(of: &start) { try cursor.seek(atLeast: $0) } }
         }
         while let current = entry {
-            let version = Self.version(ofKey: current.key)
+            let version = Self.historyVersion(ofKey: current.key)
             if let since, version <= since { return }
             guard try body(try Self.decode(current.value, version, file.path)) else { return }
             entry = try lmdbCall(context) { newestFirst ? try cursor.previous() : try cursor.next() }
         }
     }
 
-    static func version(ofKey key: UnsafeRawBufferPointer) -> UInt64 {
+    /// The version a history key stands for (0 for a key of another size).
+    static func historyVersion(ofKey key: UnsafeRawBufferPointer) -> UInt64 {
         key.count == 8 ? UInt64(bigEndian: key.loadUnaligned(as: UInt64.self)) : 0
     }
 
