@@ -78,6 +78,12 @@ final class RowFormatTests: XCTestCase {
             [(0, .int(-301)), (1, .string("five")), (3, .data(Data([9, 9, 9])))],
             [(0, .int(0x7fff))],
         ]
+        // Empty values lend no bytes to copy.
+        RowEncoder.encode([.int(0), .string(""), .double(0), .data(Data())]).withUnsafeBytes { raw in
+            let row = RowView(raw)!
+            let r: [(id: Int, value: Value)] = [(0, .int(0)), (1, .string("")), (3, .data(Data()))]
+            XCTAssertEqual(RowEncoder.withPatched(row, replacing: r) { Array($0) }, RowEncoder.encode(slotCount: 4, in: row, replacing: r))
+        }
         RowEncoder.encode(original).withUnsafeBytes { raw in
             let row = RowView(raw)!
             for r in replacements {

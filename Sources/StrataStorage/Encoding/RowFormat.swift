@@ -177,7 +177,10 @@ package enum RowEncoder {
             copy.copyMemory(from: row.bytes)
             for (id, value) in replacements {
                 let offset = row.slotBytes(id).baseAddress! - row.bytes.baseAddress!
-                ValueCodec.withEncoded(value) { (copy.baseAddress! + offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                ValueCodec.withEncoded(value) { bytes in
+                    // An empty value (0, "", empty data) may lend no address: nothing to copy.
+                    if let source = bytes.baseAddress { (copy.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count) }
+                }
             }
             return try body(UnsafeRawBufferPointer(copy))
         }
