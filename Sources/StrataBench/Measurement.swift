@@ -41,6 +41,26 @@ enum Op: String, CaseIterable, Codable {
 }
 
 /// One result line: a timing, a size, or an op the engine cannot run (`note`).
+extension Measurement {
+    /// Per engine and op, the measurement of median time (or size) among `rounds`, in the
+    /// order of the first round. One round is returned as it is.
+    static func medians(of rounds: [[Measurement]]) -> [Measurement] {
+        guard rounds.count > 1 else { return rounds.first ?? [] }
+        var order: [(engine: String, op: Op)] = []
+        var byKey: [String: [Measurement]] = [:]
+        for m in rounds.joined() {
+            let key = "\(m.engine) \(m.op.rawValue)"
+            if byKey[key] == nil { order.append((m.engine, m.op)) }
+            byKey[key, default: []].append(m)
+        }
+        return order.map { entry in
+            let all = byKey["\(entry.engine) \(entry.op.rawValue)"]!
+            let sorted = all.sorted { ($0.seconds ?? Double($0.bytes ?? 0)) < ($1.seconds ?? Double($1.bytes ?? 0)) }
+            return sorted[(sorted.count - 1) / 2]
+        }
+    }
+}
+
 struct Measurement: Codable {
     var op: Op
     var engine: String

@@ -16,7 +16,7 @@ enum EngineKind: String, CaseIterable {
 }
 
 /// The command line: `strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
-/// [--repeat R] [--engines strata,lmdb,sqlite] [--dir PATH] [--processes] [--notifications]
+/// [--repeat R] [--rounds K] [--engines strata,lmdb,sqlite] [--dir PATH] [--processes] [--notifications]
 /// [--seconds S]`,
 /// plus the hidden
 /// `--child-engine NAME`, which runs one engine in this process (in the directory `--dir`)
@@ -42,6 +42,9 @@ struct Options {
     var seconds = 1.0
     /// How many times each read-only op runs; its median time is reported (`--repeat`).
     var repeats = 1
+    /// How many times the whole workload runs, each engine in a new process each time, the
+    /// engines taking turns; each op's median over the rounds is reported (`--rounds`).
+    var rounds = 1
     /// This process is a worker of the multi-process rows (hidden `--role`).
     var role: WorkerRole?
     /// The worker's number within its measurement (hidden `--worker`).
@@ -51,7 +54,7 @@ struct Options {
 
     static let usage = """
         usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json] [--repeat R]
-                            [--engines strata,lmdb,sqlite] [--dir PATH]
+                            [--rounds K] [--engines strata,lmdb,sqlite] [--dir PATH]
                             [--processes] [--notifications] [--seconds S]
           --n N        objects inserted by W1 (default 1000000)
           --nosync     commits without flushing (LMDB MDB_NOSYNC, SQLite synchronous=OFF)
@@ -63,6 +66,10 @@ struct Options {
           --repeat R   run each op that changes nothing (W2-W4, W6, W7, W11-W15) R times
                        and report its median time (default 1): steadier ratios on a
                        noisy machine
+          --rounds K   run the whole workload K times, each engine in a new process
+                       each time and the engines taking turns, and report each op's
+                       median over the rounds (default 1): a process's own speed varies
+                       on a shared machine, and this evens it out
           --engines    engines to run, in this order (default lmdb,sqlite,strata)
           --dir PATH   where each engine's temporary directory is made (default /tmp)
           --lists      instead: Strata's list append/index/remove and backlink count per
@@ -116,6 +123,9 @@ struct Options {
             case "--repeat":
                 guard let repeats = Int(try value(flag)), repeats > 0 else { throw BenchError("--repeat needs a positive integer") }
                 options.repeats = repeats
+            case "--rounds":
+                guard let rounds = Int(try value(flag)), rounds > 0 else { throw BenchError("--rounds needs a positive integer") }
+                options.rounds = rounds
             case "--seconds":
                 guard let seconds = Double(try value(flag)), seconds > 0 else { throw BenchError("--seconds needs a positive number") }
                 options.seconds = seconds

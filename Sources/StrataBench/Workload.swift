@@ -1,6 +1,6 @@
 import Foundation
 
-/// The fixed sizes, seeds and row generator of the Person workload (see BENCH.md).
+/// The fixed sizes, seeds and row generator of the Person workload (README.md, "strata-bench").
 enum Workload {
     /// W1: rows per write transaction.
     static let batchRows = 10_000

@@ -1,27 +1,33 @@
 import Foundation
 
-/// Runs the workload on each engine in its own child process, then the multi-process rows and
-/// Strata's notification rows (each as selected by the options), and prints the comparison.
+/// Runs the workload on each engine in its own child process (`--rounds` times, the engines
+/// taking turns), then the multi-process rows and Strata's notification rows (each as
+/// selected by the options), and prints the comparison.
 func runBenchmark(_ options: Options) -> Int32 {
-    var measurements: [Measurement] = []
+    var rounds: [[Measurement]] = []
     var failed = false
-    for engine in options.engines where options.workload {
-        guard engine.engineType != nil else {
-            printToStandardError("strata-bench: \(engine.rawValue): not built into this binary, skipped")
-            continue
-        }
-        do {
-            let child = try ChildProcess.run(engine, options: options)
-            measurements += child.measurements
-            if child.status != 0 {
-                failed = true
-                printToStandardError("strata-bench: \(engine.rawValue) exited with status \(child.status)")
+    for _ in 0..<(options.workload ? options.rounds : 0) {
+        var round: [Measurement] = []
+        for engine in options.engines {
+            guard engine.engineType != nil else {
+                printToStandardError("strata-bench: \(engine.rawValue): not built into this binary, skipped")
+                continue
             }
-        } catch {
-            failed = true
-            printToStandardError("strata-bench: \(engine.rawValue): \(error)")
+            do {
+                let child = try ChildProcess.run(engine, options: options)
+                round += child.measurements
+                if child.status != 0 {
+                    failed = true
+                    printToStandardError("strata-bench: \(engine.rawValue) exited with status \(child.status)")
+                }
+            } catch {
+                failed = true
+                printToStandardError("strata-bench: \(engine.rawValue): \(error)")
+            }
         }
+        rounds.append(round)
     }
+    let measurements = Measurement.medians(of: rounds)
     let ran = options.engines.filter { engine in measurements.contains { $0.engine == engine.rawValue } }
     let report = Report(measurements: measurements, engines: ran)
     let agree = report.compareChecks()
