@@ -30,7 +30,7 @@ let package = Package(
         // The public, RealmSwift-compatible API.
         .target(name: "Strata", dependencies: ["StrataStorage", "StrataQuery"], swiftSettings: swift5),
         .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
-        .executableTarget(name: "StrataBench", dependencies: ["Strata", "LMDB", "CLMDB", "CSQLite"],
+        .executableTarget(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "LMDB", "CLMDB", "CSQLite"],
                           swiftSettings: swift5),
         .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",
                           swiftSettings: swift5),

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// An object with a list, and the objects it holds (each linking back to a hub).
 final class Roster: Object {
@@ -41,7 +42,7 @@ enum ListScale {
                 roster.members.append(objectsIn: members)
             }
             let list = roster.members
-            var rng = SplitMix64(state: UInt64(size))
+            var rng = SplitMix64(seed: UInt64(size))
             let extra = try realm.write { (0..<operations).map { realm.create(Member.self, value: ["n": -$0]) } }
 
             let append = try time { try realm.write { for m in extra { list.append(m) } } }

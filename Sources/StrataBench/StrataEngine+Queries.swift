@@ -1,6 +1,6 @@
 import Foundation
-
 import Strata
+import StrataStorage
 
 /// W14 and W15: a team with a list of persons (Strata only; the baselines would need another
 /// schema for lists).
@@ -29,7 +29,7 @@ extension StrataEngine {
     var runsListQueries: Bool { true }
 
     func makeTeams(below n: Int) throws {
-        var rng = SplitMix64(state: Workload.teamSeed)
+        var rng = SplitMix64(seed: Workload.teamSeed)
         try realm.write {
             for t in 0..<Workload.teams {
                 let team = Team()

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// The fixed sizes, seeds and row generator of the Person workload (README.md, "strata-bench").
 enum Workload {
@@ -47,7 +48,7 @@ enum Workload {
 
     /// W11: `inRuns` sets of distinct random ids below `n` (each at most `n` ids).
     static func inSets(below n: Int) -> [[Int]] {
-        var rng = SplitMix64(state: inSeed)
+        var rng = SplitMix64(seed: inSeed)
         let size = min(inValues, n)
         return (0..<inRuns).map { _ in
             var seen = Set<Int>()
@@ -66,7 +67,7 @@ enum Workload {
 
     /// W13: the inclusive id ranges, `rangeWidth` ids each (fewer when n is smaller).
     static func ranges(below n: Int) -> [ClosedRange<Int>] {
-        var rng = SplitMix64(state: rangeSeed)
+        var rng = SplitMix64(seed: rangeSeed)
         let width = min(rangeWidth, n)
         return (0..<rangeRuns).map { _ in
             let low = Int(rng.next() % UInt64(n - width + 1))
@@ -79,7 +80,7 @@ enum Workload {
 
     /// `count` ids in `0..<n` drawn from a splitmix64 stream started at `seed`.
     static func randomIDs(seed: UInt64, count: Int, below n: Int) -> [Int] {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in Int(rng.next() % UInt64(n)) }
     }
 
@@ -91,19 +92,6 @@ enum Workload {
                 &+ UInt64(bitPattern: Int64(r.age)) &+ UInt64(r.nameLength)
         }
         return Int(bitPattern: UInt(h))
-    }
-}
-
-/// The splitmix64 generator: tiny, fast and identical on every platform.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }
 

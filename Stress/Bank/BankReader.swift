@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// `worker bank-reader --file F --accounts A --base B --incarnation K --seed X`: checks every
 /// snapshot it sees. Its first start audits the first snapshot against the whole history (a

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// The `bank`, `kill` and `churn` scenarios: real processes on one bank file.
 ///

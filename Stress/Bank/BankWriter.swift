@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// `worker bank-writer --file F --accounts A --slot S --incarnation K --log DIR --seed X`:
 /// moves money until told to stop, one transfer per transaction, each between two random

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// `worker churn --file F --accounts A --base B --seed X --lifetime S`: opens the bank file,
 /// checks a snapshot and releases everything, over and over, while writers work; after S

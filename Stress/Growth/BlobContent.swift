@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// The bytes of blob `id`: 64-bit words that follow from the id and their position, so a
 /// reader checks a blob by sampling words, with no stored checksum. The size follows from

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// The flags every scenario takes, and where its files go.
 ///

@@ -40,7 +40,7 @@ extension DifferentialTests {
 
     func testPredicatesThroughRelationshipsAgreeWithTheReference() {
         let seed = UInt64.random(in: 0...UInt64(UInt32.max))
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var compiledCount = 0, cases = 0
         for round in 0..<40 {
             let graph = randomGraph(&rng)
@@ -71,7 +71,7 @@ extension DifferentialTests {
 
     private static let names = ["Ann", "ann", "Bo", "Bö", "bo", "", "Rex", "rex", "é", "E"]
 
-    private func randomGraph(_ rng: inout SeededGenerator) -> TestGraph {
+    private func randomGraph(_ rng: inout SplitMix64) -> TestGraph {
         let graph = TestGraph(Self.graphLookup)
         let people = Int.random(in: 1...6, using: &rng), pets = Int.random(in: 0...6, using: &rng)
         func maybe(_ v: Value) -> Value { Int.random(in: 0..<4, using: &rng) == 0 ? .null : v }
@@ -99,21 +99,21 @@ extension DifferentialTests {
 
     // MARK: Predicates
 
-    private func pick<T>(_ items: [T], _ rng: inout SeededGenerator) -> T { items.randomElement(using: &rng)! }
+    private func pick<T>(_ items: [T], _ rng: inout SplitMix64) -> T { items.randomElement(using: &rng)! }
 
-    private func quantifier(_ rng: inout SeededGenerator) -> String { pick(["", "ANY ", "ALL ", "NONE ", "SOME "], &rng) }
-    private func numberOperator(_ rng: inout SeededGenerator) -> String { pick(["==", "!=", "<", "<=", ">", ">="], &rng) }
-    private func stringOperator(_ rng: inout SeededGenerator) -> String {
+    private func quantifier(_ rng: inout SplitMix64) -> String { pick(["", "ANY ", "ALL ", "NONE ", "SOME "], &rng) }
+    private func numberOperator(_ rng: inout SplitMix64) -> String { pick(["==", "!=", "<", "<=", ">", ">="], &rng) }
+    private func stringOperator(_ rng: inout SplitMix64) -> String {
         pick(["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "<", ">="], &rng) + pick(["", "", "[c]", "[d]", "[cd]"], &rng)
     }
-    private func int(_ rng: inout SeededGenerator) -> String { String(Int.random(in: -2...6, using: &rng)) }
-    private func double(_ rng: inout SeededGenerator) -> String { pick(["0", "1.5", "-2", "3.5", "nan", "2.25"], &rng) }
-    private func string(_ rng: inout SeededGenerator) -> String { "'" + pick(Self.names + ["a", "A", "b", "*", "?e*"], &rng) + "'" }
+    private func int(_ rng: inout SplitMix64) -> String { String(Int.random(in: -2...6, using: &rng)) }
+    private func double(_ rng: inout SplitMix64) -> String { pick(["0", "1.5", "-2", "3.5", "nan", "2.25"], &rng) }
+    private func string(_ rng: inout SplitMix64) -> String { "'" + pick(Self.names + ["a", "A", "b", "*", "?e*"], &rng) + "'" }
 
     /// A random condition on a person: comparisons of its own properties, through its best
     /// friend, over its dogs, pets (inverse of `owner`), scores and tags, collection
     /// operators, SUBQUERY, key paths on both sides and object identity, under AND/OR/NOT.
-    private func randomPersonPredicate(_ rng: inout SeededGenerator, _ graph: TestGraph, depth: Int) -> (String, [Any]) {
+    private func randomPersonPredicate(_ rng: inout SplitMix64, _ graph: TestGraph, depth: Int) -> (String, [Any]) {
         if depth < 2, Int.random(in: 0..<3, using: &rng) == 0 {
             let (a, x) = randomPersonPredicate(&rng, graph, depth: depth + 1), (b, y) = randomPersonPredicate(&rng, graph, depth: depth + 1)
             return ("\(pick(["", "NOT "], &rng))(\(a) \(pick(["AND", "OR"], &rng)) \(b))", x + y)
@@ -173,7 +173,7 @@ extension DifferentialTests {
     }
 
     /// A random condition on a pet, as the root of a query.
-    private func randomPetPredicate(_ rng: inout SeededGenerator, _ graph: TestGraph, depth: Int) -> (String, [Any]) {
+    private func randomPetPredicate(_ rng: inout SplitMix64, _ graph: TestGraph, depth: Int) -> (String, [Any]) {
         if depth < 2, Int.random(in: 0..<3, using: &rng) == 0 {
             let (a, x) = randomPetPredicate(&rng, graph, depth: depth + 1), (b, y) = randomPetPredicate(&rng, graph, depth: depth + 1)
             return ("\(pick(["", "NOT "], &rng))(\(a) \(pick(["AND", "OR"], &rng)) \(b))", x + y)
@@ -195,7 +195,7 @@ extension DifferentialTests {
     }
 
     /// One comparison of a pet's own properties or through its owner, with `prefix` (`$d.`).
-    private func petLeaf(_ rng: inout SeededGenerator, _ prefix: String) -> String {
+    private func petLeaf(_ rng: inout SplitMix64, _ prefix: String) -> String {
         let n = numberOperator(&rng)
         return pick([
             "\(prefix)age \(n) \(int(&rng))", "\(prefix)name \(stringOperator(&rng)) \(string(&rng))",
@@ -205,12 +205,12 @@ extension DifferentialTests {
     }
 
     /// A person object argument: one of the graph's, or an unmanaged one (equal to none).
-    private func personArgument(_ rng: inout SeededGenerator, _ graph: TestGraph) -> ObjectArgument {
+    private func personArgument(_ rng: inout SplitMix64, _ graph: TestGraph) -> ObjectArgument {
         ObjectArgument(className: "Person", key: Bool.random(using: &rng) ? graph.keys("Person").randomElement(using: &rng) : nil)
     }
 
     /// A pet object argument: one of the graph's, or an unmanaged one (equal to none).
-    private func petArgument(_ rng: inout SeededGenerator, _ graph: TestGraph) -> ObjectArgument {
+    private func petArgument(_ rng: inout SplitMix64, _ graph: TestGraph) -> ObjectArgument {
         ObjectArgument(className: "Pet", key: Int.random(in: 0..<4, using: &rng) > 0 ? graph.keys("Pet").randomElement(using: &rng) : nil)
     }
 }

@@ -12,7 +12,7 @@ final class DifferentialTests: QueryTestCase {
                           "a^b", "`~", "Straße", "STRASSE", "İ", "i", "🐶", "ǅ", "ﬁ", "fi", "Ωmega", "ωMEGA"]
 
     func testCompiledPredicatesAgreeWithTheReference() {
-        var rng = SeededGenerator(seed: 0xD1FF)
+        var rng = SplitMix64(seed: 0xD1FF)
         let graph = TestGraph(SchemaLookup(Self.dog))
         for key in 1...60 { graph.add("Dog", ObjectKey(key), randomRow(&rng)) }
         let reference = ReferenceEvaluator(graph: graph)
@@ -39,7 +39,7 @@ final class DifferentialTests: QueryTestCase {
     /// arguments' kinds or not); binding refuses exactly what it cannot bind, and the resolver
     /// then fails or resolves differently only when binding refused.
     func testPreparedQueriesBindToWhatTheResolverMakes() throws {
-        var rng = SeededGenerator(seed: 0xB1ED)
+        var rng = SplitMix64(seed: 0xB1ED)
         var bound = 0, refused = 0
         for i in 0..<3_000 {
             let (text, first) = randomPredicate(&rng, depth: 0)
@@ -74,7 +74,7 @@ final class DifferentialTests: QueryTestCase {
     }
 
     /// Another argument in place of `argument`: of the same Swift type half the time.
-    private func reroll(_ argument: Any, _ rng: inout SeededGenerator) -> Any {
+    private func reroll(_ argument: Any, _ rng: inout SplitMix64) -> Any {
         if let list = argument as? [Any] {
             return (0..<Int.random(in: 0...4, using: &rng)).map { _ in list.first.map { reroll($0, &rng) } ?? randomConstant(&rng, kind: 0) }
         }
@@ -109,7 +109,7 @@ final class DifferentialTests: QueryTestCase {
         }
     }
 
-    private func randomRow(_ rng: inout SeededGenerator) -> [Value] {
+    private func randomRow(_ rng: inout SplitMix64) -> [Value] {
         func maybeNull(_ v: Value) -> Value { Int.random(in: 0..<4, using: &rng) == 0 ? .null : v }
         let doubles: [Double] = [0, -0.0, 1, 2.5, -3, .nan, .infinity, 1e300, 7]
         return [
@@ -128,7 +128,7 @@ final class DifferentialTests: QueryTestCase {
         ]
     }
 
-    private func randomConstant(_ rng: inout SeededGenerator, for property: String) -> Any {
+    private func randomConstant(_ rng: inout SplitMix64, for property: String) -> Any {
         if Int.random(in: 0..<5, using: &rng) > 0 {
             let kind = ["id": 0, "age": 0, "score": 0, "weight": 1, "height": 2, "name": 3, "nickname": 3, "photo": 3,
                         "isGood": 5, "born": 6, "tag": 7][property]!
@@ -138,7 +138,7 @@ final class DifferentialTests: QueryTestCase {
         return randomConstant(&rng, kind: Int.random(in: 0..<9, using: &rng))
     }
 
-    private func randomConstant(_ rng: inout SeededGenerator, kind: Int) -> Any {
+    private func randomConstant(_ rng: inout SplitMix64, kind: Int) -> Any {
         switch kind {
         case 0: return Int.random(in: -3...3, using: &rng)
         case 1: return [0.0, 2.5, -0.0, .nan, .infinity, 1.0].randomElement(using: &rng)!
@@ -151,7 +151,7 @@ final class DifferentialTests: QueryTestCase {
         }
     }
 
-    private func randomPredicate(_ rng: inout SeededGenerator, depth: Int) -> (String, [Any]) {
+    private func randomPredicate(_ rng: inout SplitMix64, depth: Int) -> (String, [Any]) {
         if depth < 2, Int.random(in: 0..<3, using: &rng) == 0 {
             let (a, x) = randomPredicate(&rng, depth: depth + 1)
             let (b, y) = randomPredicate(&rng, depth: depth + 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// Makes random writes to the cards and decks of a Realm and the same changes to a
 /// `CardMirror`: inserts, deletes (one, several, a whole class, everything), changes of each
@@ -9,7 +10,7 @@ struct CardWriter {
     /// The Realm written to (another thread's, during `commit(through:)`).
     private var realm: Realm
     var mirror = CardMirror()
-    var random: SplitMix
+    var random: SplitMix64
     /// The operations since the last `takeLog()`.
     private var log: [String] = []
 
@@ -22,7 +23,7 @@ struct CardWriter {
     /// A writer to `realm`, with random choices from `seed`.
     init(realm: Realm, seed: UInt64) {
         self.realm = realm
-        random = SplitMix(seed: seed)
+        random = SplitMix64(seed: seed)
     }
 
     /// The log since the last call, one operation a line.
@@ -271,7 +272,7 @@ struct CardWriter {
     private func pile(_ deck: Int) -> List<Card> { realm.object(ofType: Deck.self, forPrimaryKey: deck)!.pile }
 
     /// A value from `draw` other than `old`.
-    private mutating func different<T: Equatable>(_ old: T, _ draw: (inout SplitMix) -> T) -> T {
+    private mutating func different<T: Equatable>(_ old: T, _ draw: (inout SplitMix64) -> T) -> T {
         while true {
             let value = draw(&random)
             if value != old { return value }

@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 @testable import Strata
+import StrataStorage
+import XCTest
 
 final class LQPerson: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -345,7 +346,7 @@ final class ListQueryDifferentialTests: StrataTestCase {
     func testQueriesThroughListsAgreeWithAPlainEvaluation() throws {
         let seed = UInt64.random(in: 0...UInt64(UInt32.max))
         print("ListQueryDifferentialTests seed: \(seed)")
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let realm = try openRealm(types: [LQPerson.self, LQDog.self])
         for round in 0..<12 {
             var model = Model()

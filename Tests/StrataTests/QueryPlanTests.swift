@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
 @testable import Strata
 import StrataQuery
+import StrataStorage
+import XCTest
 
 final class IndexedEvent: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -133,7 +134,7 @@ final class QueryPlanTests: StrataTestCase {
     func testRandomDataGivesTheSameResultsWithAndWithoutIndexes() throws {
         let seed = UInt64(Date().timeIntervalSince1970 * 1000) & 0xFFFF_FFFF
         print("QueryPlanTests random seed: \(seed)")
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let words = ["", "a", "ab", "abc", "b", "B", "é", "e\u{301}", "日本", "日本語", "🐶", long + "a", long + "b", long]
         func word() -> String { words[Int(rng.next() % UInt64(words.count))] + (rng.next() % 2 == 0 ? "" : String(rng.next() % 5)) }
         var rows: [[String: Any]] = []
@@ -417,18 +418,5 @@ final class QueryPlanTests: StrataTestCase {
         let optional = realm.objects(OptionalKeyEvent.self).filter("id > -3 AND id <= 4")
         XCTAssertTrue(optional.explain().hasPrefix("primary key range on OptionalKeyEvent.id (-3, 4]"))
         XCTAssertEqual(optional.map(\.n).sorted(), [13, 14, 15, 16, 17, 18, 19])
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing run can be repeated from its seed.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

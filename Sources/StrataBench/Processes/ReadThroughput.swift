@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Read throughput with several reader processes while one process writes: each reader looks
 /// Persons up by primary key (reading age and name, W3's lookup) in batches, moving to the
@@ -19,7 +20,7 @@ enum ReadThroughput {
         var sums: [Int] = []
 
         init(seed: UInt64, below rows: Int) {
-            var rng = SplitMix64(state: 0x5eed_0100 &+ seed)
+            var rng = SplitMix64(seed: 0x5eed_0100 &+ seed)
             let name = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
             defer { name.deallocate() }
             for _ in 0..<ReadThroughput.batchCount {
