@@ -73,6 +73,37 @@ final class AccessorReuseTests: StrataTestCase {
         XCTAssertEqual(scratches, Array(repeating: 0, count: 50))
     }
 
+    func testALoopOverFilteredAndSortedResultsReusesItsAccessorToo() {
+        let before = CountedNote.made
+        let odd = realm.objects(CountedNote.self).filter("rank < 3 OR rank > 40")
+        var ranks: [Int] = []
+        for note in realm.objects(CountedNote.self).filter("rank >= 10").sorted(byKeyPath: "rank", ascending: false) {
+            ranks.append(note.rank)
+        }
+        XCTAssertEqual(ranks, Array((10..<50).reversed()))
+        XCTAssertEqual(CountedNote.made - before, 1)
+        XCTAssertEqual(Array(odd).map(\.text), odd.map(\.text), "kept and reused accessors read the same objects")
+    }
+
+    func testAWriteLoopThroughOneAccessorChangesEachObject() throws {
+        try realm.write {
+            for note in realm.objects(CountedNote.self).filter("rank >= 10") { note.rank += 100 }
+        }
+        XCTAssertEqual(realm.objects(CountedNote.self).map(\.rank).sorted(), Array(0..<10) + Array(110..<150))
+        XCTAssertEqual(realm.objects(CountedNote.self).filter("rank >= 100").map(\.text), (10..<50).map { "note \($0)" })
+    }
+
+    func testAWeaklyHeldObjectOfAFilteredLoopKeepsItsData() {
+        weak var first: CountedNote?
+        var seen = 0
+        for note in realm.objects(CountedNote.self).filter("rank >= 5") {
+            if seen == 0 { first = note }
+            seen += 1
+            if let first { XCTAssertEqual(first.rank, 5, "after \(seen) objects") }
+        }
+        XCTAssertEqual(seen, 45)
+    }
+
     func testALoopLeftEarlyAndAFreshLoopStartOver() {
         var firstRanks: [Int] = []
         for note in realm.objects(CountedNote.self) {

@@ -40,6 +40,17 @@ open class ObjectBase: NSObject {
 
     /// Makes this instance the accessor of stored object `key`.
     func attach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil) {
+        reattach(core, binding, key, row: row)
+        let base = Unmanaged.passUnretained(self).toOpaque()
+        for (index, offset) in binding.info.managedFieldOffsets.enumerated() {
+            (base + offset).storeBytes(of: Int32(index), as: Int32.self)
+        }
+    }
+
+    /// Makes this accessor, attached before to an object of the same class, the accessor of
+    /// stored object `key` instead (`AccessorRecycler`); `attach` without the field indexes,
+    /// which the class fixes. `row` is the object's row when the caller has it.
+    func reattach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView?) {
         managingCore = core
         self.binding = binding
         objectKey = key
@@ -49,18 +60,9 @@ open class ObjectBase: NSObject {
             // A frozen object may be read by several threads at once: its row is fetched now,
             // before it is shared, so that reading it never writes the cache.
             cachedRow = (core.stamp, row)
+        } else {
+            cachedRow = nil
         }
-        let base = Unmanaged.passUnretained(self).toOpaque()
-        for (index, offset) in binding.info.managedFieldOffsets.enumerated() {
-            (base + offset).storeBytes(of: Int32(index), as: Int32.self)
-        }
-    }
-
-    /// Makes this accessor, attached by `attach` in the same Realm and class, the accessor of
-    /// object `key` instead, whose row is `row` (`RowScan`).
-    func reattach(_ key: ObjectKey, row: RowView) {
-        objectKey = key
-        cachedRow = (managingCore!.stamp, row)
     }
 
     /// Whether a weak or unowned reference to this object exists (`isKnownUniquelyReferenced`

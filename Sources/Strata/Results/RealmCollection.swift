@@ -3,13 +3,15 @@ import Foundation
 /// Iterator used by all Realm collections (RealmSwift name).
 ///
 /// A whole class read outside a write walks the table with a cursor, handing each object its
-/// row as it goes (no lookup per object); otherwise it walks the result keys.
+/// row as it goes (no lookup per object); otherwise it walks the result keys. Either way the
+/// accessors come from an `AccessorRecycler`.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     @usableFromInline let results: Results<Element>?
     @usableFromInline let elementAt: ((Int) -> Element)?
     @usableFromInline var index = 0
     @usableFromInline let count: Int
     @usableFromInline var scan: RowScan?
+    @usableFromInline var accessors: AccessorRecycler
 
     /// Iterates `results` (nothing when nil: an unmanaged collection).
     init(_ results: Results<Element>?) {
@@ -17,6 +19,7 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         elementAt = nil
         count = results?.count ?? 0
         scan = results?.tableScan()
+        accessors = AccessorRecycler(results?.info)
     }
 
     /// Iterates `count` elements made by `element(i)`.
@@ -24,6 +27,7 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         results = nil
         elementAt = element
         self.count = count
+        accessors = AccessorRecycler(nil)
     }
 
     /// Iterates an array (an unmanaged collection).
@@ -42,7 +46,7 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
             self.scan = nil
         }
         if let elementAt { return elementAt(index) }
-        return results?[index]
+        return results?.element(at: index, from: &accessors)
     }
 }
 

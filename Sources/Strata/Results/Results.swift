@@ -211,6 +211,16 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     func element(_ key: ObjectKey) -> Element {
         unsafeBitCast(core.object(ObjectBase.self, binding!, key), to: Element.self)
     }
+
+    /// The object at `position`, as `self[position]`, for an iterator: its accessor comes
+    /// from `accessors`, which may hand out the one it gave last.
+    @usableFromInline
+    func element(at position: Int, from accessors: inout AccessorRecycler) -> Element {
+        core.checkThread()
+        let keys = ordered(upTo: position + 1)
+        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
+        return unsafeBitCast(accessors.accessor(core, binding!, keys[position], row: nil), to: Element.self)
+    }
 }
 
 /// Where the objects of a `Results` come from before its query.
@@ -233,45 +243,32 @@ enum ResultsSource: Equatable {
 }
 
 /// A table cursor that makes an accessor of each row it passes, handing it the row (no
-/// lookup per object), for as long as its Realm stays at the snapshot it began in.
-///
-/// When the loop has let go of the accessor it was handed last (no strong, weak or unowned
-/// reference to it remains but the scan's own) and the class's accessors hold nothing of
-/// their own (`ClassInfo.accessorsAreInterchangeable`), that accessor is attached to the next
-/// row instead of a new one made: no one can tell the two apart, and a loop that reads each
-/// object and moves on allocates nothing per row.
+/// lookup per object), for as long as its Realm stays at the snapshot it began in. The
+/// accessors come from an `AccessorRecycler`.
 @usableFromInline
 final class RowScan {
     private let cursor: RowCursor
     private let core: RealmCore
     private let binding: TableBinding
     private let stamp: UInt64
-    /// The accessor handed out last, when accessors of the class are interchangeable.
-    private var last: ObjectBase?
-    private let reuses: Bool
+    private var accessors: AccessorRecycler
 
     init(_ cursor: RowCursor, core: RealmCore, binding: TableBinding) {
         self.cursor = cursor
         self.core = core
         self.binding = binding
         stamp = core.stamp
-        reuses = binding.info.accessorsAreInterchangeable
+        accessors = AccessorRecycler(binding.info)
     }
 
     /// The next object, or nil when the scan ended or the snapshot moved on.
     @usableFromInline
     func nextObject() -> ObjectBase? {
         guard stamp == core.stamp, let (key, row) = try? cursor.next() else {
-            last = nil
+            accessors = AccessorRecycler(binding.info)
             return nil
         }
-        if isKnownUniquelyReferenced(&last), let object = last, !object.isReferencedWeakly {
-            object.reattach(key, row: row)
-            return object
-        }
-        let object = core.object(ObjectBase.self, binding, key, row: row)
-        if reuses { last = object }
-        return object
+        return accessors.accessor(core, binding, key, row: row)
     }
 }
 
