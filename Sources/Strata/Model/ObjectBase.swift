@@ -50,13 +50,24 @@ open class ObjectBase: NSObject {
     /// Makes this accessor, attached before to an object of the same class, the accessor of
     /// stored object `key` instead (`AccessorRecycler`); `attach` without the field indexes,
     /// which the class fixes. `row` is the object's row when the caller has it.
+    @inline(__always)
     func reattach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView?) {
-        managingCore = core
-        self.binding = binding
+        // Compared first: a loop reattaches to the same core and binding, and assigning them
+        // would count references on every object.
+        if managingCore !== core { managingCore = core }
+        if self.binding !== binding { self.binding = binding }
         objectKey = key
         if let row {
             cachedRow = (core.stamp, row)
-        } else if core.isFrozen, let row = (try? core.row(binding, key)) ?? nil {
+        } else {
+            dropOrFetchRow(core, binding, key)
+        }
+    }
+
+    /// `reattach` without a row: a frozen object fetches its row now, any other drops the row
+    /// of the object it was (the next read fetches its own).
+    private func dropOrFetchRow(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey) {
+        if core.isFrozen, let row = (try? core.row(binding, key)) ?? nil {
             // A frozen object may be read by several threads at once: its row is fetched now,
             // before it is shared, so that reading it never writes the cache.
             cachedRow = (core.stamp, row)

@@ -251,7 +251,8 @@ final class RowScan {
     private let core: RealmCore
     private let binding: TableBinding
     private let stamp: UInt64
-    private var accessors: AccessorRecycler
+    /// Read and written only by the one iterator that owns the scan.
+    @exclusivity(unchecked) private var accessors: AccessorRecycler
 
     init(_ cursor: RowCursor, core: RealmCore, binding: TableBinding) {
         self.cursor = cursor
