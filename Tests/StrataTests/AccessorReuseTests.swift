@@ -104,6 +104,19 @@ final class AccessorReuseTests: StrataTestCase {
         XCTAssertEqual(seen, 45)
     }
 
+    func testLoopsOverFrozenResultsOnSeveralThreadsReadTheirOwnObjects() {
+        let frozen = realm.objects(CountedNote.self).filter("rank >= 10").freeze()
+        let expected = (10..<50).map { "note \($0)" }
+        var texts = [[String]](repeating: [], count: 4)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            var seen: [String] = []
+            for note in frozen { seen.append(note.text) }
+            lock.withLock { texts[i] = seen }
+        }
+        XCTAssertEqual(texts, [[String]](repeating: expected, count: 4))
+    }
+
     func testALoopLeftEarlyAndAFreshLoopStartOver() {
         var firstRanks: [Int] = []
         for note in realm.objects(CountedNote.self) {
