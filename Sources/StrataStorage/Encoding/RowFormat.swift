@@ -60,9 +60,9 @@ package struct RowView {
         // bytes lie inside the row, and reading one needs no further checks.
         var previous = 0
         for slot in 0..<slotCount {
-            let end = end(slot)
-            if end < previous { return nil }
-            previous = end
+            let slotEnd = end(slot)
+            if slotEnd < previous { return nil }
+            previous = slotEnd
         }
         if payloadOffset + previous > bytes.count { return nil }
     }
