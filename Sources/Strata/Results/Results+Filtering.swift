@@ -21,19 +21,18 @@ extension Results {
         core.checkThread()
         let arguments = QueryArguments.prepare(args, for: core)
         let binding = binding
-        let schema = querySchema
         // Most queries name only the class's own properties: resolve against the class alone
         // first (a text filtered before is only bound to its new arguments), and build the
         // lookup of every class (links, inverse relationships) only when that fails, so that
         // errors still come from the full lookup.
         var result = Result { () throws(QueryError) -> CompiledQuery in
             if let binding { return try binding.preparedQueries.compile(text, arguments: arguments) }
-            return try compileQuery(text, arguments: arguments, schema: schema, lookup: SchemaLookup(schema))
+            return try compileQuery(text, arguments: arguments, schema: info.schema, lookup: SchemaLookup(info.schema))
         }
         if case .failure = result {
             let lookup = core.schemaLookup()
             result = Result { () throws(QueryError) -> CompiledQuery in
-                try compileQuery(text, arguments: arguments, schema: schema, lookup: lookup)
+                try compileQuery(text, arguments: arguments, schema: querySchema, lookup: lookup)
             }
         }
         let compiled: CompiledQuery
