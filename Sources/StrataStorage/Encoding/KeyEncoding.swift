@@ -13,9 +13,10 @@ package enum IndexKey {
 
     /// Builds the index key of `value`.
     package static func encode(_ value: Value) -> [UInt8] {
+        // A string's key is laid out in one place, `withKey`.
+        if case .string = value { return withKey(value) { Array($0) } }
         var out: [UInt8] = []
         switch value {
-        case .string(let s): out.reserveCapacity(1 + min(s.utf8.count, maxLength - 1))
         case .data(let d): out.reserveCapacity(1 + min(d.count, maxLength - 1))
         default: out.reserveCapacity(17)
         }
@@ -27,7 +28,7 @@ package enum IndexKey {
         case .float(let f): appendOrderedDouble(Double(f), to: &out)
         case .double(let d): appendOrderedDouble(d, to: &out)
         case .date(let d): appendOrderedDouble(d.timeIntervalSinceReferenceDate, to: &out)
-        case .string(var s): s.withUTF8 { out.append(contentsOf: $0.prefix(maxLength - 1)) }
+        case .string: preconditionFailure("strings are encoded by withKey")
         case .data(let d): out.append(contentsOf: d.prefix(maxLength - 1))
         case .uuid(let u): withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
         case .link(let k): appendBigEndian(k, to: &out)
@@ -36,7 +37,8 @@ package enum IndexKey {
     }
 
     /// Calls `body` with the index key of `value`: `encode(value)`'s bytes, built on the stack
-    /// for a string (a lookup by name then allocates no key).
+    /// for a string (a lookup by name then allocates no key): the tag 1, then at most the
+    /// first `maxLength - 1` bytes of its UTF-8.
     package static func withKey<R>(_ value: Value, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         guard case .string(var s) = value else { return try encode(value).withUnsafeBytes(body) }
         return try s.withUTF8 { utf8 in
