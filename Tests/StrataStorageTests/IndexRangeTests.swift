@@ -8,11 +8,11 @@ final class IndexRangeTests: XCTestCase {
     private var path = ""
 
     override func setUp() {
-        path = NSTemporaryDirectory() + "index-range-\(UUID().uuidString).strata"
+        path = temporaryStoragePath("index-range")
     }
 
     override func tearDown() {
-        for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) }
+        removeStorageFile(path)
     }
 
     private let sample = ClassSchema(name: "Sample", properties: [

@@ -4,8 +4,8 @@ import XCTest
 
 final class LinkTests: XCTestCase {
     private var path = ""
-    override func setUp() { path = NSTemporaryDirectory() + "links-\(UUID().uuidString).strata" }
-    override func tearDown() { for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) } }
+    override func setUp() { path = temporaryStoragePath("links") }
+    override func tearDown() { removeStorageFile(path) }
 
     private let person = ClassSchema(name: "Person", properties: [
         PropertySchema(name: "name", type: .string, id: 0),

@@ -4,8 +4,8 @@ import XCTest
 
 final class ListTests: XCTestCase {
     private var path = ""
-    override func setUp() { path = NSTemporaryDirectory() + "lists-\(UUID().uuidString).strata" }
-    override func tearDown() { for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) } }
+    override func setUp() { path = temporaryStoragePath("lists") }
+    override func tearDown() { removeStorageFile(path) }
 
     private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
     private let person = ClassSchema(name: "Person", properties: [

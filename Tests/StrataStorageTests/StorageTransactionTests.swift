@@ -6,11 +6,11 @@ final class StorageTransactionTests: XCTestCase {
     private var path = ""
 
     override func setUp() {
-        path = NSTemporaryDirectory() + "storage-\(UUID().uuidString).strata"
+        path = temporaryStoragePath("storage")
     }
 
     override func tearDown() {
-        for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) }
+        removeStorageFile(path)
     }
 
     private let dog = ClassSchema(name: "Dog", properties: [
@@ -142,7 +142,7 @@ final class StorageTransactionTests: XCTestCase {
                 blocks.append((steps, nested, fails))
             }
             func run(flat: Bool) throws -> ChangeSet {
-                for p in [path, path + "-lock"] { try? FileManager.default.removeItem(atPath: p) }
+                removeStorageFile(path)
                 let file = try StorageFile.open(path: path, options: .init())
                 let setup = try file.beginWrite()
                 try setup.store(classes: [pet])

@@ -122,7 +122,12 @@ final class RunLoopThread: @unchecked Sendable {
 /// it traps with `message` on stderr.
 func assertProbeTraps(_ probe: String, saying message: String, file: StaticString = #filePath, line: UInt = #line) throws {
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    setenv(TrapProbes.variable, "1", 1)
+    // The probe traps before its tear-down could remove its files, so its directory is made
+    // and removed here.
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("strata-trap-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    setenv(TrapProbes.variable, directory.path, 1)
     let worker = try WorkerProcess(executable, ["StrataTests.TrapProbes/\(probe)"])
     unsetenv(TrapProbes.variable)
     try worker.waitForExit()

@@ -6,12 +6,13 @@ import XCTest
 /// alone in a child process started by `assertProbeTraps`, which checks the message; in a
 /// normal run they are skipped.
 final class TrapProbes: StrataTestCase {
-    /// Set in the child's environment.
+    /// Set in the child's environment to the directory the probe works in.
     static let variable = "STRATA_TRAP_PROBE"
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment[Self.variable] != nil, "runs only in a child process")
-        try super.setUpWithError()
+        let path = ProcessInfo.processInfo.environment[Self.variable]
+        try XCTSkipUnless(path != nil, "runs only in a child process")
+        directory = URL(fileURLWithPath: path!)
     }
 
     /// A Realm with one ship holding one sailor.
