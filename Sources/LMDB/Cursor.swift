@@ -61,6 +61,22 @@ package final class Cursor {
         }
     }
 
+    /// Calls `body` with each duplicate of `key`, in order (`MDB_SET_KEY`, then
+    /// `MDB_NEXT_DUP`); never when the key is absent. Only for a database with duplicates
+    /// (`MDB_DUPSORT`): in any other, `MDB_NEXT_DUP` would move on to the next key.
+    package func forEachDuplicate(of key: UnsafeRawBufferPointer, _ body: (_ value: UnsafeRawBufferPointer) -> Void) throws(LMDBError) {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var data = MDB_val()
+        var op = MDB_SET_KEY
+        while true {
+            let rc = serialized { mdb_cursor_get(handle, &k, &data, op) }
+            if rc == MDB_NOTFOUND { return }
+            try check(rc)
+            body(data.bytes)
+            op = MDB_NEXT_DUP
+        }
+    }
+
     /// The first entry (`MDB_FIRST`).
     package func first() throws(LMDBError) -> Entry? { try move(MDB_FIRST) }
     /// The last entry (`MDB_LAST`).

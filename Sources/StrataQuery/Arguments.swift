@@ -17,8 +17,10 @@ package enum ArgumentConversion {
 
     /// Converts one argument; nil when its type cannot be used in a query.
     package static func convert(_ any: Any) -> Converted? {
-        // The usual arrays first: trying them against the scalar casts would bridge them to
-        // Foundation (an NSArray of boxed elements) to no avail.
+        // The commonest values, by their exact type alone; then the usual arrays: trying them
+        // against the scalar casts would bridge them to Foundation (an NSArray of boxed
+        // elements) to no avail.
+        if let v = common(any) { return .value(v) }
         if let values = commonList(any) { return .list(values) }
         if let v = scalar(any) { return .value(v) }
         let mirror = Mirror(reflecting: any)

@@ -25,15 +25,25 @@ package func compileQuery(_ text: String, arguments: [Any] = [], schema: ClassSc
 package final class CompiledQuery: Sendable, CustomStringConvertible {
     /// The class the query was resolved against.
     package let schema: ClassSchema
+    /// The comparison of a query that is exactly `indexed == value`, where one index lookup
+    /// yields the matches and nothing else (`QueryPlanner.isExactLookup`); nil for any other.
+    /// Execution looks the value up directly, and a prepared query bound to a new value makes
+    /// only this (no tree, no plan).
+    package let exactLookup: ResolvedComparison?
+    /// The resolved tree and its plan, made when the query is compiled; nil for a bound
+    /// exact lookup, which makes them when asked (`query`, `plan`).
+    private let tree: (query: ResolvedQuery, plan: QueryPlan)?
     /// The resolved tree (printable; also what `and` combines).
-    package let query: ResolvedQuery
+    package var query: ResolvedQuery { tree?.query ?? ResolvedQuery(predicate: .comparison(exactLookup!), suffixes: []) }
+    /// How execution finds the candidate rows (an index access or a scan).
+    package var plan: QueryPlan { tree?.plan ?? QueryPlanner.indexedEquality(exactLookup!)! }
+    /// The `SORT/DISTINCT/LIMIT` suffixes, in the order they apply.
+    package let suffixes: [ResolvedSuffix]
     /// The ids (row slots) of every property the predicate reads.
     package var propertyIDs: Set<Int> { query.predicate.propertyIDs }
     /// An index lookup that yields a superset of the matches, when one applies (worked out
     /// on demand: execution follows `plan`, which weighs every such lookup).
     package var indexHint: IndexHint? { IndexHint.find(in: query.predicate) }
-    /// How execution finds the candidate rows (an index access or a scan).
-    package let plan: QueryPlan
     /// The predicate on the row alone, when it reads no other object and the plan reads rows
     /// (nil otherwise).
     private let predicate: RowPredicate?
@@ -47,13 +57,22 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
     /// Whether matching reads more than the object's row (other objects, or its key): such a
     /// query matches with `matches(_:_:_:)` and a reader.
     package let followsLinks: Bool
+    /// Whether the plan visits every row (`QueryPlan.scan`).
+    package let scans: Bool
 
     /// Compiles an already resolved query (the type-safe query API builds these directly).
     /// `plan`, when given, must be what `QueryPlanner.plan` makes of the predicate.
     package init(_ query: ResolvedQuery, schema: ClassSchema, plan: QueryPlan? = nil) {
+        let plan = plan ?? QueryPlanner.plan(query.predicate)
         self.schema = schema
-        self.query = query
-        self.plan = plan ?? QueryPlanner.plan(query.predicate)
+        tree = (query, plan)
+        suffixes = query.suffixes
+        if case .comparison(let c) = query.predicate, query.suffixes.isEmpty, QueryPlanner.isExactLookup(c) {
+            exactLookup = c
+        } else {
+            exactLookup = nil
+        }
+        if case .scan = plan { scans = true } else { scans = false }
         followsLinks = query.predicate.followsLinks
         if followsLinks {
             var classes = ClassNumbers()
@@ -61,10 +80,25 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
             linkedClasses = classes.names
             predicate = nil
         } else {
-            predicate = Self.deferredCompile(self.plan) ? nil : Evaluator.compile(query.predicate)
+            predicate = Self.deferredCompile(plan) ? nil : Evaluator.compile(query.predicate)
             objectPredicate = nil
             linkedClasses = []
         }
+    }
+
+    /// The query that is `comparison` alone, an exact lookup (`QueryPlanner.isExactLookup`
+    /// holds): a prepared `name == %@` bound to a new argument. Its tree and plan are made
+    /// only if asked for, and its row predicate is compiled only if a row is ever tested.
+    package init(exactLookup comparison: ResolvedComparison, schema: ClassSchema) {
+        self.schema = schema
+        exactLookup = comparison
+        tree = nil
+        suffixes = []
+        scans = false
+        followsLinks = false
+        predicate = nil
+        objectPredicate = nil
+        linkedClasses = []
     }
 
     /// Whether the plan finds the matches without reading rows (nothing, or an index access
@@ -107,13 +141,10 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
         return matches(row)
     }
 
-    /// The `SORT/DISTINCT/LIMIT` suffixes, in the order they apply.
-    package var suffixes: [ResolvedSuffix] { query.suffixes }
-
     /// The predicate's value when it does not depend on the row (TRUEPREDICATE, `1 == 2`),
     /// so callers can skip the scan entirely.
     package var constantResult: Bool? {
-        if case .constant(let b) = query.predicate { return b }
+        if case .constant(let b) = tree?.query.predicate { return b }
         return nil
     }
 

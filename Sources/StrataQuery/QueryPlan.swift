@@ -182,6 +182,13 @@ package enum QueryPlanner {
         return .index(.equal(p, IndexHint.fits(v, p.type) ? [v] : []), covers: exactKey(v, p))
     }
 
+    /// Whether `c`, as the whole predicate, is answered by one index lookup whose keys are
+    /// exactly the matches: its plan is `.index(.equal(property, [value]), covers: true)`.
+    package static func isExactLookup(_ c: ResolvedComparison) -> Bool {
+        guard c.op == .equal, c.options.isEmpty, c.property.hasIndex, case .value(let v) = c.operand else { return false }
+        return exactKey(v, c.property)
+    }
+
     /// The index lookup of `indexed == constant` or `indexed IN {constants}` (without
     /// options), its rank among the candidates, and whether it covers the predicate (`single`:
     /// the comparison is the whole predicate); nil when the index cannot answer it.

@@ -419,4 +419,36 @@ final class QueryPlanTests: StrataTestCase {
         XCTAssertTrue(optional.explain().hasPrefix("primary key range on OptionalKeyEvent.id (-3, 4]"))
         XCTAssertEqual(optional.map(\.n).sorted(), [13, 14, 15, 16, 17, 18, 19])
     }
+
+    /// `indexed == %@` filtered again and again (the prepared lookup, bound to each new value
+    /// without a tree or a plan) finds what a scan finds: repeated values, missing ones, values
+    /// whose index key is truncated (which go back to the full plan), another kind of value,
+    /// and primary keys. Its plan and text are those of the query compiled afresh.
+    func testAPreparedLookupBoundToNewValuesFindsWhatAScanFinds() throws {
+        let x510 = String(repeating: "x", count: 510)
+        var rows: [[String: Any]] = []
+        let names = ["a", "b", "a", "", "é", x510 + "a", x510 + "b", "a"]
+        for (i, name) in names.enumerated() { rows.append(["id": i - 3, "name": name, "count": i % 3]) }
+        try store(rows)
+        try realm.write {
+            for i in 0..<5 { realm.add(CodedEvent(value: ["code": "c\(i)", "id": i])) }
+        }
+        for name in ["a", "b", "missing", "", "é", "e\u{301}", x510 + "a", x510, "a"] {
+            let plan = try assertAgree("name == %@", name)
+            let fresh = try realm.objects(IndexedEvent.self).filtered("name == '\(name)'", []).explain()
+            XCTAssertEqual(plan, fresh, "name == '\(name.prefix(8))…'")
+        }
+        XCTAssertEqual(try ids(IndexedEvent.self, "name == %@", ["a"]), [-3, -1, 4])
+        for count in [0, 2, 7] { try assertAgree("count == %@", count) }
+        XCTAssertEqual(try ids(IndexedEvent.self, "count == %@", [2.0]), [-1, 2])
+        for id in [-3, 0, 4, 99] { try assertAgree("id == %@", id) }
+        for code in ["c1", "c4", "c9", "c1"] {
+            let found = realm.objects(CodedEvent.self).filter("code == %@", code)
+            XCTAssertEqual(found.map(\.id), code == "c9" ? [] : [Int(code.dropFirst())!])
+            XCTAssertTrue(found.explain().hasPrefix("primary key lookup on CodedEvent.code for 1 value {'\(code)'}"), found.explain())
+        }
+        let bound = realm.objects(IndexedEvent.self).filter("name == %@", "b")
+        XCTAssertEqual(bound.description, "Results<IndexedEvent> <1 objects>")
+        XCTAssertEqual(bound.filter("count == 1").map(\.id), [-2])
+    }
 }

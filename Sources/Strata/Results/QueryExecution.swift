@@ -12,11 +12,13 @@ enum QueryExecution {
     /// The keys of the objects matching `query`'s predicate, in table (key) order.
     static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
-        if case .nothing = query.plan { return [] }
-        // An index access that yields exactly the matches (the commonest indexed query) needs
-        // no choosing.
-        if case .index(let access, covers: true) = query.plan { return try coveredKeys(access, query, in: table, txn) }
-        guard let choice = try IndexChoice(query.plan, in: table, txn) else {
+        // The commonest indexed query: its lookup yields the matches, in key order, once each.
+        if let c = query.exactLookup, case .value(let value) = c.operand { return try txn.lookup(table, c.property, equalTo: value) }
+        let plan = query.plan
+        if case .nothing = plan { return [] }
+        // An index access that yields exactly the matches needs no choosing.
+        if case .index(let access, covers: true) = plan { return try coveredKeys(access, query, in: table, txn) }
+        guard let choice = try IndexChoice(plan, in: table, txn) else {
             var keys: [ObjectKey] = []
             try txn.forEachRow(table) { key, row in
                 if query.matches(row) { keys.append(key) }
@@ -42,7 +44,7 @@ enum QueryExecution {
     /// Whether `matches(_:in:_:orderingFirst:by:)` can answer `query` followed by a sort on
     /// `sortKeys`: a scan of the rows alone, sorted by properties of the object itself.
     static func canOrderWhileScanning(_ query: CompiledQuery, by sortKeys: [SortKey]) -> Bool {
-        guard !query.followsLinks, case .scan = query.plan else { return false }
+        guard !query.followsLinks, query.scans else { return false }
         return sortKeys.allSatisfy { $0.path.isEmpty }
     }
 

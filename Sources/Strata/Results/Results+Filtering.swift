@@ -25,20 +25,19 @@ extension Results {
         // first (a text filtered before is only bound to its new arguments), and build the
         // lookup of every class (links, inverse relationships) only when that fails, so that
         // errors still come from the full lookup.
-        var result = Result { () throws(QueryError) -> CompiledQuery in
-            if let binding { return try binding.preparedQueries.compile(text, arguments: arguments) }
-            return try compileQuery(text, arguments: arguments, schema: info.schema, lookup: SchemaLookup(info.schema))
-        }
-        if case .failure = result {
-            let lookup = core.schemaLookup()
-            result = Result { () throws(QueryError) -> CompiledQuery in
-                try compileQuery(text, arguments: arguments, schema: querySchema, lookup: lookup)
-            }
-        }
         let compiled: CompiledQuery
-        switch result {
-        case .success(let query): compiled = query
-        case .failure(let error): throw Realm.Error(.invalidInput, error.description)
+        do {
+            if let binding {
+                compiled = try binding.preparedQueries.compile(text, arguments: arguments)
+            } else {
+                compiled = try compileQuery(text, arguments: arguments, schema: info.schema, lookup: SchemaLookup(info.schema))
+            }
+        } catch {
+            do {
+                compiled = try compileQuery(text, arguments: arguments, schema: querySchema, lookup: core.schemaLookup())
+            } catch {
+                throw Realm.Error(.invalidInput, error.description)
+            }
         }
         return refined(by: query.map { $0.and(compiled) } ?? compiled)
     }

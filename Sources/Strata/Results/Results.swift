@@ -6,19 +6,17 @@ import StrataStorage
 /// match a predicate, in table order or sorted. Evaluated on first use and again whenever
 /// the Realm's snapshot or write count has moved on.
 public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection {
-    let core: RealmCore
-    let info: ClassInfo
-    let query: CompiledQuery?
+    /// The query, its source and the cache of its evaluation, which do not depend on
+    /// `Element`: evaluating runs as plain code, with no generic type to look up.
+    let state: ResultsState
+    var core: RealmCore { state.core }
+    var info: ClassInfo { state.info }
+    var query: CompiledQuery? { state.query }
     /// Where the objects come from before the query.
-    let source: ResultsSource
-    private let state: ResultsState
+    var source: ResultsSource { state.source }
 
     init(core: RealmCore, info: ClassInfo, query: CompiledQuery? = nil, source: ResultsSource = .table) {
-        self.core = core
-        self.info = info
-        self.query = query
-        self.source = source
-        state = ResultsState(sharedByThreads: core.isFrozen)
+        state = ResultsState(core: core, info: info, query: query, source: source)
     }
 
     /// The same source with `query` instead of this one's (for `filter`, `sorted`, `where`).
@@ -38,35 +36,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// Number of matching objects. O(1) for a whole class.
     public var count: Int {
         core.checkThread()
-        state.lock?.lock()
-        defer { state.lock?.unlock() }
-        if isWholeTable {
-            guard let binding else { return 0 }
-            return (try? core.transaction().count(binding.table)) ?? 0
-        }
-        if let cached = state.keys, state.stamp == core.stamp { return cached.count }
-        if query == nil, case .backlinks(let name, let target) = source {
-            guard let binding, let property = binding.table.schema.property(named: name) else { return 0 }
-            return (try? core.transaction().originCount(binding.table, property, linkingTo: target)) ?? 0
-        }
-        if query == nil, case .list(let name, let owner, let ownerInfo) = source {
-            guard let table = try? core.binding(for: ownerInfo)?.table, let property = table.schema.property(named: name) else { return 0 }
-            return (try? core.transaction().listCount(table, property, owner: owner)) ?? 0
-        }
-        // A scan on the rows alone is counted without collecting keys. One that follows links
-        // costs far more per row than keeping the keys, so it is evaluated and its keys kept
-        // for the reads that usually follow.
-        if source == .table, let query, case .scan = query.plan, !query.followsLinks, query.suffixes.isEmpty, let binding {
-            return countByScan(query, binding.table)
-        }
-        return evaluated().count
-    }
-
-    /// Counts the rows matching a query that scans the rows alone, without collecting keys.
-    private func countByScan(_ query: CompiledQuery, _ table: Table) -> Int {
-        do {
-            return try translatingErrors(path: core.path) { try QueryExecution.count(query, in: table, core.transaction()) }
-        } catch { trap(error) }
+        return state.count
     }
 
     /// The object at `position` in the results.
@@ -93,111 +63,20 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         lhs.core === rhs.core && lhs.info === rhs.info && lhs.query?.description == rhs.query?.description
     }
 
-    // MARK: Evaluation
-
     /// The file's binding of the class, or nil if no object of it was ever stored.
-    var binding: TableBinding? {
-        state.lock?.lock()
-        defer { state.lock?.unlock() }
-        if let b = state.binding, state.bindingsGeneration == core.bindingsGeneration { return b }
-        let b = try? core.binding(for: info)
-        state.binding = b
-        state.bindingsGeneration = core.bindingsGeneration
-        return b
-    }
+    var binding: TableBinding? { state.binding }
 
     /// Whether the results are every object of the class, in table order.
-    var isWholeTable: Bool { query == nil && source == .table }
+    var isWholeTable: Bool { state.isWholeTable }
 
     /// The schema queries resolve against: the stored one once the class has a table.
-    var querySchema: ClassSchema { binding?.table.schema ?? info.schema }
+    var querySchema: ClassSchema { state.querySchema }
 
     /// The matching object keys, in result order (cached per snapshot and write count).
-    var keys: [ObjectKey] { ordered(upTo: .max) }
+    var keys: [ObjectKey] { state.ordered(upTo: .max) }
 
-    /// The matching keys, of which at least the first `prefix` are in result order. A final
-    /// SORT step is applied lazily: reading the first objects selects them with a bounded
-    /// heap (top-K) instead of sorting everything.
-    func ordered(upTo prefix: Int) -> [ObjectKey] {
-        state.lock?.lock()
-        defer { state.lock?.unlock() }
-        var keys = evaluated()
-        guard let sortKeys = state.pendingSort, state.ordered < Swift.min(prefix, keys.count) else { return keys }
-        let wanted = state.ordered == 0 ? Swift.max(prefix, PartialSort.firstBatch) : keys.count
-        do {
-            try translatingErrors(path: core.path) {
-                let txn = try core.transaction()
-                try QueryExecution.orderPrefix(&keys, count: wanted, by: sortKeys, in: binding!.table, txn)
-            }
-        } catch { trap(error) }
-        state.keys = keys
-        state.ordered = Swift.min(wanted, keys.count)
-        return keys
-    }
-
-    /// The matching keys, evaluated once per snapshot and write count; all but a final SORT
-    /// step applied.
-    private func evaluated() -> [ObjectKey] {
-        state.lock?.lock()
-        defer { state.lock?.unlock() }
-        let stamp = core.stamp
-        if let cached = state.keys, state.stamp == stamp { return cached }
-        let keys: [ObjectKey]
-        do {
-            keys = try translatingErrors(path: core.path) { try evaluate() }
-        } catch { trap(error) }
-        state.keys = keys
-        state.stamp = stamp
-        return keys
-    }
-
-    private func evaluate() throws -> [ObjectKey] {
-        state.pendingSort = nil
-        state.ordered = 0
-        guard let binding else { return [] }
-        let txn = try core.transaction()
-        let table = binding.table
-        var base: [ObjectKey]?
-        switch source {
-        case .table:
-            break
-        case .backlinks(let name, let target):
-            guard let property = table.schema.property(named: name) else { return [] }
-            base = try txn.origins(table, property, linkingTo: target)
-        case .list(let name, let owner, let ownerInfo):
-            guard let ownerTable = try core.binding(for: ownerInfo)?.table,
-                  let property = ownerTable.schema.property(named: name) else { return [] }
-            base = try txn.listValues(ownerTable, property, owner: owner).compactMap {
-                if case .link(let key) = $0 { return key } else { return nil }
-            }
-        }
-        guard let query else {
-            if let base { return base }
-            var keys: [ObjectKey] = []
-            keys.reserveCapacity(try txn.count(table))
-            try txn.forEachRow(table) { key, _ in keys.append(key); return true }
-            return keys
-        }
-        if base == nil, query.suffixes.count == 1, case .sort(let sortKeys) = query.suffixes[0],
-           QueryExecution.canOrderWhileScanning(query, by: sortKeys) {
-            // A scan then a sort: the scan also puts the first objects in order.
-            let keys = try QueryExecution.matches(query, in: table, txn, orderingFirst: PartialSort.firstBatch, by: sortKeys)
-            state.pendingSort = sortKeys
-            state.ordered = Swift.min(PartialSort.firstBatch, keys.count)
-            return keys
-        }
-        var keys = try base.map { try QueryExecution.filter($0, query, in: table, txn) }
-            ?? QueryExecution.matches(query, in: table, txn)
-        var steps = query.suffixes
-        if case .sort(let sortKeys)? = steps.last {
-            state.pendingSort = sortKeys
-            steps.removeLast()
-        }
-        for step in steps {
-            keys = try QueryExecution.apply(step, to: keys, in: table, txn)
-        }
-        return keys
-    }
+    /// The matching keys, of which at least the first `prefix` are in result order.
+    func ordered(upTo prefix: Int) -> [ObjectKey] { state.ordered(upTo: prefix) }
 
     /// A cursor over the whole table, when the results are a whole class read outside a
     /// write (a read snapshot keeps the cursor's rows valid).
@@ -271,21 +150,4 @@ final class RowScan {
         }
         return accessors.accessor(core, binding, key, row: row)
     }
-}
-
-/// The cache behind a `Results` value.
-final class ResultsState {
-    /// Held while the cache is read or filled, for results of a frozen Realm (any thread may
-    /// read them at once); nil otherwise. Recursive: a count may evaluate the keys.
-    let lock: NSRecursiveLock?
-
-    init(sharedByThreads: Bool) { lock = sharedByThreads ? NSRecursiveLock() : nil }
-
-    /// The matching keys; the first `ordered` are in result order when `pendingSort` is set.
-    var keys: [ObjectKey]?
-    var ordered = 0
-    var pendingSort: [SortKey]?
-    var stamp: UInt64 = .max
-    var binding: TableBinding?
-    var bindingsGeneration: UInt64 = 0
 }

@@ -13,16 +13,19 @@ extension StorageTransaction {
         guard let db = table.indexes[property.id] else {
             preconditionFailure("lookup on '\(table.name).\(property.name)', which has no index")
         }
+        // Read before the closure, which would otherwise copy the whole property.
+        let unique = property.isPrimaryKey
         var keys: [ObjectKey] = []
-        try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
+        do {
             try IndexKey.withKey(value) { k in
-                let cursor = try lmdb.cursor(db)
-                var entry = try cursor.seek(exactly: k)
-                while let e = entry {
-                    keys.append(ObjectKeyCoding.decode(e.value))
-                    entry = property.isPrimaryKey ? nil : try cursor.nextDuplicate()
+                if unique {
+                    if let found = try lmdb.get(db, key: k) { keys.append(ObjectKeyCoding.decode(found)) }
+                } else {
+                    try lmdb.cursor(db).forEachDuplicate(of: k) { keys.append(ObjectKeyCoding.decode($0)) }
                 }
             }
+        } catch let error as LMDBError {
+            throw StorageError.lmdb(error, "Reading the index of '\(table.name).\(property.name)'")
         }
         if !IndexKey.isDistinct(value) {
             keys = try keys.filter { try row(table, $0)?.value(property) == value }
