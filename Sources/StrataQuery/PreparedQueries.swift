@@ -15,6 +15,9 @@ package final class PreparedQueries: @unchecked Sendable {
     private let schema: ClassSchema
     private let lock = NSLock()
     private var byText: [String: PreparedQuery] = [:]
+    /// The text found last and its query: a loop filtering with one text finds it without
+    /// hashing the text.
+    private var last: (text: String, prepared: PreparedQuery)?
 
     /// An empty cache for queries on `schema`.
     package init(schema: ClassSchema) {
@@ -24,7 +27,7 @@ package final class PreparedQueries: @unchecked Sendable {
     /// `text` with `arguments`, compiled as `compileQuery(_:arguments:schema:)` compiles it
     /// with no lookup (the class's own properties only), and throwing the same errors.
     package func compile(_ text: String, arguments: [Any]) throws(QueryError) -> CompiledQuery {
-        if let prepared = lock.withLock({ byText[text] }), let query = prepared.compile(arguments, schema: schema) {
+        if let prepared = lock.withLock({ prepared(for: text) }), let query = prepared.compile(arguments, schema: schema) {
             return query
         }
         let ast = try ParseCache.parse(text)
@@ -34,8 +37,17 @@ package final class PreparedQueries: @unchecked Sendable {
             lock.withLock {
                 if byText.count >= Self.capacity { byText.removeAll(keepingCapacity: true) }
                 byText[text] = prepared
+                last = (text, prepared)
             }
         }
         return CompiledQuery(query, schema: schema)
+    }
+
+    /// The query prepared for `text`, if any. Called with `lock` held.
+    private func prepared(for text: String) -> PreparedQuery? {
+        if let last, last.text == text { return last.prepared }
+        guard let found = byText[text] else { return nil }
+        last = (text, found)
+        return found
     }
 }
