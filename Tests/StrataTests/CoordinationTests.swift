@@ -16,7 +16,7 @@ final class CoordinationTests: StrataTestCase {
     private func runLoop(until done: () -> Bool, seconds: TimeInterval = 60, _ what: String) {
         let deadline = Date(timeIntervalSinceNow: seconds)
         while !done() && Date() < deadline {
-            RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
         }
         XCTAssertTrue(done(), "timed out waiting for \(what)")
     }
@@ -235,8 +235,11 @@ final class CoordinationTests: StrataTestCase {
     }
 
     func testMaximumNumberOfActiveVersionsIsAnErrorNamingThePins() throws {
-        var configuration = configuration(types: [StressItem.self])
-        configuration.maximumNumberOfActiveVersions = 2
+        let configuration = {
+            var configuration = self.configuration(types: [StressItem.self])
+            configuration.maximumNumberOfActiveVersions = 2
+            return configuration
+        }()
         let realm = try Realm(configuration: configuration)
         try realm.write { realm.add(StressItem(value: ["id": 1])) }
         let first = realm.version
