@@ -84,9 +84,6 @@ final class ResultsState {
     /// The schema queries resolve against: the stored one once the class has a table.
     var querySchema: ClassSchema { binding?.table.schema ?? info.schema }
 
-    /// The matching object keys, in result order (cached per snapshot and write count).
-    var keys: [ObjectKey] { ordered(upTo: .max) }
-
     /// The matching keys, of which at least the first `prefix` are in result order. A final
     /// SORT step is applied lazily: reading the first objects selects them with a bounded
     /// heap (top-K) instead of sorting everything.
