@@ -69,6 +69,10 @@ final class FileErrorTests: StrataTestCase {
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "truncated")
     }
 
+    func testAReadOfADamagedRowTrapsWithTheStorageErrorRatherThanAnsweringDeleted() throws {
+        try assertProbeTraps("testAskIfAnObjectWithADamagedRowIsInvalidated", saying: "is damaged: the row of 'Ship' object")
+    }
+
     func testReadOnlyFileWithoutPermissionIsRefused() throws {
         try closingRealms { _ = try openRealm(types: [Dog.self]) }
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: fileURL().path)

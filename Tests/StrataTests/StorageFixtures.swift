@@ -33,4 +33,17 @@ enum StorageFixtures {
         for name in names { try txn.empty(try txn.openDatabase(name)!) }
         try txn.commit()
     }
+
+    /// Overwrites the row of object `key` of class `className` with bytes that are not a row.
+    static func damageRow(path: String, className: String, key: ObjectKey) throws {
+        let env = try Environment(path: path, options: .init())
+        let txn = try Transaction(env, readOnly: false)
+        let rows = try txn.openDatabase("rows.\(className)")!
+        var encoded = ObjectKeyCoding.encode(key)
+        let garbage: [UInt8] = [0xFF]
+        try withUnsafeBytes(of: &encoded) { k in
+            try garbage.withUnsafeBytes { try txn.put(rows, key: k, value: $0) }
+        }
+        try txn.commit()
+    }
 }

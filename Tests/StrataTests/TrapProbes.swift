@@ -82,4 +82,11 @@ final class TrapProbes: StrataTestCase {
         realm.beginWrite()
         _ = realm.create(Ship.self, value: ["id": 2]).freeze()
     }
+
+    func testAskIfAnObjectWithADamagedRowIsInvalidated() throws {
+        let (realm, ship) = try openWithShip()
+        realm.invalidate()
+        try StorageFixtures.damageRow(path: realm.configuration.fileURL!.path, className: "Ship", key: ship.objectKey)
+        _ = ship.isInvalidated
+    }
 }

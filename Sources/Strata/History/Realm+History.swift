@@ -113,7 +113,7 @@ extension Realm {
 
     /// Strata: the history entry of `version`, or nil when it is not retained.
     public func historyEntry(version: UInt64) throws -> HistoryEntry? {
-        core.checkThread()
+        core.confinement.check()
         return try translatingErrors(path: core.path) {
             let txn = try core.transaction()
             return try txn.historyEntry(version).map { try HistoryResolver(txn).entry($0) }
@@ -123,9 +123,9 @@ extension Realm {
     /// Strata: the oldest and newest retained history versions in this Realm's snapshot, or
     /// nil when the file has no history yet.
     public var retainedHistory: ClosedRange<UInt64>? {
-        core.checkThread()
-        guard let txn = try? core.transaction(), let bounds = try? txn.historyBounds(),
-              let oldest = bounds.oldest, let newest = bounds.newest else { return nil }
+        core.confinement.check()
+        let bounds = core.reading { try core.transaction().historyBounds() }
+        guard let oldest = bounds.oldest, let newest = bounds.newest else { return nil }
         return oldest...newest
     }
 
@@ -135,7 +135,7 @@ extension Realm {
     /// names are the union of the commits'. Both versions must be in `retainedHistory`;
     /// otherwise this throws `.invalidInput` naming the retained range.
     public func changes(from: UInt64, to: UInt64) throws -> [HistoryEntry.ClassChanges] {
-        core.checkThread()
+        core.confinement.check()
         return try translatingErrors(path: core.path) {
             let txn = try core.transaction()
             let bounds = try txn.historyBounds()
@@ -161,7 +161,7 @@ extension Realm {
     /// `limit` of them; `include` sees the raw entry, so filters cost no name resolution.
     package func history(since: UInt64?, limit: Int?,
                          where include: (StrataStorage.HistoryEntry) -> Bool) throws -> [HistoryEntry] {
-        core.checkThread()
+        core.confinement.check()
         return try translatingErrors(path: core.path) {
             let txn = try core.transaction()
             let resolver = HistoryResolver(txn)

@@ -249,7 +249,7 @@ final class ListStore {
         let core = owner.managingCore!
         let target = binding.info.properties[index].linkTarget.map(ClassInfo.forType)
         targetInfo = target
-        targetBinding = try? target.flatMap { try core.binding(for: $0) }
+        targetBinding = core.reading { try target.flatMap { try core.binding(for: $0) } }
     }
 
     /// The storage operations on this list, in the current transaction.
@@ -268,9 +268,9 @@ final class ListStore {
 
     /// Runs a read; traps on a storage error (as RealmSwift does) or a deleted owner.
     func read<T>(_ body: (Operations) throws -> T) -> T {
-        core.checkThread()
+        core.confinement.check()
         _ = owner.currentRow()
-        do { return try translatingErrors(path: core.path) { try body(Operations(txn: try core.transaction(), store: self)) } } catch { trap(error) }
+        return core.reading { try body(Operations(txn: try core.transaction(), store: self)) }
     }
 
     /// Runs a change inside the current write transaction; traps on an error (as RealmSwift

@@ -18,8 +18,8 @@ open class ObjectBase: NSObject {
     /// Whether the object was deleted or its Realm was invalidated.
     open var isInvalidated: Bool {
         guard let core = managingCore, let binding else { return false }
-        core.checkThread()
-        return (try? core.row(binding, objectKey)) ?? nil == nil
+        core.confinement.check()
+        return core.reading { try core.row(binding, objectKey) } == nil
     }
 
     /// The unqualified class name used as the default schema name ("Dog" for `MyApp.Dog`).
@@ -67,7 +67,7 @@ open class ObjectBase: NSObject {
     /// `reattach` without a row: a frozen object fetches its row now, any other drops the row
     /// of the object it was (the next read fetches its own).
     private func dropOrFetchRow(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey) {
-        if core.isFrozen, let row = (try? core.row(binding, key)) ?? nil {
+        if core.isFrozen, let row = core.reading({ try core.row(binding, key) }) {
             // A frozen object may be read by several threads at once: its row is fetched now,
             // before it is shared, so that reading it never writes the cache.
             cachedRow = (core.stamp, row)
@@ -87,10 +87,12 @@ open class ObjectBase: NSObject {
     func currentRow() -> RowView {
         // The core is used at +0 (no retain): this object holds it for the whole call.
         Unmanaged.passUnretained(managingCore!)._withUnsafeGuaranteedRef { core in
-            core.checkThread()
+            core.confinement.check()
             let stamp = core.stamp
             if let cached = cachedRow, cached.stamp == stamp { return cached.row }
-            guard let row = (try? core.row(binding!, objectKey)) ?? nil else {
+            let found: RowView?
+            do { found = try core.row(binding!, objectKey) } catch { core.trapReading(error) }
+            guard let row = found else {
                 preconditionFailure("Object has been deleted or invalidated: '\(binding!.info.name)' object no longer exists in the Realm")
             }
             cachedRow = (stamp, row)

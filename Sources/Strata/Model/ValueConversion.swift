@@ -30,8 +30,9 @@ enum ValueConversion {
                 result[index] = try self.value(array[index], for: property, className: info.name)
             }
         case let object as Object:
+            let sourceInfo = try ClassInfo.of(type(of: object))
             for (index, property) in info.properties.enumerated() {
-                guard let sourceInfo = try? ClassInfo.of(type(of: object)), let i = sourceInfo.index(of: property.name) else { continue }
+                guard let i = sourceInfo.index(of: property.name) else { continue }
                 result[index] = try self.value(sourceInfo.properties[i].field.swiftValue(object.storedValue(i)),
                                                for: property, className: info.name)
             }

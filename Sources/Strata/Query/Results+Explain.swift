@@ -18,7 +18,7 @@ extension Results {
     /// "then filter" shows the predicate re-checked on every candidate; then come the SORT,
     /// DISTINCT and LIMIT steps in order.
     public func explain() -> String {
-        core.checkThread()
+        core.confinement.check()
         let drawnFrom: String?
         switch source {
         case .table: drawnFrom = nil

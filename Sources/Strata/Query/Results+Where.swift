@@ -36,7 +36,7 @@ extension RealmCollection {
 extension Results {
     /// These results narrowed by a type-safe condition (ANDed with the current predicate).
     func filtered(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        core.checkThread()
+        core.confinement.check()
         let schema = querySchema
         let condition = isIncluded(Query<Element>(.object, QueryContext(schema: schema, lookup: core.schemaLookup(), core: core)))
         let compiled = CompiledQuery(ResolvedQuery(predicate: condition.predicate, suffixes: []), schema: schema)

@@ -60,7 +60,8 @@ final class CollectionObserver<Element: RealmCollectionValue>: Observer {
     /// query may read through links), and a list's owner class. Worked out once, since every
     /// delivery asks every observer.
     private lazy var dependencies: Set<String> = {
-        var names = Set((try? ClassInfo.withLinkTargets([results.info]))?.map(\.name) ?? [results.info.name])
+        var names: Set<String>
+        do { names = Set(try ClassInfo.withLinkTargets([results.info]).map(\.name)) } catch { trap(error) }
         if case .list(_, _, let ownerInfo) = results.source { names.insert(ownerInfo.name) }
         return names
     }()

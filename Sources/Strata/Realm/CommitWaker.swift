@@ -34,7 +34,7 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
         case .runLoop(let runLoop):
             runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in
                 self?.fire()
-                RealmCore.returnFromRunLoop()  // as after every delivery (NOTIFICATIONS.md)
+                Confinement.returnFromRunLoop()  // as after every delivery (NOTIFICATIONS.md)
             }, forMode: .default)
         case .queue(let queue):
             queue.async { [weak self] in self?.fire() }

@@ -66,7 +66,7 @@ final class ValueListObserver<Element: RealmCollectionValue>: Observer {
 
     /// The list's values now; none once its object is deleted.
     private func currentValues() -> [StrataStorage.Value] {
-        guard let binding = store.owner.binding, ((try? core.row(binding, store.ownerKey)) ?? nil) != nil else { return [] }
+        guard let binding = store.owner.binding, core.reading({ try core.row(binding, store.ownerKey) }) != nil else { return [] }
         return store.read { try $0.values() }
     }
 }

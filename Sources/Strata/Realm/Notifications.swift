@@ -50,7 +50,7 @@ extension Realm {
     /// each `refresh()` that moves the version (several moves before the run loop turns give
     /// one call). Delivery stops when the token is invalidated or released.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
-        core.checkThread()
+        core.confinement.check()
         precondition(!core.isFrozen, frozenObservationMessage)
         let observer = RealmObserver(core: core, block: block)
         core.notifications.add(observer, core)
@@ -77,7 +77,7 @@ final class NotificationHub {
     func schedule(_ core: RealmCore) {
         guard !isScheduled, !isEmpty else { return }
         isScheduled = true
-        core.schedule { [self] in
+        core.confinement.schedule { [self] in
             isScheduled = false
             deliver(core)
         }
@@ -109,8 +109,13 @@ final class NotificationHub {
     /// change): the skipped observers hear what happened up to this version.
     func catchUp(_ tokens: [NotificationToken], _ core: RealmCore) {
         let skipped = tokens.compactMap { $0 as? Observer }.filter { $0.core === core && !$0.isInvalidated }
-        guard !skipped.isEmpty, let log = try? ChangeLog(core, since: skipped.map(\.version).min() ?? 0) else { return }
-        for observer in skipped where !observer.isInvalidated { observer.deliver(log) }
+        guard !skipped.isEmpty else { return }
+        do {
+            let log = try ChangeLog(core, since: skipped.map(\.version).min() ?? 0)
+            for observer in skipped where !observer.isInvalidated { observer.deliver(log) }
+        } catch {
+            for observer in skipped where !observer.isInvalidated { observer.fail(error) }
+        }
     }
 
     /// After a commit made without notifying `tokens`: they take the new version as seen.
@@ -269,7 +274,7 @@ let frozenObservationMessage = "Frozen Realms do not change and do not have chan
 
 /// Traps unless an observer may be registered on `core` now (RealmSwift's rules).
 func checkObservable(_ core: RealmCore) {
-    core.checkThread()
+    core.confinement.check()
     precondition(!core.isFrozen, frozenObservationMessage)
     precondition(!core.isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
 }
@@ -278,7 +283,7 @@ func checkObservable(_ core: RealmCore) {
 /// in `core`'s context), after checking the rules.
 func deliveryQueue(_ core: RealmCore, _ queue: DispatchQueue?) -> DispatchQueue? {
     checkObservable(core)
-    guard let queue, queue !== core.queue else { return nil }
+    guard let queue, queue !== core.confinement.queue else { return nil }
     return queue
 }
 

@@ -75,7 +75,8 @@ final class ObjectObserver: Observer {
         let delta = log.delta(binding.info.name, since: since)
         guard delta.touched else { return }
         let key = object.objectKey
-        let exists = ((try? core.row(binding, key)) ?? nil) != nil
+        let exists: Bool
+        do { exists = try core.row(binding, key) != nil } catch { return fail(error) }
         if delta.removed(key) || !exists {
             invalidate()
             block(.deleted)

@@ -17,4 +17,7 @@ final class QueueMarker: @unchecked Sendable {
             return marker
         }
     }
+
+    /// Whether the caller runs in a block on this marker's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) === self }
 }

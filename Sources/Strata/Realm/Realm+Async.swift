@@ -46,7 +46,7 @@ extension Realm {
     @discardableResult
     public func commitAsyncWrite(allowGrouping: Bool = false,
                                  _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
-        core.checkThread()
+        core.confinement.check()
         precondition(core.isInWriteTransaction, "Can't commit a non-existing write transaction")
         if core.asyncWrites.holdsGroup { return core.commitAsyncBlock(onComplete) }
         return core.commitWriteCallingLater(onComplete)
@@ -61,7 +61,7 @@ extension Realm {
 
     /// Whether queued asynchronous writes or their completions are still to run.
     public var isPerformingAsynchronousWriteOperations: Bool {
-        core.checkThread()
+        core.confinement.check()
         return core.asyncWrites.isBusy
     }
 
@@ -77,7 +77,7 @@ extension Realm {
     @discardableResult
     public func asyncWrite<Result>(isolation: isolated (any Actor)? = #isolation,
                                    _ block: @escaping () throws -> Result) async throws -> Result {
-        guard core.isOnOwningThread else {
+        guard core.confinement.isCurrent else {
             preconditionFailure("asyncWrite() must be called on the thread that opened the Realm: from @MainActor code for a Realm opened on the main thread")
         }
         let box = AsyncWriteOutcome<Result>()
@@ -86,9 +86,9 @@ extension Realm {
             box.isDone = true
         })
         await Task.yield()
-        core.checkThread()
+        core.confinement.check()
         if !box.isDone && Task.isCancelled {
-            try? cancelAsyncWrite(id)
+            core.cancelAsyncWrite(id)
             throw CancellationError()
         }
         if !box.isDone {

@@ -32,7 +32,7 @@ extension Realm {
     private func write<Result>(description: String?, skipping tokens: [NotificationToken],
                                _ block: (() throws -> Result)) throws -> Result {
         try checkWritable()
-        core.checkThread()
+        core.confinement.check()
         precondition(!core.isInWriteTransaction, "The Realm is already in a write transaction: nested write blocks are not allowed")
         core.runAsyncWritesBeforeSynchronousWrite()
         try core.beginWrite()
@@ -57,7 +57,7 @@ extension Realm {
     public func beginWrite() {
         do {
             try checkWritable()
-            core.checkThread()
+            core.confinement.check()
             if !core.isInWriteTransaction { core.runAsyncWritesBeforeSynchronousWrite() }
             try core.beginWrite()
         } catch { trap(error) }
@@ -79,7 +79,7 @@ extension Realm {
 
     /// Whether a write transaction is open on this Realm.
     public var isInWriteTransaction: Bool {
-        core.checkThread()
+        core.confinement.check()
         return core.isInWriteTransaction
     }
 
@@ -173,7 +173,7 @@ extension Realm {
 
     /// Every object of a class, as lazy, live results.
     public func objects<Element: RealmFetchable>(_ type: Element.Type) -> Results<Element> {
-        core.checkThread()
+        core.confinement.check()
         guard let objectType = type as? ObjectBase.Type else {
             fatalError("objects(_:) needs an Object subclass, not \(type)")
         }
@@ -183,7 +183,7 @@ extension Realm {
     /// The object with primary key `key`, or nil. Traps if the class has no primary key or
     /// the key has the wrong type.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
-        core.checkThread()
+        core.confinement.check()
         let info: ClassInfo
         do { info = try core.classInfo(type) } catch { trap(error) }
         do {

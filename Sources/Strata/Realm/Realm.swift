@@ -13,8 +13,8 @@ public struct Realm {
 
     /// The schema of the classes this Realm manages.
     public var schema: Schema {
-        core.checkThread()
-        var stored = (try? core.transaction().schema) ?? StoredSchema()
+        core.confinement.check()
+        var stored = core.reading { try core.transaction().schema }
         if configuration.objectTypes != nil {
             let names = Set(core.checkedClasses.map(\.name))
             stored.classes = stored.classes.filter { names.contains($0.key) }
@@ -27,10 +27,10 @@ public struct Realm {
 
     /// Whether the Realm holds no objects at all.
     public var isEmpty: Bool {
-        core.checkThread()
-        guard let txn = try? core.transaction() else { return true }
-        return txn.schema.classes.keys.allSatisfy { name in
-            ((try? txn.table(name)).flatMap { $0 }.map { (try? txn.count($0)) ?? 0 } ?? 0) == 0
+        core.confinement.check()
+        return core.reading {
+            let txn = try core.transaction()
+            return try txn.schema.classes.keys.allSatisfy { name in try txn.table(name).map(txn.count) ?? 0 == 0 }
         }
     }
 
@@ -67,7 +67,7 @@ public struct Realm {
 
     /// The version of the snapshot this Realm reads: the number of the newest commit in it.
     public var version: UInt64 {
-        core.checkThread()
+        core.confinement.check()
         return core.version
     }
 
@@ -76,9 +76,9 @@ public struct Realm {
     /// `observe` blocks get `.refreshRequired` instead and the Realm stays on its version
     /// until `refresh()`. On by default.
     public var autorefresh: Bool {
-        get { core.checkThread(); return core.autorefresh }
+        get { core.confinement.check(); return core.autorefresh }
         nonmutating set {
-            core.checkThread()
+            core.confinement.check()
             precondition(!(newValue && core.isFrozen), "Auto-refresh cannot be enabled for frozen Realms.")
             core.autorefresh = newValue
         }
@@ -88,7 +88,7 @@ public struct Realm {
     /// observers are notified on this thread's next run-loop turn.
     @discardableResult
     public func refresh() -> Bool {
-        core.checkThread()
+        core.confinement.check()
         if core.isInWriteTransaction { return false }
         let before = core.version
         core.endTransaction()
@@ -100,7 +100,7 @@ public struct Realm {
     /// Releases the snapshot this Realm holds (so the file can reuse the space of older
     /// versions). The next read starts from the newest version.
     public func invalidate() {
-        core.checkThread()
+        core.confinement.check()
         if core.isInWriteTransaction { core.cancelWrite() }
         core.endTransaction()
     }
@@ -123,7 +123,7 @@ public struct Realm {
     /// The copy is one consistent version (the newest committed), even while other processes
     /// write; it is made with LMDB's compacting copy, so it holds no free pages.
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
-        core.checkThread()
+        core.confinement.check()
         let destination = fileURL.standardizedFileURL.path
         if encryptionKey != nil {
             throw Error(.fail, "Encryption is not supported yet: cannot write an encrypted copy to '\(destination)'", path: destination)

@@ -67,7 +67,7 @@ extension RealmCore {
     /// Queues `block` to run in the next group on this thread's run loop.
     func enqueueAsyncWrite(_ block: @escaping () throws -> Void, commitsOnReturn: Bool,
                            onComplete: ((Swift.Error?) -> Void)?) -> AsyncTransactionId {
-        checkThread()
+        confinement.check()
         let id = asyncWrites.makeID()
         asyncWrites.queue.append(.init(id: id, block: block, commitsOnReturn: commitsOnReturn, onComplete: onComplete))
         scheduleAsyncWrites()
@@ -80,7 +80,7 @@ extension RealmCore {
         let queue = asyncWrites
         guard !queue.isScheduled, !queue.queue.isEmpty else { return }
         queue.isScheduled = true
-        schedule { [self] in
+        confinement.schedule { [self] in
             asyncWrites.isScheduled = false
             runAsyncWrites(deferCompletions: false)
         }
@@ -95,7 +95,7 @@ extension RealmCore {
     ///
     /// Blocks queued while the group runs wait for the next group.
     func runAsyncWrites(deferCompletions: Bool) {
-        checkThread()
+        confinement.check()
         let state = asyncWrites
         // A write is open (the run loop was run inside one): its commit or cancel reschedules.
         guard !state.queue.isEmpty, !isInWriteTransaction, !state.holdsGroup else { return }
@@ -184,7 +184,7 @@ extension RealmCore {
     /// Cancels a queued block (it will not run) or a completion not yet called (the commit
     /// still happens). Unknown or finished ids, and the running block's own, are ignored.
     func cancelAsyncWrite(_ id: AsyncTransactionId) {
-        checkThread()
+        confinement.check()
         asyncWrites.queue.removeAll { $0.id == id }
         let state = asyncWrites
         for i in state.head..<state.completions.count where state.completions[i].id == id {
@@ -204,29 +204,17 @@ extension RealmCore {
         if !deferred { return deliverCompletions() }
         guard !asyncWrites.isDeliveryScheduled, !asyncWrites.completions.isEmpty else { return }
         asyncWrites.isDeliveryScheduled = true
-        schedule { [self] in
+        confinement.schedule { [self] in
             asyncWrites.isDeliveryScheduled = false
             deliverCompletions()
         }
-    }
-
-    /// Makes the `RunLoop.run(mode:before:)` call that ran a scheduled block return, as it
-    /// does after handling an input source: a block scheduled with `perform` does not count
-    /// as one, and a caller waiting for completions would otherwise wait until its date.
-    /// `RunLoop.run()` and `run(until:)` keep running.
-    static func returnFromRunLoop() {
-        #if os(Linux)
-        RunLoop.current._stop()
-        #else
-        CFRunLoopStop(CFRunLoopGetCurrent())
-        #endif
     }
 
     /// Calls, front to back, the completions whose commits are done. A completion may queue
     /// or run writes, cancel a later completion, or run the run loop (which may call the
     /// next ones from inside it).
     func deliverCompletions() {
-        checkThread()
+        confinement.check()
         let state = asyncWrites
         while state.head < state.completions.count, !state.completions[state.head].awaitsCommit {
             let completion = state.completions[state.head]

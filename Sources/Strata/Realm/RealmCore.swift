@@ -17,11 +17,8 @@ final class RealmCore {
     let configuration: Realm.Configuration
     let file: StorageFile
     let path: String
-    private let thread: pthread_t
-    /// The serial queue this instance is confined to instead of a thread
-    /// (`Realm(configuration:queue:)`); its blocks may run on any of the queue's threads.
-    let queue: DispatchQueue?
-    private let queueMarker: QueueMarker?
+    /// Where this instance may be used: checked on every access.
+    let confinement: Confinement
     /// On a queue-confined instance, the thread that began the open write transaction: LMDB's
     /// writer lock must be released by the thread that took it.
     private var writeThread: pthread_t?
@@ -85,9 +82,7 @@ final class RealmCore {
         self.configuration = configuration
         self.path = path
         memoryFile = memory
-        thread = pthread_self()
-        self.queue = queue
-        queueMarker = queue.map(QueueMarker.of)
+        confinement = Confinement(queue: queue)
         file = try Self.openFile(configuration, path: path)
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
@@ -105,9 +100,7 @@ final class RealmCore {
         file = live.file
         path = live.path
         memoryFile = live.memoryFile
-        thread = pthread_self()
-        queue = nil
-        queueMarker = nil
+        confinement = Confinement(.anyThread)
         current = snapshot
         stampCounter.bump()
         checkedClasses = live.checkedClasses
@@ -129,39 +122,10 @@ final class RealmCore {
     /// The bindings made so far (checked against each new snapshot's schema).
     var boundTables: [TableBinding] { Array(bindings.values) }
 
-    /// Traps unless called on the thread (or queue) that opened this instance.
-    @inline(__always)
-    func checkThread() {
-        if !isFrozen && pthread_equal(thread, pthread_self()) == 0 && !isOnOwningQueue {
-            preconditionFailure(queue == nil
-                ? "Realm accessed from incorrect thread: a Realm, its objects and results are confined to the thread that opened them; pass a ThreadSafeReference or open a new Realm on this thread"
-                : "Realm accessed from incorrect thread: this Realm is confined to the queue it was opened for (Realm(configuration:queue:)); use it only from blocks running on that queue")
-        }
-    }
-
-    /// Whether the caller runs on the thread that opened this instance, or on its queue.
-    var isOnOwningThread: Bool { pthread_equal(thread, pthread_self()) != 0 || isOnOwningQueue }
-
-    /// Whether this is a queue-confined instance and the caller runs on its queue.
-    private var isOnOwningQueue: Bool {
-        guard let queueMarker else { return false }
-        return DispatchQueue.getSpecific(key: QueueMarker.key) === queueMarker
-    }
-
-    /// Runs `block` later in this instance's context: on its queue, or on its thread's run
-    /// loop (after which the `RunLoop.run(mode:before:)` call that ran it returns).
-    func schedule(_ block: @escaping () -> Void) {
-        if let queue { return queue.async(execute: block) }
-        RunLoop.current.perform {
-            block()
-            Self.returnFromRunLoop()
-        }
-    }
-
     /// Traps unless a write transaction is open on this thread (RealmSwift's rule).
     func checkWrite() {
         precondition(!isFrozen, "Attempting to modify a frozen object - call thaw on the Object instance first.")
-        checkThread()
+        confinement.check()
         precondition(isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
     }
 
@@ -178,6 +142,20 @@ final class RealmCore {
         return txn
     }
 
+    /// Runs a read whose API cannot throw. A storage error traps with its message
+    /// (RealmSwift's behaviour): the file failed, so there is no answer to give, and an
+    /// empty or absent one would be wrong.
+    @inline(__always)
+    func reading<T>(_ body: () throws -> T) -> T {
+        do { return try body() } catch { trapReading(error) }
+    }
+
+    /// Traps with the message of `error`, met by a read whose API cannot throw.
+    @inline(never)
+    func trapReading(_ error: Swift.Error) -> Never {
+        trap((error as? StorageError).map { Realm.Error($0, path: path) } ?? error)
+    }
+
     /// Whether a snapshot (or write transaction) is held.
     var hasSnapshot: Bool { current != nil }
 
@@ -188,7 +166,7 @@ final class RealmCore {
     var stamp: UInt64 { stampCounter.word.pointee }
 
     /// The version this instance sees (the newest commit in its snapshot).
-    var version: UInt64 { (try? transaction().version) ?? 0 }
+    var version: UInt64 { reading { try transaction().version } }
 
     /// Releases the snapshot; the next read begins a new one at the newest version. Does
     /// nothing while a group of asynchronous writes holds the write transaction, nor on a
@@ -202,7 +180,7 @@ final class RealmCore {
 
     /// Starts the write transaction (waiting for other writers) on the newest version.
     func beginWrite() throws {
-        checkThread()
+        confinement.check()
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
         precondition(!asyncWrites.holdsGroup, "Cannot begin a write transaction inside an asynchronous write block: queue it with writeAsync instead")
         endTransaction()
@@ -215,7 +193,7 @@ final class RealmCore {
         txn.changeCounter = stampCounter
         current = txn
         isInWriteTransaction = true
-        if queue != nil { writeThread = pthread_self() }
+        if confinement.queue != nil { writeThread = pthread_self() }
     }
 
     /// Traps when a queue-confined instance ends a write in another block than the one that
@@ -228,7 +206,7 @@ final class RealmCore {
 
     /// Commits the write transaction; afterwards the instance reads the newest version.
     func commitWrite(description: String? = nil) throws {
-        checkThread()
+        confinement.check()
         precondition(isInWriteTransaction, "Can't commit a non-existing write transaction")
         if asyncWrites.holdsGroup { return finishAsyncBlock(committing: true, description: description) }
         checkWriteThread()
@@ -252,7 +230,7 @@ final class RealmCore {
 
     /// Abandons the write transaction: nothing it did is kept.
     func cancelWrite() {
-        checkThread()
+        confinement.check()
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
         if asyncWrites.holdsGroup { return finishAsyncBlock(committing: false, description: nil) }
         checkWriteThread()

@@ -78,7 +78,7 @@ extension Results {
     }
 
     private func aggregated(_ name: String, _ what: String) -> PropertySchema {
-        core.checkThread()
+        core.confinement.check()
         let p = property(name, for: "compute \(what)")
         if what == "sum" || what == "average", !p.type.isNumeric {
             fatalError("Cannot compute \(what) of '\(info.name).\(name)': it is of type \(p.type), not a number")

@@ -18,7 +18,7 @@ extension Results {
     }
 
     func filtered(_ text: String, _ args: [Any]) throws -> Results<Element> {
-        core.checkThread()
+        core.confinement.check()
         let arguments = QueryArguments.prepare(args, for: core)
         let compiled: CompiledQuery
         do {

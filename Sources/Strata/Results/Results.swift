@@ -35,13 +35,13 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
 
     /// Number of matching objects. O(1) for a whole class.
     public var count: Int {
-        core.checkThread()
+        core.confinement.check()
         return state.count
     }
 
     /// The object at `position` in the results.
     public subscript(position: Int) -> Element {
-        core.checkThread()
+        core.confinement.check()
         let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
         return element(keys[position])
@@ -95,7 +95,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// from `accessors`, which may hand out the one it gave last.
     @usableFromInline
     func element(at position: Int, from accessors: inout AccessorRecycler) -> Element {
-        core.checkThread()
+        core.confinement.check()
         let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
         return unsafeBitCast(accessors.accessor(core, binding!, keys[position], row: nil), to: Element.self)

@@ -11,7 +11,7 @@ extension RealmCore {
     /// instance and everything read from it are released.
     func frozen() -> RealmCore {
         if isFrozen { return self }
-        checkThread()
+        confinement.check()
         do {
             let live = try translatingErrors(path: path) { try transaction() }
             return try FrozenCores.core(path: path, readOnly: configuration.readOnly, version: live.version) {

@@ -19,7 +19,7 @@ import Foundation
         guard let value = threadConfined as? Relocatable, let core = value.relocationCore else {
             preconditionFailure("Cannot construct reference to unmanaged object, which can be passed across threads directly")
         }
-        core.checkThread()
+        core.confinement.check()
         if threadConfined.isInvalidated {
             preconditionFailure("Cannot construct reference to invalidated object")
         }
@@ -80,7 +80,7 @@ extension Realm {
     /// Realm's version, which is first refreshed if it is behind the reference's). A
     /// reference resolves once; a second time traps, as in RealmSwift.
     public func resolve<Confined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
-        core.checkThread()
+        core.confinement.check()
         return reference.resolve(in: core)
     }
 }
