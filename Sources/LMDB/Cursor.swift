@@ -2,20 +2,21 @@ import CLMDB
 
 /// A position in a database, for ordered scans and range seeks (`MDB_cursor`).
 ///
-/// Returned key and value bytes follow the transaction's lifetime rules. A cursor must not
-/// outlive its transaction; `deinit` closes it. A cursor of a shared read transaction holds
-/// the transaction's lock for each move (`Transaction.share()`).
-package final class Cursor {
+/// Returned key and value bytes follow the transaction's lifetime rules. A cursor exists only
+/// inside `Transaction.withCursor`, which lends it (`borrowing`, and not copyable) and closes
+/// it on return: it cannot outlive its transaction, whose end would close it first when the
+/// transaction writes (lmdb.h). A cursor of a shared read transaction holds the
+/// transaction's lock for each move (`Transaction.share()`).
+package struct Cursor: ~Copyable {
     private let handle: OpaquePointer
-    /// Not retained: like the LMDB cursor, this must not outlive its transaction. Unmanaged,
-    /// so that a move (once per row of a scan) uses it without counting a reference.
+    /// Not retained: the transaction lends the cursor, so it outlives it. Unmanaged, so that
+    /// a move (once per row of a scan) uses it without counting a reference.
     private let transaction: Unmanaged<Transaction>
 
     init(handle: OpaquePointer, transaction: Transaction) {
         self.handle = handle
         self.transaction = .passUnretained(transaction)
     }
-    deinit { mdb_cursor_close(handle) }
 
     /// A key/value pair under the cursor.
     package typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)

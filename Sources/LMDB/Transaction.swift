@@ -162,10 +162,13 @@ package final class Transaction {
                 Int(stat.ms_depth))
     }
 
-    /// Opens a cursor over `db`, valid until the transaction ends.
-    package func cursor(_ db: Database) throws(LMDBError) -> Cursor {
-        var cursor: OpaquePointer?
-        try check(serialized { mdb_cursor_open(live, db.handle, &cursor) })
-        return Cursor(handle: cursor!, transaction: self)
+    /// Calls `body` with a cursor over `db`, closed when `body` returns. Errors are
+    /// `LMDBError`s and those `body` throws.
+    @inline(__always)
+    package func withCursor<R>(_ db: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
+        var handle: OpaquePointer?
+        try check(serialized { mdb_cursor_open(live, db.handle, &handle) })
+        defer { mdb_cursor_close(handle) }
+        return try body(Cursor(handle: handle!, transaction: self))
     }
 }

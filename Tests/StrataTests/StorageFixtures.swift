@@ -22,13 +22,14 @@ enum StorageFixtures {
     static func removeIndexEntries(path: String, className: String) throws {
         let env = try Environment(path: path, options: .init())
         let txn = try Transaction(env, readOnly: false)
-        let main = try txn.cursor(Database(handle: 1))
         var names: [String] = []
-        var entry = try main.first()
-        while let e = entry {
-            let name = String(decoding: e.key, as: UTF8.self)
-            if name.hasPrefix("index.\(className).") { names.append(name) }
-            entry = try main.next()
+        try txn.withCursor(Database(handle: 1)) { main in
+            var entry = try main.first()
+            while let e = entry {
+                let name = String(decoding: e.key, as: UTF8.self)
+                if name.hasPrefix("index.\(className).") { names.append(name) }
+                entry = try main.next()
+            }
         }
         for name in names { try txn.empty(try txn.openDatabase(name)!) }
         try txn.commit()

@@ -17,7 +17,7 @@ struct ExportLines {
             linkKeys[property.id] = try linkKey(property)
         }
         let objectKey: (ObjectKey) throws -> String = { String($0) }
-        let rows = try txn.scan(table)
+        let rows = txn.scan(table)
         while let (key, row) = try rows.next() {
             var line = prefix + String(key) + ",\"values\":{"
             for (i, property) in table.schema.properties.enumerated() {

@@ -244,7 +244,7 @@ package enum QueryExecution {
         @exclusivity(unchecked) private var current: (ObjectKey, RowView)?
 
         init(_ table: Table, _ txn: StorageTransaction) throws {
-            cursor = try txn.scan(table)
+            cursor = txn.scan(table)
             self.table = table
             self.txn = txn
             current = try cursor.next()

@@ -44,22 +44,23 @@ extension StorageTransaction {
         var remaining = try lmdb.count(db)
         if let keep = policy.keepCount, policy.keepAge == nil, remaining <= keep,
            remaining <= policy.maximumCount ?? .max { return 0 }
-        let cursor = try lmdb.cursor(db)
-        var removed = 0
-        while removed < HistoryRetentionPolicy.removalsPerCommit, remaining > 1, let oldest = try cursor.first() {
-            let overCap = remaining > (policy.maximumCount ?? .max)
-            if !overCap {
-                if let keep = policy.keepCount, remaining <= keep { break }
-                if let age = policy.keepAge {
-                    // An entry that does not decode is removed, not kept forever.
-                    if let time = HistoryEntry.header(oldest.value)?.time, time >= now - age { break }
+        return try lmdb.withCursor(db) { cursor in
+            var removed = 0
+            while removed < HistoryRetentionPolicy.removalsPerCommit, remaining > 1, let oldest = try cursor.first() {
+                let overCap = remaining > (policy.maximumCount ?? .max)
+                if !overCap {
+                    if let keep = policy.keepCount, remaining <= keep { break }
+                    if let age = policy.keepAge {
+                        // An entry that does not decode is removed, not kept forever.
+                        if let time = HistoryEntry.header(oldest.value)?.time, time >= now - age { break }
+                    }
+                    if policy.keepCount == nil && policy.keepAge == nil { break }
                 }
-                if policy.keepCount == nil && policy.keepAge == nil { break }
+                try cursor.deleteCurrent()
+                remaining -= 1
+                removed += 1
             }
-            try cursor.deleteCurrent()
-            remaining -= 1
-            removed += 1
+            return removed
         }
-        return removed
     }
 }

@@ -73,19 +73,20 @@ extension StorageFile {
     /// The pages on LMDB's free list freed by transaction `first` or later.
     private func freePageCount(freedFrom first: Int = 0) throws -> Int {
         var pages = 0
-        do throws(LMDBError) {
+        do {
             let txn = try Transaction(environment, readOnly: true)
             defer { txn.abort() }
             // The free list is database 0: keys are the freeing transaction's id, values
             // start with their page count (both size_t).
-            let cursor = try txn.cursor(Database(handle: 0))
-            var entry = try cursor.first()
-            while let e = entry {
-                let freedBy = e.key.count >= MemoryLayout<Int>.size ? e.key.loadUnaligned(as: Int.self) : 0
-                if freedBy >= first, e.value.count >= MemoryLayout<Int>.size { pages += e.value.loadUnaligned(as: Int.self) }
-                entry = try cursor.next()
+            try txn.withCursor(Database(handle: 0)) { cursor in
+                var entry = try cursor.first()
+                while let e = entry {
+                    let freedBy = e.key.count >= MemoryLayout<Int>.size ? e.key.loadUnaligned(as: Int.self) : 0
+                    if freedBy >= first, e.value.count >= MemoryLayout<Int>.size { pages += e.value.loadUnaligned(as: Int.self) }
+                    entry = try cursor.next()
+                }
             }
-        } catch {
+        } catch let error as LMDBError {
             throw StorageError.lmdb(error, "Reading the free pages of '\(path)'")
         }
         return pages

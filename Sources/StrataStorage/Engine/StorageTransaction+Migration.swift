@@ -71,7 +71,7 @@ extension StorageTransaction {
     package func migrationInsert(_ table: Table, values: [Value]) throws -> ObjectKey {
         let stored: UInt64? = sequences[table.name] ?? meta.flatMap { MetaKeys.readInteger(lmdb, $0, MetaKeys.sequencePrefix + table.name) }
         let last = try lmdbCall("Reading '\(table.name)'") { () throws -> ObjectKey in
-            try lmdb.cursor(table.rows).last().map { ObjectKeyCoding.decode($0.key) } ?? 0
+            try lmdb.withCursor(table.rows) { try $0.last() }.map { ObjectKeyCoding.decode($0.key) } ?? 0
         }
         let key = max(stored ?? 1, last &+ 1)
         sequences[table.name] = key + 1

@@ -15,21 +15,22 @@ extension StorageTransaction {
         for db in targetTable.lists.values {
             var entries: [([UInt8], [UInt8])] = []
             try lmdbCall("Reading the lists of '\(target)'") {
-                let cursor = try lmdb.cursor(db)
-                var entry = try cursor.first()
-                while let e = entry {
-                    var key = Array(e.key)
-                    if key.count >= 8, let moved = map[ObjectKeyCoding.decode(e.key)] {
-                        var prefix: [UInt8] = []
-                        IndexKey.appendBigEndian(moved, to: &prefix)
-                        key.replaceSubrange(0..<8, with: prefix)
+                try lmdb.withCursor(db) { cursor in
+                    var entry = try cursor.first()
+                    while let e = entry {
+                        var key = Array(e.key)
+                        if key.count >= 8, let moved = map[ObjectKeyCoding.decode(e.key)] {
+                            var prefix: [UInt8] = []
+                            IndexKey.appendBigEndian(moved, to: &prefix)
+                            key.replaceSubrange(0..<8, with: prefix)
+                        }
+                        entries.append((key, Array(e.value)))
+                        entry = try cursor.next()
                     }
-                    entries.append((key, Array(e.value)))
-                    entry = try cursor.next()
-                }
-                try lmdb.empty(db)
-                for (k, v) in entries {
-                    try k.withUnsafeBytes { kb in try v.withUnsafeBytes { try lmdb.put(db, key: kb, value: $0) } }
+                    try lmdb.empty(db)
+                    for (k, v) in entries {
+                        try k.withUnsafeBytes { kb in try v.withUnsafeBytes { try lmdb.put(db, key: kb, value: $0) } }
+                    }
                 }
             }
         }
@@ -110,20 +111,21 @@ extension StorageTransaction {
         var dead: [[UInt8]] = []
         var owners: [ObjectKey] = []
         try lmdbCall("Reading the lists of '\(table.name).\(property.name)'") {
-            let cursor = try lmdb.cursor(db)
-            var entry = try cursor.first()
-            while let e = entry {
-                if e.key.count >= 8 {
-                    let owner = ObjectKeyCoding.decode(e.key)
-                    if try row(table, owner) == nil {
-                        dead.append(Array(e.key))
-                    } else if e.key.count == 8 {
-                        owners.append(owner)
+            try lmdb.withCursor(db) { cursor in
+                var entry = try cursor.first()
+                while let e = entry {
+                    if e.key.count >= 8 {
+                        let owner = ObjectKeyCoding.decode(e.key)
+                        if try row(table, owner) == nil {
+                            dead.append(Array(e.key))
+                        } else if e.key.count == 8 {
+                            owners.append(owner)
+                        }
                     }
+                    entry = try cursor.next()
                 }
-                entry = try cursor.next()
+                for key in dead { _ = try key.withUnsafeBytes { try lmdb.delete(db, key: $0) } }
             }
-            for key in dead { _ = try key.withUnsafeBytes { try lmdb.delete(db, key: $0) } }
         }
         guard let target else { return }
         for owner in owners {
@@ -159,11 +161,12 @@ extension StorageTransaction {
         guard let db = table.lists[property.id] else { return [] }
         var owners: [ObjectKey] = []
         try lmdbCall("Reading the lists of '\(table.name).\(property.name)'") {
-            let cursor = try lmdb.cursor(db)
-            var entry = try cursor.first()
-            while let e = entry {
-                if e.key.count == 8 { owners.append(ObjectKeyCoding.decode(e.key)) }
-                entry = try cursor.next()
+            try lmdb.withCursor(db) { cursor in
+                var entry = try cursor.first()
+                while let e = entry {
+                    if e.key.count == 8 { owners.append(ObjectKeyCoding.decode(e.key)) }
+                    entry = try cursor.next()
+                }
             }
         }
         return owners

@@ -71,7 +71,7 @@ package final class StorageTransaction {
             }
             let meta = handles[MetaKeys.database]
             let schema = try meta.map { try SchemaStore.load(txn, $0, cache: file) } ?? StoredSchema()
-            let version = newestVersion(txn, meta: meta, history: handles[MetaKeys.history])
+            let version = try newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context)
             let missing = Table.databases(for: schema).filter { handles[$0.name] == nil }
             if missing.isEmpty { return (txn, handles, schema, version) }
             txn.abort()
@@ -87,12 +87,16 @@ package final class StorageTransaction {
     /// The version of the newest commit `txn` sees: the key of the newest history entry
     /// (retention always keeps it), or the meta `version` of a format 1 file, whichever is
     /// higher (they agree in a file only this code wrote); 0 before the first commit.
-    private static func newestVersion(_ txn: Transaction, meta: Database?, history: Database?) -> UInt64 {
+    private static func newestVersion(_ txn: Transaction, meta: Database?, history: Database?,
+                                      _ context: String) throws -> UInt64 {
         let counted: UInt64 = meta.flatMap { MetaKeys.readInteger(txn, $0, MetaKeys.version) } ?? 0
-        let newest = history.flatMap { db in
-            (try? txn.cursor(db).last()).flatMap { $0.map { historyVersion(ofKey: $0.key) } }
-        } ?? 0
-        return max(counted, newest)
+        guard let history else { return counted }
+        do {
+            let newest = try txn.withCursor(history) { try $0.last() }.map { historyVersion(ofKey: $0.key) } ?? 0
+            return max(counted, newest)
+        } catch let error as LMDBError {
+            throw StorageError.lmdb(error, context)
+        }
     }
 
     deinit {

@@ -6,10 +6,11 @@ extension StorageTransaction {
     package func historyBounds() throws -> (count: Int, oldest: UInt64?, newest: UInt64?) {
         guard let db = historyDatabase else { return (0, nil, nil) }
         return try lmdbCall("Reading the history of '\(file.path)'") {
-            let cursor = try lmdb.cursor(db)
-            let oldest = try cursor.first().map { Self.historyVersion(ofKey: $0.key) }
-            let newest = try cursor.last().map { Self.historyVersion(ofKey: $0.key) }
-            return (try lmdb.count(db), oldest, newest)
+            try lmdb.withCursor(db) { cursor in
+                let oldest = try cursor.first().map { Self.historyVersion(ofKey: $0.key) }
+                let newest = try cursor.last().map { Self.historyVersion(ofKey: $0.key) }
+                return (try lmdb.count(db), oldest, newest)
+            }
         }
     }
 
@@ -31,20 +32,23 @@ extension StorageTransaction {
                                      _ body: (HistoryEntry) throws -> Bool) throws {
         guard let db = historyDatabase else { return }
         let context = "Reading the history of '\(file.path)'"
-        let cursor = try lmdbCall(context) { try lmdb.cursor(db) }
-        var entry: Cursor.Entry?
-        if newestFirst {
-            entry = try lmdbCall(context) { try cursor.last() }
-        } else {
-            var start = ((since ?? 0) &+ 1).bigEndian
-            if since == .max { return }
-            entry = try lmdbCall(context) { try withUnsafeBytes(of: &start) { try cursor.seek(atLeast: $0) } }
-        }
-        while let current = entry {
-            let version = Self.historyVersion(ofKey: current.key)
-            if let since, version <= since { return }
-            guard try body(try Self.decode(current.value, version, file.path)) else { return }
-            entry = try lmdbCall(context) { newestFirst ? try cursor.previous() : try cursor.next() }
+        if !newestFirst && since == .max { return }
+        try lmdbCall(context) {
+            try lmdb.withCursor(db) { cursor in
+                var entry: Cursor.Entry?
+                if newestFirst {
+                    entry = try cursor.last()
+                } else {
+                    var start = ((since ?? 0) &+ 1).bigEndian
+                    entry = try withUnsafeBytes(of: &start) { try cursor.seek(atLeast: $0) }
+                }
+                while let current = entry {
+                    let version = Self.historyVersion(ofKey: current.key)
+                    if let since, version <= since { return }
+                    guard try body(try Self.decode(current.value, version, file.path)) else { return }
+                    entry = newestFirst ? try cursor.previous() : try cursor.next()
+                }
+            }
         }
     }
 

@@ -114,11 +114,12 @@ package struct IntegrityCheck {
             let db = table.backlinks[property.id]!
             var entries: [(target: ObjectKey, origin: ObjectKey)] = []
             try txn.lmdbCall("Reading backlinks") {
-                let cursor = try txn.lmdb.cursor(db)
-                var entry = try cursor.first()
-                while let e = entry {
-                    entries.append((ObjectKeyCoding.decode(e.key), ObjectKeyCoding.decode(e.value)))
-                    entry = try cursor.next()
+                try txn.lmdb.withCursor(db) { cursor in
+                    var entry = try cursor.first()
+                    while let e = entry {
+                        entries.append((ObjectKeyCoding.decode(e.key), ObjectKeyCoding.decode(e.value)))
+                        entry = try cursor.next()
+                    }
                 }
             }
             for (target, origin) in entries {

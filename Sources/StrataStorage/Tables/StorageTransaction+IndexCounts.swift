@@ -17,9 +17,10 @@ extension StorageTransaction {
         let indexKey = IndexKey.encode(value)
         return try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
             try indexKey.withUnsafeBytes { k in
-                let cursor = try lmdb.cursor(db)
-                guard try cursor.seek(exactly: k) != nil else { return 0 }
-                return property.isPrimaryKey ? 1 : try cursor.duplicateCount()
+                try lmdb.withCursor(db) { cursor in
+                    guard try cursor.seek(exactly: k) != nil else { return 0 }
+                    return property.isPrimaryKey ? 1 : try cursor.duplicateCount()
+                }
             }
         }
     }

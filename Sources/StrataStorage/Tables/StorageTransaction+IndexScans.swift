@@ -15,21 +15,22 @@ extension StorageTransaction {
         let db = try indexDatabase(table, property)
         var matches: [ObjectKey] = [], unsure: [ObjectKey] = []
         try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
-            let cursor = try lmdb.cursor(db)
-            var entry = try cursor.first()
-            while let e = entry {
-                let cut = e.key.count >= IndexKey.maxLength
-                guard cut || test(e.key[0] == 0 ? nil : UnsafeRawBufferPointer(rebasing: e.key[1...])) else {
-                    entry = try cursor.nextKey()
-                    continue
+            try lmdb.withCursor(db) { cursor in
+                var entry = try cursor.first()
+                while let e = entry {
+                    let cut = e.key.count >= IndexKey.maxLength
+                    guard cut || test(e.key[0] == 0 ? nil : UnsafeRawBufferPointer(rebasing: e.key[1...])) else {
+                        entry = try cursor.nextKey()
+                        continue
+                    }
+                    var duplicate: Cursor.Entry? = e
+                    while let d = duplicate {
+                        let key = ObjectKeyCoding.decode(d.value)
+                        if cut { unsure.append(key) } else { matches.append(key) }
+                        duplicate = property.isPrimaryKey ? nil : try cursor.nextDuplicate()
+                    }
+                    entry = try cursor.next()
                 }
-                var duplicate: Cursor.Entry? = e
-                while let d = duplicate {
-                    let key = ObjectKeyCoding.decode(d.value)
-                    if cut { unsure.append(key) } else { matches.append(key) }
-                    duplicate = property.isPrimaryKey ? nil : try cursor.nextDuplicate()
-                }
-                entry = try cursor.next()
             }
         }
         return (matches, unsure)

@@ -21,7 +21,7 @@ extension StorageTransaction {
                 if unique {
                     if let found = try lmdb.get(db, key: k) { keys.append(ObjectKeyCoding.decode(found)) }
                 } else {
-                    try lmdb.cursor(db).forEachDuplicate(of: k) { keys.append(ObjectKeyCoding.decode($0)) }
+                    try lmdb.withCursor(db) { try $0.forEachDuplicate(of: k) { keys.append(ObjectKeyCoding.decode($0)) } }
                 }
             }
         } catch let error as LMDBError {
@@ -140,19 +140,20 @@ extension StorageTransaction {
         try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
             try start.withUnsafeBytes { s in
                 try (end ?? []).withUnsafeBytes { e in
-                    let cursor = try lmdb.cursor(db)
-                    var entry = try cursor.seek(atLeast: s)
-                    while let (key, value) = entry {
-                        if end != nil {
-                            let c = compareBytes(key, e)
-                            if c > 0 || (c == 0 && stopAtEnd) { break }
+                    try lmdb.withCursor(db) { cursor in
+                        var entry = try cursor.seek(atLeast: s)
+                        while let (key, value) = entry {
+                            if end != nil {
+                                let c = compareBytes(key, e)
+                                if c > 0 || (c == 0 && stopAtEnd) { break }
+                            }
+                            if skipStart, compareBytes(key, s) == 0 {
+                                entry = try cursor.nextKey()
+                                continue
+                            }
+                            guard try body(ObjectKeyCoding.decode(value)) else { break }
+                            entry = try cursor.next()
                         }
-                        if skipStart, compareBytes(key, s) == 0 {
-                            entry = try cursor.nextKey()
-                            continue
-                        }
-                        guard try body(ObjectKeyCoding.decode(value)) else { break }
-                        entry = try cursor.next()
                     }
                 }
             }
@@ -179,11 +180,12 @@ extension StorageTransaction {
         let start = IndexKey.encode(.string(prefix))
         try lmdbCall("Reading the index of '\(table.name).\(property.name)'") {
             try start.withUnsafeBytes { s in
-                let cursor = try lmdb.cursor(db)
-                var entry = try cursor.seek(atLeast: s)
-                while let e = entry, e.key.count >= s.count, compareBytes(UnsafeRawBufferPointer(rebasing: e.key[..<s.count]), s) == 0 {
-                    guard try body(ObjectKeyCoding.decode(e.value)) else { break }
-                    entry = try cursor.next()
+                try lmdb.withCursor(db) { cursor in
+                    var entry = try cursor.seek(atLeast: s)
+                    while let e = entry, e.key.count >= s.count, compareBytes(UnsafeRawBufferPointer(rebasing: e.key[..<s.count]), s) == 0 {
+                        guard try body(ObjectKeyCoding.decode(e.value)) else { break }
+                        entry = try cursor.next()
+                    }
                 }
             }
         }
@@ -223,14 +225,15 @@ extension StorageTransaction {
         var start = ObjectKeyCoding.encode(low)
         try lmdbCall("Reading '\(table.name)'") {
             try withUnsafeBytes(of: &start) { s in
-                let cursor = try lmdb.cursor(table.rows)
-                var entry = try cursor.seek(atLeast: s)
-                while let e = entry {
-                    let k = ObjectKeyCoding.decode(e.key)
-                    if k > high { break }
-                    guard let row = RowView(e.value) else { throw damagedRow(table, k) }
-                    guard try body(k, row) else { break }
-                    entry = try cursor.next()
+                try lmdb.withCursor(table.rows) { cursor in
+                    var entry = try cursor.seek(atLeast: s)
+                    while let e = entry {
+                        let k = ObjectKeyCoding.decode(e.key)
+                        if k > high { break }
+                        guard let row = RowView(e.value) else { throw damagedRow(table, k) }
+                        guard try body(k, row) else { break }
+                        entry = try cursor.next()
+                    }
                 }
             }
         }
@@ -259,19 +262,20 @@ extension StorageTransaction {
     package func forEachRow(_ table: Table, keys: [ObjectKey], _ body: (ObjectKey, RowView) throws -> Void) throws {
         if keys.isEmpty { return }
         try lmdbCall("Reading '\(table.name)'") {
-            let cursor = try lmdb.cursor(table.rows)
-            var current: (key: ObjectKey, value: UnsafeRawBufferPointer)?
-            for key in keys {
-                while let c = current, c.key < key, key &- c.key <= 4 {
-                    current = try cursor.next().map { (ObjectKeyCoding.decode($0.key), $0.value) }
+            try lmdb.withCursor(table.rows) { cursor in
+                var current: (key: ObjectKey, value: UnsafeRawBufferPointer)?
+                for key in keys {
+                    while let c = current, c.key < key, key &- c.key <= 4 {
+                        current = try cursor.next().map { (ObjectKeyCoding.decode($0.key), $0.value) }
+                    }
+                    if current?.key != key {
+                        var k = ObjectKeyCoding.encode(key)
+                        current = try withUnsafeBytes(of: &k) { try cursor.seek(atLeast: $0) }.map { (ObjectKeyCoding.decode($0.key), $0.value) }
+                    }
+                    guard let c = current, c.key == key else { continue }
+                    guard let row = RowView(c.value) else { throw damagedRow(table, key) }
+                    try body(key, row)
                 }
-                if current?.key != key {
-                    var k = ObjectKeyCoding.encode(key)
-                    current = try withUnsafeBytes(of: &k) { try cursor.seek(atLeast: $0) }.map { (ObjectKeyCoding.decode($0.key), $0.value) }
-                }
-                guard let c = current, c.key == key else { continue }
-                guard let row = RowView(c.value) else { throw damagedRow(table, key) }
-                try body(key, row)
             }
         }
     }

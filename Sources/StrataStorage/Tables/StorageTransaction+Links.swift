@@ -29,12 +29,13 @@ extension StorageTransaction {
     }
 
     private func withBacklinkCursor(_ origin: Table, _ property: PropertySchema, _ target: ObjectKey,
-                                    _ body: (Cursor, Cursor.Entry?) throws -> Void) throws {
+                                    _ body: (borrowing Cursor, Cursor.Entry?) throws -> Void) throws {
         guard let db = origin.backlinks[property.id] else { return }
         var k = ObjectKeyCoding.encode(target)
         try lmdbCall("Reading the backlinks of '\(origin.name).\(property.name)'") {
-            let cursor = try lmdb.cursor(db)
-            try withUnsafeBytes(of: &k) { try body(cursor, try cursor.seek(exactly: $0)) }
+            try lmdb.withCursor(db) { cursor in
+                try withUnsafeBytes(of: &k) { try body(cursor, try cursor.seek(exactly: $0)) }
+            }
         }
     }
 
@@ -82,11 +83,12 @@ extension StorageTransaction {
             guard let origin = try table(originSchema.name), let db = origin.backlinks[property.id] else { continue }
             var originKeys: [ObjectKey] = []
             try lmdbCall("Reading the backlinks of '\(origin.name).\(property.name)'") {
-                let cursor = try lmdb.cursor(db)
-                var entry = try cursor.first()
-                while let e = entry {
-                    originKeys.append(ObjectKeyCoding.decode(e.value))
-                    entry = try cursor.next()
+                try lmdb.withCursor(db) { cursor in
+                    var entry = try cursor.first()
+                    while let e = entry {
+                        originKeys.append(ObjectKeyCoding.decode(e.value))
+                        entry = try cursor.next()
+                    }
                 }
             }
             for originKey in originKeys { try update(origin, originKey, [(property, .null)]) }

@@ -140,14 +140,15 @@ extension StorageTransaction {
             guard let origin = try table(originSchema.name), let db = origin.lists[property.id] else { continue }
             var owners: [ObjectKey] = []
             try lmdbCall("Reading the lists of '\(origin.name).\(property.name)'") {
-                let cursor = try lmdb.cursor(db)
-                var entry = try cursor.first()
-                while let e = entry {
-                    if e.key.count == 8 { owners.append(ObjectKeyCoding.decode(e.key)) }
-                    entry = try cursor.next()
+                try lmdb.withCursor(db) { cursor in
+                    var entry = try cursor.first()
+                    while let e = entry {
+                        if e.key.count == 8 { owners.append(ObjectKeyCoding.decode(e.key)) }
+                        entry = try cursor.next()
+                    }
+                    try lmdb.empty(db)
+                    if let backlinks = origin.backlinks[property.id] { try lmdb.empty(backlinks) }
                 }
-                try lmdb.empty(db)
-                if let backlinks = origin.backlinks[property.id] { try lmdb.empty(backlinks) }
             }
             record(origin) { c in for owner in owners { c.recordModify(owner, property: property.id) } }
         }
@@ -279,18 +280,19 @@ extension StorageTransaction {
         probe += [0, 0, 0, 0]
         try lmdbCall("Updating the backlinks of '\(table.name).\(property.name)'") {
             try withUnsafeBytes(of: &key) { k in
-                let cursor = try lmdb.cursor(db)
-                var count = 0
-                if let e = try probe.withUnsafeBytes({ try cursor.seek(key: k, valueAtLeast: $0) }), e.value.count == 12,
-                   ObjectKeyCoding.decode(e.value) == owner {
-                    count = Int(UInt32(bigEndian: e.value.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-                    try cursor.deleteCurrent()
+                try lmdb.withCursor(db) { cursor in
+                    var count = 0
+                    if let e = try probe.withUnsafeBytes({ try cursor.seek(key: k, valueAtLeast: $0) }), e.value.count == 12,
+                       ObjectKeyCoding.decode(e.value) == owner {
+                        count = Int(UInt32(bigEndian: e.value.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+                        try cursor.deleteCurrent()
+                    }
+                    count += delta
+                    guard count > 0 else { return }
+                    var value = Array(probe.prefix(8))
+                    withUnsafeBytes(of: UInt32(count).bigEndian) { value.append(contentsOf: $0) }
+                    try value.withUnsafeBytes { try lmdb.put(db, key: k, value: $0) }
                 }
-                count += delta
-                guard count > 0 else { return }
-                var value = Array(probe.prefix(8))
-                withUnsafeBytes(of: UInt32(count).bigEndian) { value.append(contentsOf: $0) }
-                try value.withUnsafeBytes { try lmdb.put(db, key: k, value: $0) }
             }
         }
     }

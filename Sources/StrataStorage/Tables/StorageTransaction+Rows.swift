@@ -166,23 +166,22 @@ extension StorageTransaction {
 
     /// Calls `body` with each object's key and row, in key order, until it returns false.
     package func forEachRow(_ table: Table, _ body: (ObjectKey, RowView) throws -> Bool) throws {
-        let cursor = try lmdbCall("Scanning '\(table.name)'") { try lmdb.cursor(table.rows) }
-        do {
-            try cursor.forEach { k, v in
-                guard k.count == 8 else { throw damagedRow(table, 0) }
-                let key = ObjectKeyCoding.decode(k)
-                guard let row = RowView(v) else { throw damagedRow(table, key) }
-                return try body(key, row)
+        try lmdbCall("Scanning '\(table.name)'") {
+            try lmdb.withCursor(table.rows) { cursor in
+                try cursor.forEach { k, v in
+                    guard k.count == 8 else { throw damagedRow(table, 0) }
+                    let key = ObjectKeyCoding.decode(k)
+                    guard let row = RowView(v) else { throw damagedRow(table, key) }
+                    return try body(key, row)
+                }
             }
-        } catch let error as LMDBError {
-            throw StorageError.lmdb(error, "Scanning '\(table.name)'")
         }
     }
 
     /// A cursor over every row of the class, in key order. Valid while this transaction is
     /// open and (in a write) until its next write.
-    package func scan(_ table: Table) throws -> RowCursor {
-        try lmdbCall("Scanning '\(table.name)'") { RowCursor(try lmdb.cursor(table.rows), table: table, transaction: self) }
+    package func scan(_ table: Table) -> RowCursor {
+        RowCursor(table, transaction: self)
     }
 
     func checkSizes(_ table: Table, _ values: some Sequence<Value>) throws {
@@ -223,7 +222,7 @@ extension StorageTransaction {
     private func lastKey(_ table: Table) throws -> ObjectKey {
         if let k = lastKeys[table.name] { return k }
         let k = try lmdbCall("Reading '\(table.name)'") { () throws -> ObjectKey in
-            try lmdb.cursor(table.rows).last().map { ObjectKeyCoding.decode($0.key) } ?? 0
+            try lmdb.withCursor(table.rows) { try $0.last() }.map { ObjectKeyCoding.decode($0.key) } ?? 0
         }
         lastKeys[table.name] = k
         return k
@@ -251,32 +250,70 @@ package func describe(_ value: Value) -> String {
     }
 }
 
-/// Rows of one table in key order (see `StorageTransaction.scan`).
+/// Rows of one table in key order (see `StorageTransaction.scan`), read in batches: each
+/// batch is one LMDB cursor walk that ends before `next` returns, so no cursor outlives the
+/// call that opened it, whatever becomes of the transaction afterwards.
 package final class RowCursor {
-    private let cursor: Cursor
     private let table: Table
     private let transaction: StorageTransaction
-    @exclusivity(unchecked) private var started = false
+    /// The rows read ahead, and how many of them `next` has handed out.
+    @exclusivity(unchecked) private var batch: ContiguousArray<(ObjectKey, RowView)> = []
+    @exclusivity(unchecked) private var position = 0
+    /// Where the next batch starts; nil once the table's end is reached.
+    @exclusivity(unchecked) private var resume: ObjectKey? = 0
+    /// An error met while reading ahead, thrown when `next` reaches it.
+    @exclusivity(unchecked) private var failure: (any Error)?
+    /// Rows per batch: enough that the cursor open and seek of a batch cost little per row.
+    private static let batchSize = 128
 
-    init(_ cursor: Cursor, table: Table, transaction: StorageTransaction) {
-        self.cursor = cursor
+    init(_ table: Table, transaction: StorageTransaction) {
         self.table = table
         self.transaction = transaction
+        batch.reserveCapacity(Self.batchSize)
     }
 
     /// The next object's key and row, or nil after the last.
     package func next() throws -> (ObjectKey, RowView)? {
-        let entry: Cursor.Entry?
-        do {
-            entry = started ? try cursor.next() : try cursor.first()
-        } catch {
-            throw StorageError.lmdb(error, "Scanning '\(table.name)'")
+        if position == batch.count {
+            if failure == nil { readBatch() }
+            if position == batch.count {
+                guard let failure else { return nil }
+                self.failure = nil
+                throw failure
+            }
         }
-        started = true
-        guard let (k, v) = entry else { return nil }
-        guard k.count == 8 else { throw transaction.damagedRow(table, 0) }
-        let key = ObjectKeyCoding.decode(k)
-        guard let row = RowView(v) else { throw transaction.damagedRow(table, key) }
-        return (key, row)
+        defer { position += 1 }
+        return batch[position]
+    }
+
+    /// Reads the rows from `resume` on, up to `batchSize`; an error ends the batch early and
+    /// is kept in `failure`.
+    private func readBatch() {
+        batch.removeAll(keepingCapacity: true)
+        position = 0
+        guard let start = resume else { return }
+        resume = nil
+        let table = self.table, transaction = self.transaction
+        do {
+            try transaction.lmdbCall("Scanning '\(table.name)'") {
+                try transaction.lmdb.withCursor(table.rows) { cursor in
+                    var key = ObjectKeyCoding.encode(start)
+                    var entry = try withUnsafeBytes(of: &key) { try cursor.seek(atLeast: $0) }
+                    while let (k, v) = entry {
+                        guard k.count == 8 else { throw transaction.damagedRow(table, 0) }
+                        let key = ObjectKeyCoding.decode(k)
+                        guard let row = RowView(v) else { throw transaction.damagedRow(table, key) }
+                        batch.append((key, row))
+                        if batch.count == Self.batchSize {
+                            resume = key == .max ? nil : key + 1
+                            return
+                        }
+                        entry = try cursor.next()
+                    }
+                }
+            }
+        } catch {
+            failure = error
+        }
     }
 }
