@@ -34,10 +34,9 @@ final class GraphWrite {
         }
         let binding = try core.bindingForWrite(info)
         let base = Unmanaged.passUnretained(object).toOpaque()
-        var row = [StrataStorage.Value](repeating: .null, count: binding.table.slotCount)
-        for index in info.properties.indices {
+        let row = newRow(info, binding) { index in
             // Members read in place: copying a whole `PropertyInfo` would retain its strings.
-            row[binding.slots[index].id] = info.properties[index].read(base + info.properties[index].offset).value
+            info.properties[index].read(base + info.properties[index].offset).value
         }
         let key = try translatingErrors(path: core.path) { try core.transaction().insert(binding.table, values: row) }
         object.attach(core, binding, key)
@@ -115,9 +114,8 @@ final class GraphWrite {
                 existed = true
                 return existing
             }
-            var row = [StrataStorage.Value](repeating: .null, count: binding.table.schema.slotCount)
-            for index in info.properties.indices {
-                row[binding.properties[index].id] = stored[index] ?? (info.properties[index].linkTarget == nil ? defaults[index] : .null)
+            let row = Self.newRow(info, binding) { index in
+                stored[index] ?? (info.properties[index].linkTarget == nil ? defaults[index] : .null)
             }
             return try txn.insert(binding.table, values: row)
         }
@@ -156,6 +154,16 @@ final class GraphWrite {
         if let done = written[ObjectIdentifier(target)] { return done.key }
         guard target.managingCore != nil else { return nil }
         return try core.linkKey(for: target)
+    }
+
+    /// The row of a new object of the class: each declared property's slot holds
+    /// `value(index)` (by declaration index), every other slot null.
+    @inline(__always)
+    private static func newRow(_ info: ClassInfo, _ binding: TableBinding,
+                               _ value: (Int) -> StrataStorage.Value) -> [StrataStorage.Value] {
+        var row = [StrataStorage.Value](repeating: .null, count: binding.table.slotCount)
+        for index in info.properties.indices { row[binding.slots[index].id] = value(index) }
+        return row
     }
 
     /// The values a new instance of the class has (its property initialisers).
