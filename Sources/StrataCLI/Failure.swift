@@ -22,48 +22,33 @@ struct CommandFailure: Error {
         case let failure as CommandFailure:
             self = failure
         case let error as StorageError:
-            self.init(error.message, hint: Self.hint(error.kind))
+            self.init(error.message, hint: Self.hint(error.code))
         case let error as Realm.Error:
-            self.init(error.localizedDescription, hint: Self.kind(error.code).flatMap(Self.hint))
+            self.init(error.localizedDescription, hint: StorageError.Code(rawValue: error.code.rawValue).flatMap(Self.hint))
         default:
             self.init("\(error)")
         }
     }
 
-    /// What to try after a storage error of `kind`.
-    private static func hint(_ kind: StorageError.Kind) -> String? {
-        switch kind {
+    /// What to try after a storage error with `code`.
+    private static func hint(_ code: StorageError.Code) -> String? {
+        switch code {
         case .fileNotFound:
             return "check the path: FILE is the database file itself ('strata demo' makes one to try)"
         case .invalidDatabase:
             return "FILE must be a Strata database file; the tool does not read other formats"
-        case .unsupportedFormat:
+        case .unsupportedFileFormatVersion, .fileFormatUpgradeRequired:
             return "read it with the version of Strata that wrote it, or a newer one"
-        case .permissionDenied, .fileAccess:
+        case .filePermissionDenied, .fileAccess:
             return "check the permissions of FILE and of its directory"
         case .fileExists:
             return "give the name of a file that does not exist yet"
-        case .outOfSpace:
+        case .outOfDiskSpace, .addressSpaceExhausted:
             return "free some disk space, then run the command again"
         case .alreadyOpen:
             return "close the other users of the file first"
-        case .schemaMismatch, .invalidInput, .fail, .fileOperationFailed:
+        case .schemaMismatch, .invalidInput, .fail, .fileOperationFailed, .incompatibleLockFile:
             return nil
-        }
-    }
-
-    /// The storage error kind behind a `Realm.Error` code, for its hint.
-    private static func kind(_ code: Realm.Error.Code) -> StorageError.Kind? {
-        switch code {
-        case .fileNotFound: .fileNotFound
-        case .invalidDatabase: .invalidDatabase
-        case .unsupportedFileFormatVersion, .fileFormatUpgradeRequired: .unsupportedFormat
-        case .filePermissionDenied: .permissionDenied
-        case .fileAccess: .fileAccess
-        case .fileExists: .fileExists
-        case .outOfDiskSpace, .addressSpaceExhausted: .outOfSpace
-        case .alreadyOpen: .alreadyOpen
-        default: nil
         }
     }
 }

@@ -61,7 +61,7 @@ final class LinkTests: XCTestCase {
     func testLinksToMissingObjectsAreRefused() throws {
         let (txn, _, dogs) = try open()
         XCTAssertThrowsError(try txn.insert(dogs, values: [.string("Rex"), .link(999)])) { error in
-            XCTAssertEqual((error as? StorageError)?.kind, .invalidInput)
+            XCTAssertEqual((error as? StorageError)?.code, .invalidInput)
         }
     }
 }

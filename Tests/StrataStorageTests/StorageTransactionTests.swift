@@ -101,7 +101,7 @@ final class StorageTransactionTests: XCTestCase {
         var visited: [ObjectKey] = []
         XCTAssertThrowsError(try txn.forEachRow(table) { key, _ in visited.append(key); return true }) { error in
             let error = error as? StorageError
-            XCTAssertEqual(error?.kind, .invalidDatabase)
+            XCTAssertEqual(error?.code, .invalidDatabase)
             XCTAssertTrue(error?.message.contains("'Dog' object \(keys[1])") ?? false, "\(String(describing: error))")
         }
         XCTAssertEqual(visited, [keys[0]])

@@ -73,23 +73,9 @@ extension Realm {
             lhs.code == rhs.code && lhs.localizedDescription == rhs.localizedDescription
         }
 
-        /// Translates a storage-layer error.
+        /// Translates a storage-layer error: its code is this code (the raw values are the same).
         init(_ error: StorageError, path: String? = nil) {
-            let code: Code = switch error.kind {
-            case .fileAccess: .fileAccess
-            case .permissionDenied: .filePermissionDenied
-            case .fileNotFound: .fileNotFound
-            case .invalidDatabase: .invalidDatabase
-            case .unsupportedFormat: .unsupportedFileFormatVersion
-            case .schemaMismatch: .schemaMismatch
-            case .invalidInput: .invalidInput
-            case .outOfSpace: .outOfDiskSpace
-            case .fail: .fail
-            case .alreadyOpen: .alreadyOpen
-            case .fileExists: .fileExists
-            case .fileOperationFailed: .fileOperationFailed
-            }
-            self.init(code, error.message, path: path)
+            self.init(Code(rawValue: error.code.rawValue)!, error.message, path: path)
         }
     }
 }

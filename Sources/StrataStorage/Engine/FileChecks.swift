@@ -43,7 +43,7 @@ enum FileChecks {
     static func openError(_ error: LMDBError, path: String) -> StorageError {
         switch error.code {
         case EACCES, EPERM, EROFS:
-            return StorageError(.permissionDenied, "Cannot open '\(path)': permission denied", underlying: error)
+            return StorageError(.filePermissionDenied, "Cannot open '\(path)': permission denied", underlying: error)
         case ENOENT:
             return StorageError(.fileNotFound, "Cannot open '\(path)': no such file", underlying: error)
         case EISDIR:

@@ -1,22 +1,35 @@
 import LMDB
 
-/// What went wrong in the storage layer, in terms the object layer can turn into
-/// `Realm.Error` codes with a message a person can act on.
+/// What went wrong in the storage layer, with the public error code it stands for and a
+/// message a person can act on.
 package struct StorageError: Error, CustomStringConvertible {
-    /// The broad kind of failure; maps one to one onto `Realm.Error.Code`s.
-    package enum Kind: Sendable {
-        case fileAccess, permissionDenied, fileNotFound, invalidDatabase, unsupportedFormat
-        case schemaMismatch, invalidInput, outOfSpace, fail
-        case alreadyOpen, fileExists, fileOperationFailed
+    /// The kind of failure: RealmSwift's `Realm.Error.Code`s, with the same raw values, so
+    /// that the public error is this code as it is.
+    package enum Code: Int, Sendable, CaseIterable {
+        case fail = 1
+        case fileAccess = 2
+        case filePermissionDenied = 3
+        case fileExists = 4
+        case fileNotFound = 5
+        case fileFormatUpgradeRequired = 6
+        case incompatibleLockFile = 8
+        case addressSpaceExhausted = 9
+        case schemaMismatch = 10
+        case alreadyOpen = 12
+        case invalidInput = 13
+        case outOfDiskSpace = 14
+        case unsupportedFileFormatVersion = 16
+        case fileOperationFailed = 19
+        case invalidDatabase = 20
     }
 
-    package let kind: Kind
+    package let code: Code
     package let message: String
     /// The LMDB error behind it, if any.
     package let underlying: LMDBError?
 
-    package init(_ kind: Kind, _ message: String, underlying: LMDBError? = nil) {
-        self.kind = kind
+    package init(_ code: Code, _ message: String, underlying: LMDBError? = nil) {
+        self.code = code
         self.message = message
         self.underlying = underlying
     }
@@ -27,12 +40,12 @@ package struct StorageError: Error, CustomStringConvertible {
     package static func lmdb(_ error: LMDBError, _ context: String) -> StorageError {
         switch error {
         case .mapFull:
-            return StorageError(.outOfSpace, "\(context): the database reached its maximum size (\(error.message))", underlying: error)
+            return StorageError(.outOfDiskSpace, "\(context): the database reached its maximum size (\(error.message))", underlying: error)
         case .invalid, .versionMismatch:
             return StorageError(.invalidDatabase, "\(context): not a Strata database (\(error.message))", underlying: error)
         default:
             if error.code == ENOSPC {
-                return StorageError(.outOfSpace, "\(context): no space left on device", underlying: error)
+                return StorageError(.outOfDiskSpace, "\(context): no space left on device", underlying: error)
             }
             return StorageError(.fail, "\(context): \(error.message)", underlying: error)
         }

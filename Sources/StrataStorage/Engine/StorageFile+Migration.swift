@@ -106,7 +106,7 @@ extension StorageFile {
             if error.code == EEXIST { throw StorageError(.fileExists, "Cannot write a copy to '\(destination)': the file exists") }
             if error.code == ENOENT { throw StorageError(.fileNotFound, "Cannot write a copy to '\(destination)': the directory does not exist") }
             if error.code == EACCES || error.code == EPERM || error.code == EROFS {
-                throw StorageError(.permissionDenied, "Cannot write a copy to '\(destination)': permission denied")
+                throw StorageError(.filePermissionDenied, "Cannot write a copy to '\(destination)': permission denied")
             }
             throw StorageError.lmdb(error, "Writing a copy of '\(path)' to '\(destination)'")
         }

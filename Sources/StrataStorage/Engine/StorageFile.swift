@@ -165,7 +165,7 @@ package final class StorageFile: @unchecked Sendable {
             }
             let format: UInt32 = MetaKeys.readInteger(txn, meta, MetaKeys.format) ?? 0
             if format > Self.formatVersion {
-                throw StorageError(.unsupportedFormat, "'\(path)' uses file format \(format); this version of Strata reads up to format \(Self.formatVersion)")
+                throw StorageError(.unsupportedFileFormatVersion, "'\(path)' uses file format \(format); this version of Strata reads up to format \(Self.formatVersion)")
             }
             // An empty meta database: another process created the file and has not committed
             // to it yet (the format marker comes with the first commit).

@@ -157,7 +157,7 @@ extension StorageTransaction {
                 for property in indexed {
                     do {
                         try addIndexEntry(table, property, view.value(property), key)
-                    } catch let error as StorageError where error.kind == .invalidInput && property.isPrimaryKey {
+                    } catch let error as StorageError where error.code == .invalidInput && property.isPrimaryKey {
                         throw StorageError(.invalidInput, "The migration left two '\(name)' objects with the primary key value '\(describe(view.value(property)))': primary keys must be unique")
                     }
                 }
