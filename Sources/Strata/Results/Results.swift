@@ -81,9 +81,8 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// A cursor over the whole table, when the results are a whole class read outside a
     /// write (a read snapshot keeps the cursor's rows valid).
     func tableScan() -> RowScan? {
-        guard isWholeTable, !core.isInWriteTransaction, let binding,
-              let scan = try? core.transaction().scan(binding.table) else { return nil }
-        return RowScan(scan, core: core, binding: binding)
+        guard isWholeTable, !core.isInWriteTransaction, let binding else { return nil }
+        return RowScan(core.reading { try core.transaction().scan(binding.table) }, core: core, binding: binding)
     }
 
     @inline(__always)
@@ -144,7 +143,7 @@ final class RowScan {
     /// The next object, or nil when the scan ended or the snapshot moved on.
     @usableFromInline
     func nextObject() -> ObjectBase? {
-        guard stamp == core.stamp, let (key, row) = try? cursor.next() else {
+        guard stamp == core.stamp, let (key, row) = core.reading({ try cursor.next() }) else {
             accessors = AccessorRecycler(binding.info)
             return nil
         }
