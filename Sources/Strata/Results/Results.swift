@@ -85,8 +85,12 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         return RowScan(core.reading { try core.transaction().scan(binding.table) }, core: core, binding: binding)
     }
 
+    /// The object `key` of the results' class.
     @inline(__always)
     func element(_ key: ObjectKey) -> Element {
+        // Results with objects are made only for `Element` the model class of `info` (which
+        // `binding` binds), so the accessor, an instance of that class, is an `Element`: the
+        // cast reinterprets one class reference as another, with no check per object.
         unsafeBitCast(core.object(ObjectBase.self, binding!, key), to: Element.self)
     }
 
@@ -97,6 +101,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         core.confinement.check()
         let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
+        // As in `element(_:)`: the accessor is an instance of `Element`, the class of `info`.
         return unsafeBitCast(accessors.accessor(core, binding!, keys[position], row: nil), to: Element.self)
     }
 }
