@@ -42,7 +42,7 @@ final class ResultsState {
             guard let binding else { return 0 }
             return (try? core.transaction().count(binding.table)) ?? 0
         }
-        if let cached = cachedKeys, evaluatedStamp == core.stamp { return cached.count }
+        if let cached = cachedKeys, evaluatedStamp == core.snapshot.stamp { return cached.count }
         if query == nil, case .backlinks(let name, let target) = source {
             guard let binding, let property = binding.table.schema.property(named: name) else { return 0 }
             return (try? core.transaction().originCount(binding.table, property, linkingTo: target)) ?? 0
@@ -109,7 +109,7 @@ final class ResultsState {
     private func evaluated() -> [ObjectKey] {
         lock?.lock()
         defer { lock?.unlock() }
-        let stamp = core.stamp
+        let stamp = core.snapshot.stamp
         if let cached = cachedKeys, evaluatedStamp == stamp { return cached }
         let keys: [ObjectKey]
         do {
