@@ -9,9 +9,10 @@ import Synchronization
 /// required property, and missing or ill-typed arguments.
 ///
 /// `lookup` holds the classes key paths may reach through relationships (links, inverse
-/// relationships); without it only the class's own properties can be named.
+/// relationships), asked for only when the text reaches past the class; without it only the
+/// class's own properties can be named.
 package func compileQuery(_ text: String, arguments: [Any] = [], schema: ClassSchema,
-                          lookup: SchemaLookup? = nil) throws(QueryError) -> CompiledQuery {
+                          lookup: (any SchemaLookupSource)? = nil) throws(QueryError) -> CompiledQuery {
     let ast = try ParseCache.parse(text)
     let resolved = try Resolver(schema: schema, arguments: arguments, lookup: lookup).resolve(ast)
     return CompiledQuery(resolved, schema: schema)

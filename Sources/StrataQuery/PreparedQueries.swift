@@ -24,16 +24,19 @@ package final class PreparedQueries: @unchecked Sendable {
         self.schema = schema
     }
 
-    /// `text` with `arguments`, compiled as `compileQuery(_:arguments:schema:)` compiles it
-    /// with no lookup (the class's own properties only), and throwing the same errors.
-    package func compile(_ text: String, arguments: [Any]) throws(QueryError) -> CompiledQuery {
+    /// `text` with `arguments`, compiled as `compileQuery(_:arguments:schema:lookup:)`
+    /// compiles it, and throwing the same errors. A text that names only the class's own
+    /// properties is prepared; `lookup` is asked for the other classes only when the text
+    /// reaches them.
+    package func compile(_ text: String, arguments: [Any], lookup: any SchemaLookupSource) throws(QueryError) -> CompiledQuery {
         if let prepared = lock.withLock({ prepared(for: text) }), let query = prepared.compile(arguments, schema: schema) {
             return query
         }
         let ast = try ParseCache.parse(text)
         let recorder = ArgumentRecorder()
-        let query = try Resolver(schema: schema, arguments: arguments, recorder: recorder).resolve(ast)
-        if let prepared = PreparedQuery(query, arguments: arguments, recorder: recorder) {
+        let classes = ReachableClasses(of: schema, from: lookup)
+        let query = try Resolver(schema: schema, arguments: arguments, classes: classes, recorder: recorder).resolve(ast)
+        if !classes.reachedOtherClasses, let prepared = PreparedQuery(query, arguments: arguments, recorder: recorder) {
             lock.withLock {
                 if byText.count >= Self.capacity { byText.removeAll(keepingCapacity: true) }
                 byText[text] = prepared

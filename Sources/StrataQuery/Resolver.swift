@@ -11,7 +11,7 @@ package struct Resolver {
     private let schema: ClassSchema
     private let arguments: [Any]
     /// The classes reachable through relationships (and their inverse relationships).
-    private let lookup: SchemaLookup
+    private let classes: ReachableClasses
     /// Inside a SUBQUERY: its variable and the class of the objects it ranges over, or the
     /// element of the list of values it ranges over (`$t` in `SUBQUERY(tags, $t, …)`).
     private let scope: (variable: String, schema: ClassSchema, element: PropertySchema?)?
@@ -19,26 +19,26 @@ package struct Resolver {
     private let recorder: ArgumentRecorder?
 
     /// A resolver for queries on `schema` with `arguments` for `%@`/`%K`/`$n`; key paths
-    /// through relationships reach the classes of `lookup`. `recorder` learns where the
-    /// arguments went (`PreparedQuery`).
-    package init(schema: ClassSchema, arguments: [Any], lookup: SchemaLookup? = nil) {
-        self.init(schema: schema, arguments: arguments, lookup: lookup, recorder: nil)
+    /// through relationships reach the classes of `lookup` (without it, only the class's
+    /// own properties can be named).
+    package init(schema: ClassSchema, arguments: [Any], lookup: (any SchemaLookupSource)? = nil) {
+        self.init(schema: schema, arguments: arguments, classes: lookup.map { ReachableClasses(of: schema, from: $0) }, recorder: nil)
     }
 
-    init(schema: ClassSchema, arguments: [Any], lookup: SchemaLookup? = nil, recorder: ArgumentRecorder?) {
+    /// A resolver that reaches other classes through `classes` (nil: none), which tells
+    /// afterwards whether it did. `recorder` learns where the arguments went (`PreparedQuery`).
+    init(schema: ClassSchema, arguments: [Any], classes: ReachableClasses? = nil, recorder: ArgumentRecorder?) {
         self.schema = schema
         self.arguments = arguments
         self.recorder = recorder
-        var lookup = lookup ?? SchemaLookup(schema)
-        if lookup.classes[schema.name] == nil { lookup.classes[schema.name] = schema }
-        self.lookup = lookup
+        self.classes = classes ?? ReachableClasses(of: schema, from: SchemaLookup(schema))
         scope = nil
     }
 
     private init(subquery variable: String, of schema: ClassSchema, element: PropertySchema? = nil, _ parent: Resolver) {
         self.schema = schema
         arguments = parent.arguments
-        lookup = parent.lookup
+        classes = parent.classes
         recorder = parent.recorder
         scope = (variable, schema, element)
     }
@@ -172,7 +172,7 @@ package struct Resolver {
                                           written: s), position: s.position)
             }
             guard case .objects = collection.end, collection.isToMany, let target = collection.targetClass,
-                  let targetSchema = lookup.classes[target] else {
+                  let targetSchema = classes.schema(named: target) else {
                 throw QueryError("SUBQUERY needs a to-many relationship (a list or linking objects), but '\(s.collection)' is not one",
                                  at: s.collection.position)
             }
@@ -275,7 +275,7 @@ package struct Resolver {
                     }
                     steps.append(.link(p))
                     current = try classSchema(p.linkTarget ?? "", at: position)
-                } else if let inverse = lookup.inverses[current.name]?.first(where: { $0.name == n }) {
+                } else if let inverse = classes.inverses(of: current.name)?.first(where: { $0.name == n }) {
                     let origin = try classSchema(inverse.originClass, at: position)
                     guard let p = origin.property(named: inverse.originProperty), p.type == .link, p.linkTarget == current.name else {
                         throw QueryError("'\(current.name).\(n)' is the inverse of '\(inverse.originClass).\(inverse.originProperty)', which is not a link to '\(current.name)'", at: position)
@@ -337,7 +337,7 @@ package struct Resolver {
 
     /// The schema of a class reached through a relationship.
     private func classSchema(_ name: String, at position: Int) throws(QueryError) -> ClassSchema {
-        guard let s = lookup.classes[name] else { throw QueryError("the class '\(name)' is not in this Realm's schema", at: position) }
+        guard let s = classes.schema(named: name) else { throw QueryError("the class '\(name)' is not in this Realm's schema", at: position) }
         return s
     }
 
@@ -369,7 +369,7 @@ package struct Resolver {
         var message = "'\(schema.name)' has no property '\(name)'"
         let lower = name.lowercased()
         var best: (String, Int)?
-        let names = schema.properties.map(\.name) + (lookup.inverses[schema.name]?.map(\.name) ?? [])
+        let names = schema.properties.map(\.name) + (classes.inverses(of: schema.name)?.map(\.name) ?? [])
         for candidate in names {
             let d = candidate.lowercased() == lower ? 0 : editDistance(lower, candidate.lowercased())
             if d <= max(1, min(3, name.count / 3 + 1)), d < best?.1 ?? Int.max { best = (candidate, d) }

@@ -53,11 +53,11 @@ extension LinkingObjects: ObjectCollectionArgument {
     var queryObjects: [ObjectBase] { map { $0 as ObjectBase } }
 }
 
-extension RealmCore {
+extension RealmCore: SchemaLookupSource {
     /// The classes queries may reach through relationships: the file's stored schema (with
     /// the classes of this process that are not stored yet), and the inverse relationships
     /// (`LinkingObjects`) the model classes declare, which the file does not store.
-    func schemaLookup() -> SchemaLookup {
+    package func schemaLookup() -> SchemaLookup {
         var classes = (try? transaction().schema.classes) ?? [:]
         var inverses: [String: [InverseRelationship]] = [:]
         for info in ClassInfo.discovered {

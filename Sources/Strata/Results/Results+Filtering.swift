@@ -20,24 +20,17 @@ extension Results {
     func filtered(_ text: String, _ args: [Any]) throws -> Results<Element> {
         core.confinement.check()
         let arguments = QueryArguments.prepare(args, for: core)
-        let binding = binding
-        // Most queries name only the class's own properties: resolve against the class alone
-        // first (a text filtered before is only bound to its new arguments), and build the
-        // lookup of every class (links, inverse relationships) only when that fails, so that
-        // errors still come from the full lookup.
         let compiled: CompiledQuery
         do {
+            // A text filtered before is only bound to its new arguments; the lookup of every
+            // class (links, inverse relationships) is built only for a text that reaches them.
             if let binding {
-                compiled = try binding.preparedQueries.compile(text, arguments: arguments)
+                compiled = try binding.preparedQueries.compile(text, arguments: arguments, lookup: core)
             } else {
-                compiled = try compileQuery(text, arguments: arguments, schema: info.schema, lookup: SchemaLookup(info.schema))
+                compiled = try compileQuery(text, arguments: arguments, schema: info.schema, lookup: core)
             }
         } catch {
-            do {
-                compiled = try compileQuery(text, arguments: arguments, schema: querySchema, lookup: core.schemaLookup())
-            } catch {
-                throw Realm.Error(.invalidInput, error.description)
-            }
+            throw Realm.Error(.invalidInput, error.description)
         }
         return refined(by: query.map { $0.and(compiled) } ?? compiled)
     }

@@ -16,12 +16,9 @@ final class ResultsState {
     /// read them at once); nil otherwise. Recursive: a count may evaluate the keys.
     let lock: NSRecursiveLock?
 
-    /// The matching keys of the last evaluation; the first `orderedCount` are in result order
-    /// when `pendingSort` is set.
-    private var cachedKeys: [ObjectKey]?
-    private var orderedCount = 0
-    private var pendingSort: [SortKey]?
-    /// The Realm's stamp when `cachedKeys` were evaluated.
+    /// The last evaluation of the query, at the Realm's stamp `evaluatedStamp`.
+    private var cached: QueryEvaluation?
+    /// The Realm's stamp when `cached` was evaluated.
     private var evaluatedStamp: UInt64 = .max
     private var cachedBinding: TableBinding?
     private var bindingsGeneration: UInt64 = 0
@@ -42,7 +39,7 @@ final class ResultsState {
             guard let binding else { return 0 }
             return (try? core.transaction().count(binding.table)) ?? 0
         }
-        if let cached = cachedKeys, evaluatedStamp == core.snapshot.stamp { return cached.count }
+        if let cached, evaluatedStamp == core.snapshot.stamp { return cached.keys.count }
         if query == nil, case .backlinks(let name, let target) = source {
             guard let binding, let property = binding.table.schema.property(named: name) else { return 0 }
             return (try? core.transaction().originCount(binding.table, property, linkingTo: target)) ?? 0
@@ -57,7 +54,7 @@ final class ResultsState {
         if source == .table, let query, query.scans, !query.followsLinks, query.suffixes.isEmpty, let binding {
             return countByScan(query, binding.table)
         }
-        return evaluated().count
+        return evaluated().keys.count
     }
 
     /// Counts the rows matching a query that scans the rows alone, without collecting keys.
@@ -84,87 +81,53 @@ final class ResultsState {
     /// The schema queries resolve against: the stored one once the class has a table.
     var querySchema: ClassSchema { binding?.table.schema ?? info.schema }
 
-    /// The matching keys, of which at least the first `prefix` are in result order. A final
-    /// SORT step is applied lazily: reading the first objects selects them with a bounded
-    /// heap (top-K) instead of sorting everything.
+    /// The matching keys, of which at least the first `prefix` are in result order (a final
+    /// SORT step orders only as many as are read; see `QueryEvaluation`).
     func ordered(upTo prefix: Int) -> [ObjectKey] {
         lock?.lock()
         defer { lock?.unlock() }
-        var keys = evaluated()
-        guard let sortKeys = pendingSort, orderedCount < Swift.min(prefix, keys.count) else { return keys }
-        let wanted = orderedCount == 0 ? Swift.max(prefix, PartialSort.firstBatch) : keys.count
+        var evaluation = evaluated()
+        if evaluation.isOrdered(upTo: prefix) { return evaluation.keys }
         do {
-            try translatingErrors(path: core.path) {
-                let txn = try core.transaction()
-                try QueryExecution.orderPrefix(&keys, count: wanted, by: sortKeys, in: binding!.table, txn)
-            }
+            try translatingErrors(path: core.path) { try evaluation.order(upTo: prefix, in: binding!.table, core.transaction()) }
         } catch { trap(error) }
-        cachedKeys = keys
-        orderedCount = Swift.min(wanted, keys.count)
-        return keys
+        cached = evaluation
+        return evaluation.keys
     }
 
-    /// The matching keys, evaluated once per snapshot and write count; all but a final SORT
-    /// step applied.
-    private func evaluated() -> [ObjectKey] {
+    /// The query's evaluation, made once per snapshot and write count.
+    private func evaluated() -> QueryEvaluation {
         lock?.lock()
         defer { lock?.unlock() }
         let stamp = core.snapshot.stamp
-        if let cached = cachedKeys, evaluatedStamp == stamp { return cached }
-        let keys: [ObjectKey]
+        if let cached, evaluatedStamp == stamp { return cached }
+        let evaluation: QueryEvaluation
         do {
-            keys = try translatingErrors(path: core.path) { try evaluate() }
+            evaluation = try translatingErrors(path: core.path) { try evaluate() }
         } catch { trap(error) }
-        cachedKeys = keys
+        cached = evaluation
         evaluatedStamp = stamp
-        return keys
+        return evaluation
     }
 
-    private func evaluate() throws -> [ObjectKey] {
-        pendingSort = nil
-        orderedCount = 0
-        guard let binding else { return [] }
+    /// Evaluates the query on the objects of the source.
+    private func evaluate() throws -> QueryEvaluation {
+        guard let binding else { return .empty }
         let txn = try core.transaction()
         let table = binding.table
-        var base: [ObjectKey]?
         switch source {
         case .table:
-            break
+            return try QueryEvaluation(query, in: table, txn)
         case .backlinks(let name, let target):
-            guard let property = table.schema.property(named: name) else { return [] }
-            base = try txn.origins(table, property, linkingTo: target)
+            guard let property = table.schema.property(named: name) else { return .empty }
+            return try QueryEvaluation(query, candidates: try txn.origins(table, property, linkingTo: target), in: table, txn)
         case .list(let name, let owner, let ownerInfo):
             guard let ownerTable = try core.binding(for: ownerInfo)?.table,
-                  let property = ownerTable.schema.property(named: name) else { return [] }
-            base = try txn.listValues(ownerTable, property, owner: owner).compactMap {
-                if case .link(let key) = $0 { return key } else { return nil }
+                  let property = ownerTable.schema.property(named: name) else { return .empty }
+            let members = try txn.listValues(ownerTable, property, owner: owner).compactMap { value -> ObjectKey? in
+                if case .link(let key) = value { return key } else { return nil }
             }
+            return try QueryEvaluation(query, candidates: members, in: table, txn)
         }
-        guard let query else {
-            if let base { return base }
-            var keys: [ObjectKey] = []
-            keys.reserveCapacity(try txn.count(table))
-            try txn.forEachRow(table) { key, _ in keys.append(key); return true }
-            return keys
-        }
-        if base == nil, query.suffixes.count == 1, case .sort(let sortKeys) = query.suffixes[0],
-           QueryExecution.canOrderWhileScanning(query, by: sortKeys) {
-            // A scan then a sort: the scan also puts the first objects in order.
-            let keys = try QueryExecution.matches(query, in: table, txn, orderingFirst: PartialSort.firstBatch, by: sortKeys)
-            pendingSort = sortKeys
-            orderedCount = Swift.min(PartialSort.firstBatch, keys.count)
-            return keys
-        }
-        var keys = try base.map { try QueryExecution.filter($0, query, in: table, txn) }
-            ?? QueryExecution.matches(query, in: table, txn)
-        var steps = query.suffixes
-        if case .sort(let sortKeys)? = steps.last {
-            pendingSort = sortKeys
-            steps.removeLast()
-        }
-        for step in steps {
-            keys = try QueryExecution.apply(step, to: keys, in: table, txn)
-        }
-        return keys
     }
 }

@@ -53,10 +53,11 @@ struct QueryCommand: Command {
                 throw CommandFailure("\(error)" + pointer, hint: "the query language is in docs/QUERY-LANGUAGE.md", status: 2)
             }
             if options.explain {
-                output = .plan(try StoredQuery.explain(query, in: table, txn))
+                output = .plan(try QueryExecution.explain(query, in: table, txn, className: table.name))
             } else {
-                let keys = try StoredQuery.keys(query, in: table, txn)
-                output = .objects(try QueryObjects(keys: keys, table: table, txn))
+                var evaluation = try QueryEvaluation(query, in: table, txn)
+                try evaluation.order(upTo: .max, in: table, txn)
+                output = .objects(try QueryObjects(keys: evaluation.keys, table: table, txn))
             }
         }
 

@@ -1,19 +1,18 @@
-import StrataQuery
 import StrataStorage
 
 /// The index access a query reads in one transaction: the plan's only one, or, of several
 /// usable ones (`QueryPlan.fewestEntries`), the one whose index holds the fewest entries for
 /// it. Counting reads only the indexes, and each count stops once it passes the fewest so far.
-struct IndexChoice {
+package struct IndexChoice {
     /// The access read.
-    let access: IndexAccess
+    package let access: IndexAccess
     /// Whether its candidates are exactly the matches (see `QueryPlan.index`).
-    let covers: Bool
+    package let covers: Bool
     /// When several indexes were usable: the chosen access's entries, and how many were usable.
-    let counted: (entries: Int, usable: Int)?
+    package let counted: (entries: Int, usable: Int)?
 
     /// The access `plan` reads from `table`, or nil when it reads no index.
-    init?(_ plan: QueryPlan, in table: Table, _ txn: StorageTransaction) throws {
+    package init?(_ plan: QueryPlan, in table: Table, _ txn: StorageTransaction) throws {
         switch plan {
         case .nothing, .scan:
             return nil
@@ -47,7 +46,7 @@ struct IndexChoice {
 
     /// The access as `explain()` prints it; after counting, with the count:
     /// "index lookup on Dog.name for 1 value {'Rex'} (2 entries, the fewest of 2 usable indexes)".
-    func description(className: String) -> String {
+    package func description(className: String) -> String {
         let text = access.description(className: className)
         guard let counted else { return text }
         return text + " (\(counted.entries) entr\(counted.entries == 1 ? "y" : "ies"), the fewest of \(counted.usable) usable indexes)"

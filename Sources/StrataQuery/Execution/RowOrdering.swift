@@ -1,4 +1,3 @@
-import StrataQuery
 import StrataStorage
 
 /// Orders rows by sort keys straight from their bytes (no decoding of strings or data), with
@@ -67,13 +66,13 @@ enum RowOrdering {
 /// Puts the first `k` objects of `keys` in sort order, in place, reading rows through `row`.
 /// The rest keep their relative order after them. Stable: equal rows keep the order of `keys`.
 /// Sort keys through links (`owner.name`) read the row `follow` reaches from each object's.
-enum PartialSort {
+package enum PartialSort {
     /// An object being ordered: its position in `keys` and its row (nil: missing, sorts first).
     typealias Entry = (index: Int, row: RowView?)
 
     /// How many objects are put in order when the first ones are read: enough for a page of
     /// results, far fewer than a whole class.
-    static let firstBatch = 128
+    package static let firstBatch = 128
 
     static func orderPrefix(_ keys: inout [ObjectKey], count k: Int, by sortKeys: [SortKey],
                             row: (ObjectKey) throws -> RowView?,

@@ -1,4 +1,3 @@
-import StrataQuery
 import StrataStorage
 
 /// Runs a compiled query against a table: the plan step (`CompiledQuery.plan`: an index
@@ -8,9 +7,9 @@ import StrataStorage
 /// A query whose predicate follows relationships (`CompiledQuery.followsLinks`) is matched
 /// with a `LinkReader` over the same transaction, which reads the linked objects' rows and
 /// the stored backlinks; any other query runs on the rows alone.
-enum QueryExecution {
+package enum QueryExecution {
     /// The keys of the objects matching `query`'s predicate, in table (key) order.
-    static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+    package static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
         // The commonest indexed query: its lookup yields the matches, in key order, once each.
         if let c = query.exactLookup, case .value(let value) = c.operand { return try txn.lookup(table, c.property, equalTo: value) }
@@ -43,7 +42,7 @@ enum QueryExecution {
 
     /// Whether `matches(_:in:_:orderingFirst:by:)` can answer `query` followed by a sort on
     /// `sortKeys`: a scan of the rows alone, sorted by properties of the object itself.
-    static func canOrderWhileScanning(_ query: CompiledQuery, by sortKeys: [SortKey]) -> Bool {
+    package static func canOrderWhileScanning(_ query: CompiledQuery, by sortKeys: [SortKey]) -> Bool {
         guard !query.followsLinks, query.scans else { return false }
         return sortKeys.allSatisfy { $0.path.isEmpty }
     }
@@ -51,7 +50,7 @@ enum QueryExecution {
     /// The keys of the objects matching `query` (see `canOrderWhileScanning`), in table order
     /// but for the first `k`, which are the first `k` in `sortKeys` order: the one pass over
     /// the rows that filters them also selects those (instead of a second walk to sort).
-    static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction,
+    package static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction,
                         orderingFirst k: Int, by sortKeys: [SortKey]) throws -> [ObjectKey] {
         var keys: [ObjectKey] = []
         let everyRow = query.constantResult == true
@@ -86,7 +85,7 @@ enum QueryExecution {
     /// The keys an access that covers its predicate yields, in table order without repeats:
     /// the matches themselves, found without reading a row (but for the values too long for
     /// an index key to hold, which a scan of the index leaves to `query` on the row).
-    static func coveredKeys(_ access: IndexAccess, _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+    package static func coveredKeys(_ access: IndexAccess, _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         switch access {
         case .range(let property, _) where property.isPrimaryKey && table.keysArePrimaryKeys:
             return try candidates(access, in: table, txn)
@@ -103,7 +102,7 @@ enum QueryExecution {
     }
 
     /// A reader of the objects `query` reaches, through `txn`.
-    static func reader(_ query: CompiledQuery, _ txn: StorageTransaction) -> LinkReader {
+    package static func reader(_ query: CompiledQuery, _ txn: StorageTransaction) -> LinkReader {
         LinkReader(TransactionLinkSource(txn, classes: query.linkedClasses))
     }
 
@@ -128,7 +127,7 @@ enum QueryExecution {
 
     /// How many objects match a query that scans the rows alone (no index step, no suffixes,
     /// no links), without collecting their keys.
-    static func count(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> Int {
+    package static func count(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> Int {
         if query.constantResult == false { return 0 }
         precondition(!query.followsLinks, "a query that follows links is counted by evaluating it")
         var n = 0
@@ -140,7 +139,7 @@ enum QueryExecution {
     }
 
     /// The keys among `keys` (in their order) whose rows match `query`'s predicate.
-    static func filter(_ keys: [ObjectKey], _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+    package static func filter(_ keys: [ObjectKey], _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks {
             let reader = reader(query, txn)
             let kept = try keys.filter { key in try txn.row(table, key).map { query.matches(key, $0, reader) } ?? false }
@@ -151,7 +150,7 @@ enum QueryExecution {
     }
 
     /// The object keys an index access yields (a superset of the matches, in any order).
-    static func candidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+    package static func candidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         switch access {
         case .equal(let property, let values):
             if values.count == 1 { return try txn.lookup(table, property, equalTo: values[0]) }
@@ -172,7 +171,7 @@ enum QueryExecution {
     /// several usable indexes, the one `matches` reads now, found by the same counts. Results
     /// drawn from a list or from backlinks (`source`, "list Person.dogs") filter those objects
     /// and use no index.
-    static func explain(_ query: CompiledQuery?, in table: Table?, _ txn: StorageTransaction, className: String,
+    package static func explain(_ query: CompiledQuery?, in table: Table?, _ txn: StorageTransaction, className: String,
                         source: String? = nil) throws -> String {
         guard let query else { return source ?? "scan \(className)" }
         var text: String
@@ -194,7 +193,7 @@ enum QueryExecution {
     }
 
     /// Applies one suffix step to keys in result order.
-    static func apply(_ suffix: ResolvedSuffix, to keys: [ObjectKey], in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
+    package static func apply(_ suffix: ResolvedSuffix, to keys: [ObjectKey], in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         switch suffix {
         case .limit(let n):
             return Array(keys.prefix(n))
@@ -220,7 +219,7 @@ enum QueryExecution {
 
     /// Puts the first `count` of `keys` in sort order (see `PartialSort`), following the
     /// to-one links of sort keys such as `owner.name`.
-    static func orderPrefix(_ keys: inout [ObjectKey], count: Int, by sortKeys: [SortKey], in table: Table,
+    package static func orderPrefix(_ keys: inout [ObjectKey], count: Int, by sortKeys: [SortKey], in table: Table,
                             _ txn: StorageTransaction) throws {
         try PartialSort.orderPrefix(&keys, count: count, by: sortKeys, row: try rowReader(for: keys, in: table, txn),
                                     follow: { row, key in try follow(key.path, from: row, txn) })
@@ -229,7 +228,7 @@ enum QueryExecution {
     /// Reads the rows of `keys` in their order: keys in table order (a scan's) that are dense
     /// enough (spanning less than 8 keys per key) are read with one cursor walk instead of a
     /// B-tree lookup each.
-    static func rowReader(for keys: [ObjectKey], in table: Table,
+    package static func rowReader(for keys: [ObjectKey], in table: Table,
                           _ txn: StorageTransaction) throws -> (ObjectKey) throws -> RowView? {
         guard keys.count > 64, keys.last! &- keys.first! < UInt64(keys.count) &* 8,
               zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return { try txn.row(table, $0) } }
@@ -260,7 +259,7 @@ enum QueryExecution {
     }
 
     /// The row at the end of `path` (to-one links) from `row`, or nil when a link is nil.
-    static func follow(_ path: [LinkStep], from row: RowView, _ txn: StorageTransaction) throws -> RowView? {
+    package static func follow(_ path: [LinkStep], from row: RowView, _ txn: StorageTransaction) throws -> RowView? {
         var current = row
         for step in path {
             guard case .link(let p) = step, !current.isNull(p.id), current.hasSlot(p.id),
