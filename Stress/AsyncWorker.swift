@@ -20,7 +20,7 @@ enum AsyncWorker {
                                  completed += 1
                              })
         }
-        while completed < count { RunLoop.current.run(mode: .default, before: .distantFuture) }
+        Workers.runRunLoop { completed >= count }
         if let failure { throw failure }
         realm.refresh()
         emit("COMMITTED count=\(count) version=\(realm.version)")
@@ -33,6 +33,6 @@ enum AsyncWorker {
                 }
             }
         }
-        while true { RunLoop.current.run(mode: .default, before: .distantFuture) }
+        Workers.runRunLoopForever()
     }
 }

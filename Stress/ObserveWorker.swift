@@ -14,8 +14,6 @@ enum ObserveWorker {
             emit("CHANGE count=\(now.count) insertions=\(insertions.count) deletions=\(deletions.count) modifications=\(modifications.count) version=\(realm.version)")
         }
         emit("READY version=\(realm.version)")
-        withExtendedLifetime(token) {
-            while true { RunLoop.current.run(mode: .default, before: .distantFuture) }
-        }
+        withExtendedLifetime(token) { Workers.runRunLoopForever() }
     }
 }

@@ -132,4 +132,14 @@ enum Workers {
         parts.append(start == end ? "\(start)" : "\(start)-\(end)")
         return parts.joined(separator: ",")
     }
+
+    /// Turns this thread's run loop until `done()` holds; each turn sleeps until a source fires.
+    static func runRunLoop(until done: () -> Bool) {
+        while !done() { _ = RunLoop.current.run(mode: .default, before: .distantFuture) }
+    }
+
+    /// Turns this thread's run loop until the process is killed.
+    static func runRunLoopForever() -> Never {
+        while true { _ = RunLoop.current.run(mode: .default, before: .distantFuture) }
+    }
 }

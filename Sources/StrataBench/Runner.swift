@@ -102,7 +102,7 @@ struct Runner {
             return
         }
         try engine.makeTeams(below: n)
-        let runs = Array(repeating: (), count: Workload.listQueryRepeats)
+        let runs: [Void] = Array(repeating: (), count: Workload.listQueryRepeats)
         if ops.contains(.w14) { try timeQueries(.w14, runs) { try engine.anyQuery() } }
         if ops.contains(.w15) { try timeQueries(.w15, runs) { try engine.subqueryQuery() } }
         try engine.deleteTeams()

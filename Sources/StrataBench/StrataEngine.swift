@@ -119,7 +119,7 @@ final class StrataEngine: BenchEngine {
         }
         let deadline = Date(timeIntervalSinceNow: 600)  // a safety net against a lost completion
         while completed < count && Date() < deadline {
-            RunLoop.current.run(mode: .default, before: deadline)
+            _ = RunLoop.current.run(mode: .default, before: deadline)
         }
         if let failure { throw failure }
         if completed < count { throw BenchError("writeAsync: only \(completed) of \(count) completions were called") }

@@ -28,7 +28,7 @@ final class AsyncWriteTests: StrataTestCase {
                       until done: () -> Bool) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !done() && Date() < deadline {
-            RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
         }
         XCTAssertTrue(done(), "the run loop did not deliver within \(Int(timeout)) s", file: file, line: line)
     }
@@ -188,7 +188,7 @@ final class AsyncWriteTests: StrataTestCase {
         spin { results.count == 2 }
         XCTAssertNil(results[1]!)
         XCTAssertNil(results[6]!)
-        XCTAssertNil(results[4], "a cancelled write's completion is not called")
+        XCTAssertNil(results.index(forKey: 4), "a cancelled write's completion is not called")
         XCTAssertEqual(ids(realm), [1, 5, 6])
     }
 
@@ -199,7 +199,7 @@ final class AsyncWriteTests: StrataTestCase {
         realm.add(AsyncItem(value: ["id": 1]))
         realm.commitAsyncWrite { completion = .some($0) }
         XCTAssertFalse(realm.isInWriteTransaction)
-        XCTAssertNil(completion, "the completion is called on a later run-loop turn")
+        XCTAssertNil(completion as Any?, "the completion is called on a later run-loop turn")
         spin { completion != nil }
         XCTAssertNil(completion!)
         XCTAssertEqual(ids(realm), [1])

@@ -52,7 +52,7 @@ final class ChangeStreamTests: StrataTestCase {
         let stream = try owner.sync { realm.objects(Sailor.self).sorted(byKeyPath: "rank").changes }
         let task = consume(stream, seen) { self.describe($0) { $0.map(\.id).description } }
         waitUntil { seen.all.count == 1 }
-        try owner.sync { try realm.write { realm.create(Sailor.self, value: ["id": 4, "rank": 0]) } }
+        try owner.sync { try realm.write { _ = realm.create(Sailor.self, value: ["id": 4, "rank": 0]) } }
         waitUntil { seen.all.count == 2 }
         try owner.sync { try realm.write { realm.object(ofType: Sailor.self, forPrimaryKey: 2)!.name = "two" } }
         waitUntil { seen.all.count == 3 }

@@ -38,14 +38,14 @@ final class FileErrorTests: StrataTestCase {
     }
 
     func testZeroLengthFileOpensAsANewDatabase() throws {
-        FileManager.default.createFile(atPath: fileURL().path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: fileURL().path, contents: Data()))
         let realm = try openRealm(types: [Dog.self])
         try realm.write { realm.add(Dog(value: ["id": 1])) }
         XCTAssertEqual(realm.objects(Dog.self).count, 1)
     }
 
     func testZeroLengthFileCannotBeOpenedReadOnly() throws {
-        FileManager.default.createFile(atPath: fileURL().path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: fileURL().path, contents: Data()))
         var config = configuration()
         config.readOnly = true
         assertOpenFails(config, .invalidDatabase, mentioning: "empty")

@@ -63,7 +63,7 @@ final class InspectorCLITests: StrataTestCase {
                 a.int = Int.min; b.int = Int.max; c.int = 42
                 a.int8 = -128; a.int32 = Int32.max
                 a.float = 0.1; b.float = .infinity; c.float = -Float.greatestFiniteMagnitude
-                a.double = 1.0 / 3; b.double = .nan; c.double = 5e-324
+                a.double = 1.0 / 3; b.double = .nan; c.double = .leastNonzeroMagnitude
                 a.string = "tab\there \\ \u{1}"; b.string = "日本語"
                 a.data = Data([0, 1, 2, 255]); b.data = Data(repeating: 7, count: 1000)
                 a.date = Date(timeIntervalSinceReferenceDate: 123_456_789.123_456_789)

@@ -35,14 +35,14 @@ final class NotificationTests: StrataTestCase {
                       until done: () -> Bool) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !done() && Date() < deadline {
-            RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
         }
         XCTAssertTrue(done(), "the run loop did not deliver within \(Int(timeout)) s", file: file, line: line)
     }
 
     /// Turns the run loop a few times so that anything scheduled is delivered.
     private func drain() {
-        for _ in 0..<5 { RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) }
+        for _ in 0..<5 { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) }
     }
 
     private struct Update: Equatable {

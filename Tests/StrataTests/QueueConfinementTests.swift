@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 import Strata
 
@@ -100,17 +101,17 @@ final class QueueConfinementTests: StrataTestCase {
         let configuration = try open().configuration
         let queue = DispatchQueue(label: "strata.test.async")
         let done = DispatchSemaphore(value: 0)
-        var failure: Error?
+        let failure = Mutex<Error?>(nil)
         queue.async {
             let realm = try! Realm(configuration: configuration, queue: queue)
             realm.writeAsync({ realm.add(StressItem(value: ["id": 77])) }, onComplete: { error in
                 dispatchPrecondition(condition: .onQueue(queue))
-                failure = error
+                failure.withLock { $0 = error }
                 done.signal()
             })
         }
         wait(done, "the completion")
-        XCTAssertNil(queue.sync { failure })
+        XCTAssertNil(failure.withLock { $0 })
         XCTAssertNotNil(try open().object(ofType: StressItem.self, forPrimaryKey: 77))
     }
 }

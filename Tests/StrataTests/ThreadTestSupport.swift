@@ -43,7 +43,7 @@ func seedShip(_ realm: Realm) throws -> Ship {
 func runRunLoop(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line, until done: () -> Bool) {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !done() && Date() < deadline {
-        RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+        _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
     }
     XCTAssertTrue(done(), "not delivered within \(Int(timeout)) s", file: file, line: line)
 }
@@ -94,7 +94,7 @@ final class RunLoopThread: @unchecked Sendable {
             runLoop = RunLoop.current
             started.signal()
             while !isStopped {
-                RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
             }
         }
         thread.stackSize = 8 << 20

@@ -60,7 +60,7 @@ struct WatchCommand: Command {
         // A timer far ahead gives the run loop a source, so that it sleeps instead of returning.
         RunLoop.current.add(Timer(timeInterval: 3600, repeats: true) { _ in }, forMode: .default)
         while failure == nil && remaining.map({ $0 > 0 }) != false {
-            RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 3600))
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 3600))
         }
         if let failure { throw failure }
         return 0
