@@ -1,5 +1,6 @@
 import CLMDB
 import Glibc
+import Synchronization
 
 /// An LMDB transaction: a read-only snapshot or the single write transaction of the file.
 ///
@@ -15,10 +16,11 @@ package final class Transaction {
     package private(set) var isReset = false
     /// Held around every LMDB call on a read transaction that threads share (and on its
     /// cursors): LMDB lets a read-only transaction span threads only if its use is serialised
-    /// (`MDB_NOTLS`). Nil until `share()`.
-    @exclusivity(unchecked) package private(set) var sharedLock: NSLockLite?
-    /// Whether `share()` was called: what `serialized` tests on every call.
-    @exclusivity(unchecked) private var isShared = false
+    /// (`MDB_NOTLS`). Taken only once `isShared`.
+    private let sharedLock = Mutex(())
+    /// Whether `share()` was called: what `serialized` tests on every call. Set once, before
+    /// the transaction reaches another thread.
+    @exclusivity(unchecked) package private(set) var isShared = false
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold.
@@ -84,18 +86,14 @@ package final class Transaction {
     /// thread.
     package func share() {
         precondition(isReadOnly, "only read transactions can be shared by threads")
-        if sharedLock == nil { sharedLock = NSLockLite() }
         isShared = true
     }
 
     /// Runs one LMDB call, holding `sharedLock` if the transaction is shared.
     @inline(__always)
-    func serialized<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        // The flag first: reading the lock itself would retain it on every call.
-        guard isShared, let lock = sharedLock else { return try body() }
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    func serialized(_ call: () -> Int32) -> Int32 {
+        guard isShared else { return call() }
+        return sharedLock.withLock { _ in call() }
     }
 
     /// Opens (or with `.create`, creates) the named database. Returns nil if it does not exist.

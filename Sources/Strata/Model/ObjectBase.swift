@@ -58,7 +58,7 @@ open class ObjectBase: NSObject {
         if self.binding !== binding { self.binding = binding }
         objectKey = key
         if let row {
-            cachedRow = (core.stamp, row)
+            cachedRow = (core.snapshot.stamp, row)
         } else {
             dropOrFetchRow(core, binding, key)
         }
@@ -70,7 +70,7 @@ open class ObjectBase: NSObject {
         if core.isFrozen, let row = core.reading({ try core.row(binding, key) }) {
             // A frozen object may be read by several threads at once: its row is fetched now,
             // before it is shared, so that reading it never writes the cache.
-            cachedRow = (core.stamp, row)
+            cachedRow = (core.snapshot.stamp, row)
         } else {
             cachedRow = nil
         }
@@ -88,7 +88,7 @@ open class ObjectBase: NSObject {
         // The core is used at +0 (no retain): this object holds it for the whole call.
         Unmanaged.passUnretained(managingCore!)._withUnsafeGuaranteedRef { core in
             core.confinement.check()
-            let stamp = core.stamp
+            let stamp = core.snapshot.stamp
             if let cached = cachedRow, cached.stamp == stamp { return cached.row }
             let found: RowView?
             do { found = try core.row(binding!, objectKey) } catch { core.trapReading(error) }
@@ -191,7 +191,7 @@ open class ObjectBase: NSObject {
         do {
             let stored = try value.object.map { StrataStorage.Value.link(try core.linkKey(for: $0)) } ?? value.value
             // The row read since the last write is still the object's: no need to read it again.
-            let current = cachedRow.flatMap { $0.stamp == core.stamp ? $0.row : nil }
+            let current = cachedRow.flatMap { $0.stamp == core.snapshot.stamp ? $0.row : nil }
             try translatingErrors {
                 try core.transaction().update(binding!.table, objectKey, [(binding!.properties[index], stored)], current: current)
             }

@@ -48,16 +48,3 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
         token?.core?.commitObserved()
     }
 }
-
-extension RealmCore {
-    /// Another commit happened (called on this instance's thread by its `CommitWaker`). With
-    /// `autorefresh`, a snapshot behind the newest version moves forward and observers hear
-    /// what changed; without it, `Realm.observe` blocks get `.refreshRequired`. Inside a
-    /// write nothing happens: the commit delivers.
-    func commitObserved() {
-        guard !isInWriteTransaction, !asyncWrites.holdsGroup, !notifications.isEmpty || hasSnapshot else { return }
-        guard autorefresh else { return notifications.refreshRequired(self) }
-        if hasSnapshot && !isOnNewestVersion { endTransaction() }
-        notifications.deliver(self)
-    }
-}

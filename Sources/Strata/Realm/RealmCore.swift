@@ -22,7 +22,8 @@ final class RealmCore {
     /// On a queue-confined instance, the thread that began the open write transaction: LMDB's
     /// writer lock must be released by the thread that took it.
     private var writeThread: pthread_t?
-    @exclusivity(unchecked) private var current: StorageTransaction?
+    /// The transaction this instance reads through, and the stamp of its row views.
+    @exclusivity(unchecked) private(set) var snapshot = Snapshot()
     /// Whether writes are allowed now. Inside an asynchronous write block that committed or
     /// cancelled, this is false while the group's transaction stays open (`asyncWrites`).
     var isInWriteTransaction = false
@@ -36,9 +37,6 @@ final class RealmCore {
     /// Brings other threads' and processes' commits to this instance's run loop (kept here:
     /// the file's notifier holds it weakly, so it goes with this instance).
     private var waker: CommitWaker?
-    /// Stamps cached row views: bumped when this instance moves to another transaction, and
-    /// by its transaction on every write.
-    private let stampCounter = ChangeCounter()
     private var bindings: [ObjectIdentifier: TableBinding] = [:] {
         didSet {
             if bindings.count < oldValue.count {
@@ -101,8 +99,7 @@ final class RealmCore {
         path = live.path
         memoryFile = live.memoryFile
         confinement = Confinement(.anyThread)
-        current = snapshot
-        stampCounter.bump()
+        self.snapshot = Snapshot(frozen: snapshot)
         checkedClasses = live.checkedClasses
         validatedSchema = live.validatedSchema
         frozenLock = NSLock()
@@ -131,11 +128,8 @@ final class RealmCore {
 
     /// The transaction reads go through, beginning a read snapshot if none is held.
     func transaction() throws -> StorageTransaction {
-        if let current { return current }
-        let txn = try file.beginRead()
-        txn.changeCounter = stampCounter
-        current = txn
-        stampCounter.bump()
+        if let txn = snapshot.transaction { return txn }
+        let txn = try snapshot.beginRead(file)
         if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
             preconditionFailure(problem)
         }
@@ -156,15 +150,6 @@ final class RealmCore {
         trap((error as? StorageError).map { Realm.Error($0, path: path) } ?? error)
     }
 
-    /// Whether a snapshot (or write transaction) is held.
-    var hasSnapshot: Bool { current != nil }
-
-    /// Whether the snapshot held sees the newest commit of any process.
-    var isOnNewestVersion: Bool { current?.isNewest ?? false }
-
-    /// Stamps row views: changes whenever a held view may have become stale.
-    var stamp: UInt64 { stampCounter.word.pointee }
-
     /// The version this instance sees (the newest commit in its snapshot).
     var version: UInt64 { reading { try transaction().version } }
 
@@ -173,9 +158,18 @@ final class RealmCore {
     /// frozen instance. A snapshot shared with a frozen instance is left to it.
     func endTransaction() {
         if asyncWrites.holdsGroup || isFrozen { return }
-        if let current, !current.isShared { current.abort() }
-        current = nil
-        stampCounter.bump()
+        snapshot.release()
+    }
+
+    /// Another commit happened (called on this instance's thread by its `CommitWaker`). With
+    /// `autorefresh`, a snapshot behind the newest version moves forward and observers hear
+    /// what changed; without it, `Realm.observe` blocks get `.refreshRequired`. Inside a
+    /// write nothing happens: the commit delivers.
+    func commitObserved() {
+        guard !isInWriteTransaction, !asyncWrites.holdsGroup, !notifications.isEmpty || snapshot.transaction != nil else { return }
+        guard autorefresh else { return notifications.refreshRequired(self) }
+        if snapshot.transaction != nil && !snapshot.isOnNewestVersion { endTransaction() }
+        notifications.deliver(self)
     }
 
     /// Starts the write transaction (waiting for other writers) on the newest version.
@@ -187,11 +181,9 @@ final class RealmCore {
         let txn = try translatingErrors(path: path) { try file.beginWrite() }
         if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
             txn.abort()
-            stampCounter.bump()
             throw Realm.Error(.schemaMismatch, problem, path: path)
         }
-        txn.changeCounter = stampCounter
-        current = txn
+        snapshot.hold(txn)
         isInWriteTransaction = true
         if confinement.queue != nil { writeThread = pthread_self() }
     }
@@ -211,12 +203,11 @@ final class RealmCore {
         if asyncWrites.holdsGroup { return finishAsyncBlock(committing: true, description: description) }
         checkWriteThread()
         defer { scheduleAsyncWrites() }
-        let txn = current!
+        let txn = snapshot.transaction!
         txn.commitDescription = description
         defer {
             isInWriteTransaction = false
-            current = nil
-            stampCounter.bump()
+            snapshot.forget()
         }
         do {
             try translatingErrors(path: path) { _ = try txn.commit(processName: Self.processName, pid: getpid()) }

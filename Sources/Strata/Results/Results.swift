@@ -137,14 +137,14 @@ final class RowScan {
         self.cursor = cursor
         self.core = core
         self.binding = binding
-        stamp = core.stamp
+        stamp = core.snapshot.stamp
         accessors = AccessorRecycler(binding.info)
     }
 
     /// The next object, or nil when the scan ended or the snapshot moved on.
     @usableFromInline
     func nextObject() -> ObjectBase? {
-        guard stamp == core.stamp, let (key, row) = try? cursor.next() else {
+        guard stamp == core.snapshot.stamp, let (key, row) = try? cursor.next() else {
             accessors = AccessorRecycler(binding.info)
             return nil
         }

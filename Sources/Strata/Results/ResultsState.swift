@@ -39,7 +39,7 @@ final class ResultsState {
             guard let binding else { return 0 }
             return (try? core.transaction().count(binding.table)) ?? 0
         }
-        if let cached, evaluatedStamp == core.stamp { return cached.keys.count }
+        if let cached, evaluatedStamp == core.snapshot.stamp { return cached.keys.count }
         if query == nil, case .backlinks(let name, let target) = source {
             guard let binding, let property = binding.table.schema.property(named: name) else { return 0 }
             return (try? core.transaction().originCount(binding.table, property, linkingTo: target)) ?? 0
@@ -99,7 +99,7 @@ final class ResultsState {
     private func evaluated() -> QueryEvaluation {
         lock?.lock()
         defer { lock?.unlock() }
-        let stamp = core.stamp
+        let stamp = core.snapshot.stamp
         if let cached, evaluatedStamp == stamp { return cached }
         let evaluation: QueryEvaluation
         do {

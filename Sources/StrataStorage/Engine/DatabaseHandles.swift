@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import LMDB
+import Synchronization
 
 /// The named-database handles of one environment, opened the way LMDB requires
 /// (`mdb_dbi_open` in lmdb.h):
@@ -7,31 +9,32 @@ import LMDB
 /// - a handle opened by a transaction that aborts is closed, so handles are opened only by
 ///   short transactions that commit, or by a write transaction that is remembered only once
 ///   it commits;
-/// - no two transactions may open handles at the same time, so every open holds `openLock`,
+/// - no two transactions may open handles at the same time, so every open holds `openLease`,
 ///   and a write transaction that creates databases holds it until it ends;
 /// - a transaction can use only handles opened before it began (or by itself), so a
 ///   transaction takes a `snapshot()` of the visible handles before it begins.
-final class DatabaseHandles: @unchecked Sendable {
-    // Sendable invariant: `visible` is guarded by `lock`; `openLock` serialises LMDB's
-    // handle table, and `openOwner` is only written while holding it.
+final class DatabaseHandles: Sendable {
     private let environment: Environment
-    private let lock = NSLockLite()
-    private let openLock = NSLockLite()
-    nonisolated(unsafe) private var openOwner: pthread_t?
-    private var visible: [String: Database] = [:]
+    private let visible = Mutex<[String: Database]>([:])
+    /// The right to open handles: taken by `beginCreating` and given back by `endCreating`,
+    /// which may run on another thread (a transaction ends where it is released), so it is a
+    /// semaphore rather than a lock.
+    private let openLease = DispatchSemaphore(value: 1)
+    /// The thread that holds `openLease`, to refuse a second lease on the same thread.
+    private let openOwner = Mutex<pthread_t?>(nil)
 
     init(environment: Environment) {
         self.environment = environment
     }
 
     /// The handles every transaction begun from now on can use.
-    func snapshot() -> [String: Database] { lock.withLock { visible } }
+    func snapshot() -> [String: Database] { visible.withLock { $0 } }
 
     /// Opens existing databases (and with `create`, creates missing ones) in a short
     /// transaction that commits, making them visible to transactions begun afterwards.
     /// Names already visible are skipped; a missing name without `create` is left out.
     func open(_ specs: [(name: String, flags: Database.Flags)], create: Bool) throws {
-        try withOpenLock {
+        try withOpenLease {
             let known = snapshot()
             let wanted = specs.filter { known[$0.name] == nil }
             if wanted.isEmpty { return }
@@ -43,29 +46,30 @@ final class DatabaseHandles: @unchecked Sendable {
                 }
             }
             try txn.commit()
-            lock.withLock { visible.merge(opened) { a, _ in a } }
+            visible.withLock { $0.merge(opened) { a, _ in a } }
         }
     }
 
-    /// Lets a write transaction create databases: takes the open lock until `endCreating`.
+    /// Lets a write transaction create databases: takes the open lease until `endCreating`.
     /// Throws instead of deadlocking if this thread already holds it.
     func beginCreating() throws {
-        if let owner = openOwner, pthread_equal(owner, pthread_self()) != 0 {
+        let me = pthread_self()
+        if openOwner.withLock({ owner in owner.map { pthread_equal($0, me) != 0 } ?? false }) {
             throw StorageError(.fail, "A write transaction on this thread is already creating tables; finish it before opening another transaction that needs new tables")
         }
-        openLock.lock()
-        openOwner = pthread_self()
+        openLease.wait()
+        openOwner.withLock { $0 = me }
     }
 
     /// Ends what `beginCreating` began; `committed` are the handles created by a write that
     /// committed (nil when it aborted, and LMDB closed them).
     func endCreating(committed: [String: Database]?) {
-        if let committed { lock.withLock { visible.merge(committed) { a, _ in a } } }
-        openOwner = nil
-        openLock.unlock()
+        if let committed { visible.withLock { $0.merge(committed) { a, _ in a } } }
+        openOwner.withLock { $0 = nil }
+        openLease.signal()
     }
 
-    private func withOpenLock<T>(_ body: () throws -> T) throws -> T {
+    private func withOpenLease<T>(_ body: () throws -> T) throws -> T {
         try beginCreating()
         defer { endCreating(committed: nil) }
         return try body()

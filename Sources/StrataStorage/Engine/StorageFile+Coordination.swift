@@ -7,36 +7,37 @@ extension StorageFile {
     /// once, counting the one a write creates; nil for no bound. Writes enforce it (a read
     /// never fails for it: reads have no way to report an error).
     package var maximumActiveVersions: Int? {
-        get { lock.withLock { activeVersionLimit } }
-        set { lock.withLock { activeVersionLimit = newValue } }
+        get { state.withLock { $0.activeVersionLimit } }
+        set { state.withLock { $0.activeVersionLimit = newValue } }
     }
 
     /// Records a snapshot of `version` (LMDB transaction `transaction`).
     func pin(_ version: UInt64, transaction: Int) {
-        lock.withLock {
-            pins.pin(version, transaction: transaction)
-            publishPins()
+        state.withLock {
+            $0.pins.pin(version, transaction: transaction)
+            publishPins($0.pins)
         }
     }
 
     /// Removes a snapshot of `version`.
     func unpin(_ version: UInt64) {
-        lock.withLock {
-            pins.unpin(version)
-            publishPins()
+        state.withLock {
+            $0.pins.unpin(version)
+            publishPins($0.pins)
         }
     }
 
     /// Throws when a write's new version would exceed `maximumActiveVersions`.
     func checkRoomForNewVersion() throws {
-        try lock.withLock {
-            if let limit = activeVersionLimit, pins.distinctVersions + 1 > limit {
+        try state.withLock { state throws(StorageError) in
+            let pins = state.pins
+            if let limit = state.activeVersionLimit, pins.distinctVersions + 1 > limit {
                 throw StorageError(.fail, "Number of active versions (\(pins.distinctVersions + 1)) in '\(path)' would exceed maximumNumberOfActiveVersions (\(limit)) with the version this write would create. Pinned in this process (pid \(ProcessIdentity.current.pid)): \(pins.description). Release old Realms, frozen objects or snapshots (invalidate(), or let them go), or raise the limit")
             }
         }
     }
 
-    private func publishPins() {
+    private func publishPins(_ pins: VersionPins) {
         let state = pins.published
         coordination?.publishPins(oldest: state.oldest, snapshots: state.snapshots)
     }
@@ -51,9 +52,9 @@ extension StorageFile {
     /// Frees the registry slots (and LMDB reader slots) of processes that died with the file
     /// open; at most once a second, so writers can call it on every write.
     func reclaimDeadProcessesIfDue() {
-        let due = lock.withLock {
-            guard Date().timeIntervalSince(lastReclaim) >= 1 else { return false }
-            lastReclaim = Date()
+        let due = state.withLock { state in
+            guard Date().timeIntervalSince(state.lastReclaim) >= 1 else { return false }
+            state.lastReclaim = Date()
             return true
         }
         guard due, let coordination else { return }

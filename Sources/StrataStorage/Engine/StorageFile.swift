@@ -1,36 +1,43 @@
 import Foundation
 import Glibc
 import LMDB
+import Synchronization
 
 /// One open database file in this process: the LMDB environment, its database handles and
 /// the tables bound to the stored schema. Shared by every `Realm` instance of the file in
 /// the process (LMDB allows one environment per file per process), found through `open`.
 package final class StorageFile: @unchecked Sendable {
     // Sendable invariant: `Environment`, `DatabaseHandles`, `CoordinationFile` and
-    // `CommitNotifier` are thread-safe; `schemaCache`, `retention`, `pins`,
-    // `activeVersionLimit` and `lastReclaim` are only touched under `lock`.
+    // `CommitNotifier` are thread-safe; the rest is in `state`, behind its mutex.
     package let environment: Environment
     package let path: String
     package let isReadOnly: Bool
     let handles: DatabaseHandles
-    let lock = NSLockLite()
-    private var schemaCache: ([UInt8], StoredSchema)?
-    private var retention = HistoryRetentionPolicy.default
+    /// What this process's threads change on the file, one at a time.
+    let state = Mutex(SharedState())
     /// The `.lock` coordination file (nil in a read-only directory that has none).
     package let coordination: CoordinationFile?
-    /// The versions this process's snapshots pin.
-    let pins = VersionPins()
-    /// `maximumNumberOfActiveVersions` of the configurations that opened the file.
-    var activeVersionLimit: Int?
-    /// When this process last freed the registry slots of dead processes.
-    var lastReclaim = Date.distantPast
+
+    /// The file's mutable state in this process, guarded by `state`.
+    struct SharedState {
+        /// The stored schema bytes decoded last, and what they decoded to.
+        var schemaCache: ([UInt8], StoredSchema)?
+        /// The history retention this process's commits apply.
+        var retention = HistoryRetentionPolicy.default
+        /// The versions this process's snapshots pin.
+        let pins = VersionPins()
+        /// `maximumNumberOfActiveVersions` of the configurations that opened the file.
+        var activeVersionLimit: Int?
+        /// When this process last freed the registry slots of dead processes.
+        var lastReclaim = Date.distantPast
+    }
     /// Wakes this process's listeners when any process commits (started on first use).
     let notifier = CommitNotifier()
 
     /// The history retention this process's commits apply (set by each open of a configuration).
     package var historyRetention: HistoryRetentionPolicy {
-        get { lock.withLock { retention } }
-        set { lock.withLock { retention = newValue } }
+        get { state.withLock { $0.retention } }
+        set { state.withLock { $0.retention = newValue } }
     }
 
     /// The format version this code writes. Files with a higher one are refused. Format 2
@@ -39,8 +46,8 @@ package final class StorageFile: @unchecked Sendable {
     /// older Strata may still open them (docs/FILE-FORMAT.md, "Meta").
     package static let formatVersion: UInt32 = 2
 
-    private static let registryLock = NSLockLite()
-    nonisolated(unsafe) private static var registry: [String: Weak] = [:]
+    /// The files open in this process, by device and inode.
+    private static let registry = Mutex<[String: Weak]>([:])
     private struct Weak { weak var file: StorageFile? }
 
     /// How to open a file.
@@ -73,30 +80,30 @@ package final class StorageFile: @unchecked Sendable {
     /// The instance open for `path`, or a new one; nil (or with `failOnConflict`, an error)
     /// when a read-write open finds a read-only instance.
     private static func openOrReuse(_ path: String, _ options: Options, failOnConflict: Bool) throws -> StorageFile? {
-        registryLock.lock()
-        defer { registryLock.unlock() }
-        if let key = identity(of: path), let file = registry[key]?.file {
-            if file.isReadOnly && !options.readOnly {
-                guard failOnConflict else { return nil }
-                throw StorageError(.fileAccess, "'\(path)' is already open read-only in this process; open it read-write first (LMDB allows one environment per file per process)")
+        try registry.withLock { registry throws -> StorageFile? in
+            if let key = identity(of: path), let file = registry[key]?.file {
+                if file.isReadOnly && !options.readOnly {
+                    guard failOnConflict else { return nil }
+                    throw StorageError(.fileAccess, "'\(path)' is already open read-only in this process; open it read-write first (LMDB allows one environment per file per process)")
+                }
+                return file
             }
+            let file = try StorageFile(path: path, options: options)
+            if let key = identity(of: path) { registry[key] = Weak(file: file) }
             return file
         }
-        let file = try StorageFile(path: path, options: options)
-        if let key = identity(of: path) { registry[key] = Weak(file: file) }
-        return file
     }
 
     /// The instance this process has open for `path`, if any (nil also when the file does not
     /// exist).
     package static func openInstance(path: String) -> StorageFile? {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
-        return registryLock.withLock { identity(of: path).flatMap { registry[$0]?.file } }
+        return registry.withLock { registry in identity(of: path).flatMap { registry[$0]?.file } }
     }
 
     /// Runs `body` while no file of this process opens or closes through `open`.
-    static func withRegistryLock<T>(_ body: () throws -> T) rethrows -> T {
-        try registryLock.withLock(body)
+    static func withRegistryLock<T>(_ body: () throws -> T) throws -> T {
+        try registry.withLock { _ in try body() }
     }
 
     /// The file's device and inode, so that links to one file share one environment.
@@ -187,14 +194,14 @@ package final class StorageFile: @unchecked Sendable {
 
     /// The decoded schema if `bytes` are the ones decoded last.
     func cachedSchema(for bytes: [UInt8]) -> StoredSchema? {
-        lock.withLock {
-            guard let (b, s) = schemaCache, b == bytes else { return nil }
+        state.withLock { state in
+            guard let (b, s) = state.schemaCache, b == bytes else { return nil }
             return s
         }
     }
 
     /// Remembers the schema decoded from `bytes`.
     func cacheSchema(_ schema: StoredSchema, for bytes: [UInt8]) {
-        lock.withLock { schemaCache = (bytes, schema) }
+        state.withLock { $0.schemaCache = (bytes, schema) }
     }
 }

@@ -18,5 +18,5 @@ extension StorageTransaction {
 
     /// Whether threads share this snapshot: whoever stops using it must not end it, since
     /// others may still read it (it ends when the last holder releases it).
-    package var isShared: Bool { lmdb.sharedLock != nil }
+    package var isShared: Bool { lmdb.isShared }
 }

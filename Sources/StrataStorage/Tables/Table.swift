@@ -1,4 +1,5 @@
 import LMDB
+import Synchronization
 
 /// A class's storage in one transaction: its schema and the LMDB databases that hold its
 /// rows and indexes.
@@ -113,28 +114,29 @@ package struct StoredSchema: Sendable, Equatable {
 }
 
 /// The database names a `StoredSchema` needs, remembered per schema value.
-private final class DatabaseLayout: @unchecked Sendable {
-    // Sendable invariant: both caches are only touched under `lock`.
-    private let lock = NSLockLite()
-    private var every: [(name: String, flags: Database.Flags)]?
-    private var perClass: [String: [Table.DatabaseSpec]] = [:]
+private final class DatabaseLayout: Sendable {
+    private struct Known {
+        var every: [(name: String, flags: Database.Flags)]?
+        var perClass: [String: [Table.DatabaseSpec]] = [:]
+    }
+    private let known = Mutex(Known())
 
     /// Every class's databases, from `make` the first time.
     func all(_ make: () -> [(name: String, flags: Database.Flags)]) -> [(name: String, flags: Database.Flags)] {
-        lock.withLock {
-            if let every { return every }
+        known.withLock { known in
+            if let every = known.every { return every }
             let made = make()
-            every = made
+            known.every = made
             return made
         }
     }
 
     /// The databases of class `name`, from `make` the first time.
     func ofClass(_ name: String, _ make: () -> [Table.DatabaseSpec]) -> [Table.DatabaseSpec] {
-        lock.withLock {
-            if let known = perClass[name] { return known }
+        known.withLock { known in
+            if let spec = known.perClass[name] { return spec }
             let made = make()
-            perClass[name] = made
+            known.perClass[name] = made
             return made
         }
     }
