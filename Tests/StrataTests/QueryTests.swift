@@ -31,6 +31,10 @@ final class QueryTests: StrataTestCase {
 
     private func ids(_ results: Results<Person>) -> [Int] { results.map(\.id) }
 
+    func testIteratingAClassWithADamagedRowTrapsRatherThanEndingEarly() throws {
+        try assertProbeTraps("testIterateAClassWithADamagedRow", saying: "is damaged: the row of 'Ship' object")
+    }
+
     func testComparisonsAndBooleanOperators() {
         let people = realm.objects(Person.self)
         XCTAssertEqual(people.filter("age == 3").count, 10)

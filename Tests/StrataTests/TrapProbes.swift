@@ -89,4 +89,11 @@ final class TrapProbes: StrataTestCase {
         try StorageFixtures.damageRow(path: realm.configuration.fileURL!.path, className: "Ship", key: ship.objectKey)
         _ = ship.isInvalidated
     }
+
+    func testIterateAClassWithADamagedRow() throws {
+        let (realm, ship) = try openWithShip()
+        realm.invalidate()
+        try StorageFixtures.damageRow(path: realm.configuration.fileURL!.path, className: "Ship", key: ship.objectKey)
+        for _ in realm.objects(Ship.self) {}
+    }
 }

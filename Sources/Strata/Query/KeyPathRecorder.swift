@@ -59,8 +59,10 @@ enum KeyPathRecorder {
         reads.append(index)
         if let info = recording, index >= info.properties.count, index - info.properties.count < info.linkingObjects.count {
             let inverse = info.linkingObjects[index - info.properties.count]
-            let empty = (inverse.access as? LinkingObjectsTyped.Type)?.unmanaged(originProperty: inverse.originProperty)
-            return _StrataValue(.null, collection: empty)
+            // The access of an inverse relationship is a `LinkingObjects` type, the only
+            // `LinkingObjectsAccess`, which is also `LinkingObjectsTyped`.
+            let type = inverse.access as! LinkingObjectsTyped.Type
+            return _StrataValue(.null, collection: type.unmanaged(originProperty: inverse.originProperty))
         }
         return _StrataValue(.null)
     }

@@ -58,7 +58,7 @@ extension RealmCore: SchemaLookupSource {
     /// the classes of this process that are not stored yet), and the inverse relationships
     /// (`LinkingObjects`) the model classes declare, which the file does not store.
     package func schemaLookup() -> SchemaLookup {
-        var classes = (try? transaction().schema.classes) ?? [:]
+        var classes = reading { try transaction().schema.classes }
         var inverses: [String: [InverseRelationship]] = [:]
         for info in ClassInfo.discovered {
             if classes[info.name] == nil { classes[info.name] = info.schema }

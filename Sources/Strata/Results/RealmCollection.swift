@@ -42,6 +42,8 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         guard index < count else { return nil }
         defer { index += 1 }
         if let scan {
+            // A scan is made only for whole-class results (`Results.tableScan`), whose
+            // `Element` is the class of the scanned table: each object is an `Element`.
             if let object = scan.nextObject() { return unsafeBitCast(object, to: Element.self) }
             self.scan = nil
         }

@@ -81,13 +81,16 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// A cursor over the whole table, when the results are a whole class read outside a
     /// write (a read snapshot keeps the cursor's rows valid).
     func tableScan() -> RowScan? {
-        guard isWholeTable, !core.isInWriteTransaction, let binding,
-              let scan = try? core.transaction().scan(binding.table) else { return nil }
-        return RowScan(scan, core: core, binding: binding)
+        guard isWholeTable, !core.isInWriteTransaction, let binding else { return nil }
+        return RowScan(core.reading { try core.transaction().scan(binding.table) }, core: core, binding: binding)
     }
 
+    /// The object `key` of the results' class.
     @inline(__always)
     func element(_ key: ObjectKey) -> Element {
+        // Results with objects are made only for `Element` the model class of `info` (which
+        // `binding` binds), so the accessor, an instance of that class, is an `Element`: the
+        // cast reinterprets one class reference as another, with no check per object.
         unsafeBitCast(core.object(ObjectBase.self, binding!, key), to: Element.self)
     }
 
@@ -98,6 +101,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         core.confinement.check()
         let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
+        // As in `element(_:)`: the accessor is an instance of `Element`, the class of `info`.
         return unsafeBitCast(accessors.accessor(core, binding!, keys[position], row: nil), to: Element.self)
     }
 }
@@ -144,7 +148,7 @@ final class RowScan {
     /// The next object, or nil when the scan ended or the snapshot moved on.
     @usableFromInline
     func nextObject() -> ObjectBase? {
-        guard stamp == core.snapshot.stamp, let (key, row) = try? cursor.next() else {
+        guard stamp == core.snapshot.stamp, let (key, row) = core.reading({ try cursor.next() }) else {
             accessors = AccessorRecycler(binding.info)
             return nil
         }

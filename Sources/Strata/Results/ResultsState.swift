@@ -37,16 +37,17 @@ final class ResultsState {
         defer { lock?.unlock() }
         if isWholeTable {
             guard let binding else { return 0 }
-            return (try? core.transaction().count(binding.table)) ?? 0
+            return core.reading { try core.transaction().count(binding.table) }
         }
         if let cached, evaluatedStamp == core.snapshot.stamp { return cached.keys.count }
         if query == nil, case .backlinks(let name, let target) = source {
             guard let binding, let property = binding.table.schema.property(named: name) else { return 0 }
-            return (try? core.transaction().originCount(binding.table, property, linkingTo: target)) ?? 0
+            return core.reading { try core.transaction().originCount(binding.table, property, linkingTo: target) }
         }
         if query == nil, case .list(let name, let owner, let ownerInfo) = source {
-            guard let table = try? core.binding(for: ownerInfo)?.table, let property = table.schema.property(named: name) else { return 0 }
-            return (try? core.transaction().listCount(table, property, owner: owner)) ?? 0
+            guard let table = core.reading({ try core.binding(for: ownerInfo) })?.table,
+                  let property = table.schema.property(named: name) else { return 0 }
+            return core.reading { try core.transaction().listCount(table, property, owner: owner) }
         }
         // A scan on the rows alone is counted without collecting keys. One that follows links
         // costs far more per row than keeping the keys, so it is evaluated and its keys kept
@@ -59,9 +60,7 @@ final class ResultsState {
 
     /// Counts the rows matching a query that scans the rows alone, without collecting keys.
     private func countByScan(_ query: CompiledQuery, _ table: Table) -> Int {
-        do {
-            return try translatingErrors(path: core.path) { try QueryExecution.count(query, in: table, core.transaction()) }
-        } catch { trap(error) }
+        core.reading { try QueryExecution.count(query, in: table, core.transaction()) }
     }
 
     /// The file's binding of the class, or nil if no object of it was ever stored.
@@ -69,7 +68,7 @@ final class ResultsState {
         lock?.lock()
         defer { lock?.unlock() }
         if let b = cachedBinding, bindingsGeneration == core.bindings.generation { return b }
-        let b = try? core.binding(for: info)
+        let b = core.reading { try core.binding(for: info) }
         cachedBinding = b
         bindingsGeneration = core.bindings.generation
         return b
@@ -88,9 +87,7 @@ final class ResultsState {
         defer { lock?.unlock() }
         var evaluation = evaluated()
         if evaluation.isOrdered(upTo: prefix) { return evaluation.keys }
-        do {
-            try translatingErrors(path: core.path) { try evaluation.order(upTo: prefix, in: binding!.table, core.transaction()) }
-        } catch { trap(error) }
+        core.reading { try evaluation.order(upTo: prefix, in: binding!.table, core.transaction()) }
         cached = evaluation
         return evaluation.keys
     }
@@ -101,10 +98,7 @@ final class ResultsState {
         defer { lock?.unlock() }
         let stamp = core.snapshot.stamp
         if let cached, evaluatedStamp == stamp { return cached }
-        let evaluation: QueryEvaluation
-        do {
-            evaluation = try translatingErrors(path: core.path) { try evaluate() }
-        } catch { trap(error) }
+        let evaluation = core.reading { try evaluate() }
         cached = evaluation
         evaluatedStamp = stamp
         return evaluation
