@@ -12,7 +12,7 @@ package enum QueryExecution {
     package static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
         // The commonest indexed query: its lookup yields the matches, in key order, once each.
-        if let c = query.exactLookup, case .value(let value) = c.operand { return try txn.lookup(table, c.property, equalTo: value) }
+        if let lookup = query.exactLookup { return try txn.lookup(table, lookup.property, equalTo: lookup.value) }
         let plan = query.plan
         if case .nothing = plan { return [] }
         // An index access that yields exactly the matches needs no choosing.
