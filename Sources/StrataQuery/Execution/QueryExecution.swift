@@ -125,19 +125,6 @@ package enum QueryExecution {
         return keys
     }
 
-    /// How many objects match a query that scans the rows alone (no index step, no suffixes,
-    /// no links), without collecting their keys.
-    package static func count(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> Int {
-        if query.constantResult == false { return 0 }
-        precondition(!query.followsLinks, "a query that follows links is counted by evaluating it")
-        var n = 0
-        try txn.forEachRow(table) { _, row in
-            if query.matches(row) { n += 1 }
-            return true
-        }
-        return n
-    }
-
     /// The keys among `keys` (in their order) whose rows match `query`'s predicate.
     package static func filter(_ keys: [ObjectKey], _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks {
