@@ -26,25 +26,8 @@ struct CheckCommand: Command {
         let file: String
         let version: UInt64
         let consistent: Bool
-        let problem: String?
+        @NullWhenNil var problem: String?
         let classes, objects, indexEntries, links, listElements: Int
-
-        private enum Keys: String, CodingKey {
-            case file, version, consistent, problem, classes, objects, indexEntries, links, listElements
-        }
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(file, forKey: .file)
-            try c.encode(version, forKey: .version)
-            try c.encode(consistent, forKey: .consistent)
-            try c.encode(problem, forKey: .problem)
-            try c.encode(classes, forKey: .classes)
-            try c.encode(objects, forKey: .objects)
-            try c.encode(indexEntries, forKey: .indexEntries)
-            try c.encode(links, forKey: .links)
-            try c.encode(listElements, forKey: .listElements)
-        }
     }
 
     func run(_ arguments: [String]) throws -> Int32 {

@@ -25,37 +25,19 @@ struct InfoCommand: Command {
         var bytes: Int
         var pageSize: Int
         var pages: Pages
+        /// `pages.used` and `pages.free` in bytes.
+        var usedBytes, freeBytes: Int
         var version: UInt64
-        var schemaVersion: UInt64?
+        @NullWhenNil var schemaVersion: UInt64?
         var history: History
+        /// Objects of every class.
+        var objects: Int
         var classes: [ClassJSON]
 
         /// Pages in use, on the free list, and past the last one written.
         struct Pages: Encodable { var used, free, unused: Int }
         /// The retained history entries and their version range.
         struct History: Encodable { var count: Int; var oldest, newest: UInt64? }
-
-        /// Objects of every class.
-        var objects: Int { classes.reduce(0) { $0 + ($1.objects ?? 0) } }
-
-        private enum Keys: String, CodingKey {
-            case file, bytes, pageSize, pages, usedBytes, freeBytes, version, schemaVersion, history, objects, classes
-        }
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(file, forKey: .file)
-            try c.encode(bytes, forKey: .bytes)
-            try c.encode(pageSize, forKey: .pageSize)
-            try c.encode(pages, forKey: .pages)
-            try c.encode(pages.used * pageSize, forKey: .usedBytes)
-            try c.encode(pages.free * pageSize, forKey: .freeBytes)
-            try c.encode(version, forKey: .version)
-            try c.encode(schemaVersion, forKey: .schemaVersion)
-            try c.encode(history, forKey: .history)
-            try c.encode(objects, forKey: .objects)
-            try c.encode(classes, forKey: .classes)
-        }
     }
 
     func run(_ arguments: [String]) throws -> Int32 {
@@ -81,10 +63,10 @@ struct InfoCommand: Command {
         let bounds = try txn.historyBounds()
         let pages = Info.Pages(used: used / pageSize, free: max(0, highWater - used) / pageSize,
                                unused: max(0, bytes / pageSize - highWater / pageSize))
-        return Info(file: path, bytes: bytes, pageSize: pageSize, pages: pages, version: txn.version,
-                    schemaVersion: txn.storedSchemaVersion,
+        return Info(file: path, bytes: bytes, pageSize: pageSize, pages: pages, usedBytes: pages.used * pageSize,
+                    freeBytes: pages.free * pageSize, version: txn.version, schemaVersion: txn.storedSchemaVersion,
                     history: Info.History(count: bounds.count, oldest: bounds.oldest, newest: bounds.newest),
-                    classes: classes)
+                    objects: classes.reduce(0) { $0 + ($1.objects ?? 0) }, classes: classes)
     }
 
     /// "int", "int8", "string?", "link<Person>", "list<string>", "list<Person>".

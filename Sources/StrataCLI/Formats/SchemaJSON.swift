@@ -6,14 +6,8 @@ import StrataStorage
 struct SchemaLine: Codable {
     /// The member `schema`: the version and the classes.
     struct Schema: Codable {
-        var version: UInt64?
+        @NullWhenNil var version: UInt64?
         var classes: [ClassJSON]
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(version, forKey: .version)
-            try c.encode(classes, forKey: .classes)
-        }
     }
 
     var schema: Schema
@@ -25,7 +19,7 @@ struct SchemaLine: Codable {
 struct ClassJSON: Codable {
     var name: String
     /// The primary-key property's name, or null.
-    var primaryKey: String?
+    @NullWhenNil var primaryKey: String?
     var properties: [PropertyJSON]
     /// The number of objects (`info` only).
     var objects: Int?
@@ -36,16 +30,6 @@ struct ClassJSON: Codable {
         primaryKey = schema.primaryKey?.name
         properties = schema.properties.map(PropertyJSON.init)
         self.objects = objects
-    }
-
-    enum CodingKeys: String, CodingKey { case name, primaryKey, properties, objects }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(primaryKey, forKey: .primaryKey)
-        try c.encode(properties, forKey: .properties)
-        try c.encodeIfPresent(objects, forKey: .objects)
     }
 
     /// The class as the storage layer stores it, with property ids in the order given.
@@ -61,12 +45,12 @@ struct ClassJSON: Codable {
 struct PropertyJSON: Codable {
     var name: String
     var type: String
-    var bits: Int?
+    @NullWhenNil var bits: Int?
     var optional: Bool
     var indexed: Bool
     var primaryKey: Bool
     var list: Bool
-    var target: String?
+    @NullWhenNil var target: String?
 
     /// The JSON form of a stored property.
     init(_ p: PropertySchema) {
@@ -78,20 +62,6 @@ struct PropertyJSON: Codable {
         primaryKey = p.isPrimaryKey
         list = p.isList
         target = p.linkTarget
-    }
-
-    enum CodingKeys: String, CodingKey { case name, type, bits, optional, indexed, primaryKey, list, target }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(type, forKey: .type)
-        try c.encode(bits, forKey: .bits)
-        try c.encode(optional, forKey: .optional)
-        try c.encode(indexed, forKey: .indexed)
-        try c.encode(primaryKey, forKey: .primaryKey)
-        try c.encode(list, forKey: .list)
-        try c.encode(target, forKey: .target)
     }
 
     /// The stored property with id `id`. A primary key is not marked indexed (it has its own

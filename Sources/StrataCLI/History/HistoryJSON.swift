@@ -59,19 +59,23 @@ enum HistoryJSON {
 
     /// An entry's header fields and its classes, as summaries (`log`) or in full (`show`).
     struct Entry<Class: Encodable>: Encodable {
-        let entry: Realm.HistoryEntry
+        let version: UInt64
+        let time: String
+        let timestamp: Double
+        let pid: Int32
+        let process: String
+        @NullWhenNil var description: String?
         let classes: [Class]
 
-        enum Keys: String, CodingKey { case version, time, timestamp, pid, process, description, classes }
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(entry.version, forKey: .version)
-            try c.encode(HistoryFile.preciseTime(entry.date), forKey: .time)
-            try c.encode(entry.date.timeIntervalSince1970, forKey: .timestamp)
-            try c.encode(entry.pid, forKey: .pid)
-            try c.encode(entry.processName, forKey: .process)
-            if let d = entry.description { try c.encode(d, forKey: .description) } else { try c.encodeNil(forKey: .description) }
-            try c.encode(classes, forKey: .classes)
+        /// The header fields of `entry`, with its classes as given.
+        init(entry: Realm.HistoryEntry, classes: [Class]) {
+            version = entry.version
+            time = HistoryFile.preciseTime(entry.date)
+            timestamp = entry.date.timeIntervalSince1970
+            pid = entry.pid
+            process = entry.processName
+            description = entry.description
+            self.classes = classes
         }
     }
 
