@@ -103,11 +103,11 @@ final class MigrationContext {
         var work: [String: SlotWork] = [:]
         for info in infos {
             guard let old = oldSchema.classes[info.name] else {
-                targets.append(txn.freshIDs(info.schema))
+                targets.append(try txn.freshIDs(info.schema))
                 continue
             }
             let code = info.schema
-            var next = txn.nextPropertyID(info.name)
+            var next = try txn.nextPropertyID(info.name)
             var slots = SlotWork()
             var properties: [PropertySchema] = []
             for var p in code.properties {
@@ -190,14 +190,14 @@ final class MigrationContext {
             }
         }
         for name in removed.sorted() {
-            if let old = oldTables[name] { try txn.reservePropertyIDs(name, below: max(txn.nextPropertyID(name), old.schema.slotCount)) }
+            if let old = oldTables[name] { try txn.reservePropertyIDs(name, below: max(try txn.nextPropertyID(name), old.schema.slotCount)) }
         }
         var moved: [(String, [ObjectKey: ObjectKey])] = []
         for name in changed.union(touched).subtracting(removed).sorted() {
             let keys = try txn.rebuild(name, old: oldTables[name])
             if !keys.isEmpty { moved.append((name, keys)) }
             let before = oldTables[name]?.schema.slotCount ?? 0
-            try txn.reservePropertyIDs(name, below: max(txn.nextPropertyID(name), before))
+            try txn.reservePropertyIDs(name, below: max(try txn.nextPropertyID(name), before))
         }
         // Links, lists and backlinks: follow re-keyed objects, drop what points at deleted
         // objects, rebuild the backlinks of every relationship of or into a changed class.

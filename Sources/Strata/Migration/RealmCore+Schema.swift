@@ -56,7 +56,7 @@ extension RealmCore {
                 let decision = try { () throws -> SchemaDecision in
                     let txn = try file!.beginRead()
                     defer { txn.abort() }
-                    return SchemaDecision(infos, txn.schema, storedVersion: txn.storedSchemaVersion)
+                    return SchemaDecision(infos, txn.schema, storedVersion: try txn.storedSchemaVersion)
                 }()
                 if decision.needsMigration(configuration.schemaVersion) {
                     file = nil
@@ -79,7 +79,7 @@ extension RealmCore {
         checkedClasses = infos
         let first = try translatingErrors(path: path) { () throws -> SchemaDecision in
             let txn = try transaction()
-            return SchemaDecision(infos, txn.schema, storedVersion: txn.storedSchemaVersion)
+            return SchemaDecision(infos, txn.schema, storedVersion: try txn.storedSchemaVersion)
         }
         let wanted = configuration.schemaVersion
         try check(first, wanted)
@@ -88,15 +88,15 @@ extension RealmCore {
             endTransaction()
             let txn = try translatingErrors(path: path) { try file.beginWrite() }
             defer { txn.abort() }
-            let fresh = SchemaDecision(infos, txn.schema, storedVersion: txn.storedSchemaVersion)
+            let fresh = SchemaDecision(infos, txn.schema, storedVersion: try txn.storedSchemaVersion)
             try check(fresh, wanted)
             if fresh.needsMigration(wanted) {
                 try MigrationContext.run(txn, path: path, infos: infos, oldVersion: fresh.fileVersion, newVersion: wanted,
                                          block: configuration.migrationBlock, processName: Self.processName, pid: getpid())
             } else if !fresh.missing.isEmpty {
                 try translatingErrors(path: path) {
-                    try txn.store(classes: fresh.missing.map { txn.freshIDs($0.schema) })
-                    if txn.storedSchemaVersion == nil { try txn.setSchemaVersion(wanted) }
+                    try txn.store(classes: fresh.missing.map { try txn.freshIDs($0.schema) })
+                    if try txn.storedSchemaVersion == nil { try txn.setSchemaVersion(wanted) }
                     try txn.commit(processName: Self.processName, pid: getpid())
                 }
             }
@@ -141,7 +141,7 @@ extension RealmCore {
             validatedSchema = txn.schema
             return nil
         }
-        let version = txn.storedSchemaVersion.map { "\($0)" } ?? "0"
+        let version = try txn.storedSchemaVersion.map { "\($0)" } ?? "0"
         return "The schema of \(changed.sorted().map { "'\($0)'" }.joined(separator: ", ")) in '\(path)' was changed by a migration (in another process or on another thread; the file is now at schema version \(version)). This Realm was opened with the old schema (version \(configuration.schemaVersion)) and cannot read the new one: close every Realm of the file and open it again with the new schemaVersion and models."
     }
 }

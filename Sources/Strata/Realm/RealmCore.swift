@@ -248,7 +248,7 @@ final class RealmCore {
         if let b = try binding(for: info) { return b }
         try translatingErrors(path: path) {
             let txn = try transaction()
-            try txn.store(classes: try ClassInfo.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map { txn.freshIDs($0.schema) })
+            try txn.store(classes: try ClassInfo.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map { try txn.freshIDs($0.schema) })
         }
         return try binding(for: info)!
     }

@@ -68,7 +68,7 @@ struct ExportCommand: Command {
             }
         }
         let included = txn.schema.sorted.filter { names.contains($0.name) }
-        let line = SchemaLine(schema: .init(version: txn.storedSchemaVersion, classes: included.map { ClassJSON($0) }))
+        let line = SchemaLine(schema: .init(version: try txn.storedSchemaVersion, classes: included.map { ClassJSON($0) }))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(line), as: UTF8.self)

@@ -64,7 +64,7 @@ struct InfoCommand: Command {
         let pages = Info.Pages(used: used / pageSize, free: max(0, highWater - used) / pageSize,
                                unused: max(0, bytes / pageSize - highWater / pageSize))
         return Info(file: path, bytes: bytes, pageSize: pageSize, pages: pages, usedBytes: pages.used * pageSize,
-                    freeBytes: pages.free * pageSize, version: txn.version, schemaVersion: txn.storedSchemaVersion,
+                    freeBytes: pages.free * pageSize, version: txn.version, schemaVersion: try txn.storedSchemaVersion,
                     history: Info.History(count: bounds.count, oldest: bounds.oldest, newest: bounds.newest),
                     objects: classes.reduce(0) { $0 + ($1.objects ?? 0) }, classes: classes)
     }

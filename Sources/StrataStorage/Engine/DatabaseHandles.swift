@@ -33,26 +33,31 @@ final class DatabaseHandles: Sendable {
     /// Opens existing databases (and with `create`, creates missing ones) in a short
     /// transaction that commits, making them visible to transactions begun afterwards.
     /// Names already visible are skipped; a missing name without `create` is left out.
-    func open(_ specs: [(name: String, flags: Database.Flags)], create: Bool) throws {
-        try withOpenLease {
+    /// LMDB's errors are translated with `context`, what the caller is doing.
+    func open(_ specs: [(name: String, flags: Database.Flags)], create: Bool,
+              context: @autoclosure () -> String) throws(StorageError) {
+        try withOpenLease { () throws(StorageError) in
             let known = snapshot()
             let wanted = specs.filter { known[$0.name] == nil }
             if wanted.isEmpty { return }
-            let txn = try Transaction(environment, readOnly: !create)
-            var opened: [String: Database] = [:]
-            for spec in wanted {
-                if let db = try txn.openDatabase(spec.name, flags: create ? spec.flags.union(.create) : spec.flags) {
-                    opened[spec.name] = db
+            let opened = try StorageError.translating(context()) { () throws(LMDBError) in
+                let txn = try Transaction(environment, readOnly: !create)
+                var opened: [String: Database] = [:]
+                for spec in wanted {
+                    if let db = try txn.openDatabase(spec.name, flags: create ? spec.flags.union(.create) : spec.flags) {
+                        opened[spec.name] = db
+                    }
                 }
+                try txn.commit()
+                return opened
             }
-            try txn.commit()
             visible.withLock { $0.merge(opened) { a, _ in a } }
         }
     }
 
     /// Lets a write transaction create databases: takes the open lease until `endCreating`.
     /// Throws instead of deadlocking if this thread already holds it.
-    func beginCreating() throws {
+    func beginCreating() throws(StorageError) {
         let me = pthread_self()
         if openOwner.withLock({ owner in owner.map { pthread_equal($0, me) != 0 } ?? false }) {
             throw StorageError(.fail, "A write transaction on this thread is already creating tables; finish it before opening another transaction that needs new tables")
@@ -69,7 +74,7 @@ final class DatabaseHandles: Sendable {
         openLease.signal()
     }
 
-    private func withOpenLease<T>(_ body: () throws -> T) throws -> T {
+    private func withOpenLease<T>(_ body: () throws(StorageError) -> T) throws(StorageError) -> T {
         try beginCreating()
         defer { endCreating(committed: nil) }
         return try body()

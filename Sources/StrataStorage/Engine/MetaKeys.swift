@@ -27,20 +27,20 @@ package enum MetaKeys {
     static func index(_ className: String, _ propertyID: Int) -> String { "index.\(className).\(propertyID)" }
 
     /// Reads a little-endian integer value.
-    static func readInteger<T: FixedWidthInteger>(_ txn: Transaction, _ db: Database, _ key: String) -> T? {
+    static func readInteger<T: FixedWidthInteger>(_ txn: Transaction, _ db: Database, _ key: String) throws(LMDBError) -> T? {
         var key = key
-        return key.withUTF8 { k -> T? in
-            guard let bytes = try? txn.get(db, key: UnsafeRawBufferPointer(k)), bytes.count == MemoryLayout<T>.size else { return nil }
+        return try key.withUTF8 { (k) throws(LMDBError) -> T? in
+            guard let bytes = try txn.get(db, key: UnsafeRawBufferPointer(k)), bytes.count == MemoryLayout<T>.size else { return nil }
             return T(littleEndian: bytes.loadUnaligned(as: T.self))
         }
     }
 
     /// Writes a little-endian integer value.
-    static func writeInteger<T: FixedWidthInteger>(_ txn: Transaction, _ db: Database, _ key: String, _ value: T) throws {
+    static func writeInteger<T: FixedWidthInteger>(_ txn: Transaction, _ db: Database, _ key: String, _ value: T) throws(LMDBError) {
         var key = key
         var v = value.littleEndian
-        try key.withUTF8 { k in
-            try withUnsafeBytes(of: &v) { b in
+        try key.withUTF8 { (k) throws(LMDBError) in
+            try withUnsafeBytes(of: &v) { (b) throws(LMDBError) in
                 try txn.put(db, key: UnsafeRawBufferPointer(k), value: b)
             }
         }

@@ -36,6 +36,18 @@ package struct StorageError: Error, CustomStringConvertible {
 
     package var description: String { message }
 
+    /// Runs LMDB calls and translates the error one throws, once, with what was being done
+    /// (`context`): the boundary between the LMDB binding and the storage layer.
+    @inline(__always)
+    static func translating<T>(_ context: @autoclosure () -> String,
+                               _ body: () throws(LMDBError) -> T) throws(StorageError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw lmdb(error, context())
+        }
+    }
+
     /// Wraps an LMDB error with what was being done (`context`).
     package static func lmdb(_ error: LMDBError, _ context: String) -> StorageError {
         switch error {

@@ -140,16 +140,13 @@ package final class StorageFile: @unchecked Sendable {
 
     /// Opens the file's own databases (creating them in a new writable file) and every
     /// table of the stored schema, so that transactions can use them.
-    private func openDatabases() throws {
-        do {
-            try handles.open([(MetaKeys.database, []), (MetaKeys.history, [])], create: !isReadOnly)
-            let txn = try Transaction(environment, readOnly: true)
-            defer { txn.abort() }
-            if let meta = handles.snapshot()[MetaKeys.database] {
-                try handles.open(Table.databases(for: SchemaStore.load(txn, meta, cache: self)), create: false)
-            }
-        } catch let error as LMDBError {
-            throw StorageError.lmdb(error, "Opening the databases of '\(path)'")
+    private func openDatabases() throws(StorageError) {
+        let context = "Opening the databases of '\(path)'"
+        try handles.open([(MetaKeys.database, []), (MetaKeys.history, [])], create: !isReadOnly, context: context)
+        let txn = try StorageError.translating(context) { () throws(LMDBError) in try Transaction(environment, readOnly: true) }
+        defer { txn.abort() }
+        if let meta = handles.snapshot()[MetaKeys.database] {
+            try handles.open(Table.databases(for: SchemaStore.load(txn, meta, cache: self)), create: false, context: context)
         }
     }
 
@@ -163,7 +160,7 @@ package final class StorageFile: @unchecked Sendable {
                 if entries == 0 { return }  // a new file: initialised by the first write
                 throw StorageError(.invalidDatabase, "'\(path)' is an LMDB environment but not a Strata database")
             }
-            let format: UInt32 = MetaKeys.readInteger(txn, meta, MetaKeys.format) ?? 0
+            let format: UInt32 = try MetaKeys.readInteger(txn, meta, MetaKeys.format) ?? 0
             if format > Self.formatVersion {
                 throw StorageError(.unsupportedFileFormatVersion, "'\(path)' uses file format \(format); this version of Strata reads up to format \(Self.formatVersion)")
             }

@@ -7,7 +7,11 @@ import LMDB
 extension StorageTransaction {
     /// The schema version stored in the file, or nil if none was ever written.
     package var storedSchemaVersion: UInt64? {
-        meta.flatMap { MetaKeys.readInteger(lmdb, $0, MetaKeys.schemaVersion) }
+        get throws {
+            try lmdbCall("Reading the schema version of '\(file.path)'") {
+                try meta.flatMap { try MetaKeys.readInteger(lmdb, $0, MetaKeys.schemaVersion) }
+            }
+        }
     }
 
     /// Stores the schema version (committed with the rest of this write).
@@ -22,17 +26,19 @@ extension StorageTransaction {
     /// The lowest property id a new property of class `name` may take: ids are never reused,
     /// not even those of removed properties or of a deleted class (their old slots and index
     /// databases may still exist).
-    package func nextPropertyID(_ name: String) -> Int {
-        let mark: UInt64 = meta.flatMap { MetaKeys.readInteger(lmdb, $0, MetaKeys.propertyIDPrefix + name) } ?? 0
+    package func nextPropertyID(_ name: String) throws -> Int {
+        let mark: UInt64 = try lmdbCall("Reading the property ids of '\(name)'") {
+            try meta.flatMap { try MetaKeys.readInteger(lmdb, $0, MetaKeys.propertyIDPrefix + name) }
+        } ?? 0
         return max(Int(mark), schema.classes[name]?.slotCount ?? 0)
     }
 
     /// Records that ids below `next` are taken in class `name`.
     package func reservePropertyIDs(_ name: String, below next: Int) throws {
         guard let meta else { throw StorageError(.fail, "'\(file.path)' has no meta database") }
-        let current: UInt64 = MetaKeys.readInteger(lmdb, meta, MetaKeys.propertyIDPrefix + name) ?? 0
-        if UInt64(next) <= current { return }
         try lmdbCall("Writing the property ids of '\(name)'") {
+            let current: UInt64 = try MetaKeys.readInteger(lmdb, meta, MetaKeys.propertyIDPrefix + name) ?? 0
+            if UInt64(next) <= current { return }
             try MetaKeys.writeInteger(lmdb, meta, MetaKeys.propertyIDPrefix + name, UInt64(next))
         }
     }
@@ -40,8 +46,8 @@ extension StorageTransaction {
     /// `schema` with its property ids moved above every id the class `schema.name` ever used
     /// in this file (a class stored again after a migration deleted it). Unchanged when the
     /// class never existed.
-    package func freshIDs(_ schema: ClassSchema) -> ClassSchema {
-        let base = nextPropertyID(schema.name)
+    package func freshIDs(_ schema: ClassSchema) throws -> ClassSchema {
+        let base = try nextPropertyID(schema.name)
         if base == 0 { return schema }
         var result = schema
         for i in result.properties.indices { result.properties[i].id += base }
@@ -69,7 +75,7 @@ extension StorageTransaction {
     /// Inserts a row under a fresh key from the class's counter (re-keyed by `rebuild` when
     /// the class's keys are its integer primary key). No index or primary-key work.
     package func migrationInsert(_ table: Table, values: [Value]) throws -> ObjectKey {
-        let stored: UInt64? = sequences[table.name] ?? meta.flatMap { MetaKeys.readInteger(lmdb, $0, MetaKeys.sequencePrefix + table.name) }
+        let stored: UInt64? = try sequences[table.name] ?? lmdbCall("Reading '\(table.name)'") { try meta.flatMap { try MetaKeys.readInteger(lmdb, $0, MetaKeys.sequencePrefix + table.name) } }
         let last = try lmdbCall("Reading '\(table.name)'") { () throws -> ObjectKey in
             try lmdb.withCursor(table.rows) { try $0.last() }.map { ObjectKeyCoding.decode($0.key) } ?? 0
         }

@@ -63,23 +63,16 @@ package final class StorageTransaction {
         let context = "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'"
         for _ in 0..<4 {
             let handles = file.handles.snapshot()
-            let txn: Transaction
-            do {
-                txn = try Transaction(file.environment, readOnly: !write)
-            } catch {
-                throw StorageError.lmdb(error, context)
+            let txn = try StorageError.translating(context) { () throws(LMDBError) in
+                try Transaction(file.environment, readOnly: !write)
             }
             let meta = handles[MetaKeys.database]
-            let schema = try meta.map { try SchemaStore.load(txn, $0, cache: file) } ?? StoredSchema()
+            let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, cache: file) } ?? StoredSchema()
             let version = try newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context)
             let missing = Table.databases(for: schema).filter { handles[$0.name] == nil }
             if missing.isEmpty { return (txn, handles, schema, version) }
             txn.abort()
-            do {
-                try file.handles.open(missing, create: false)
-            } catch let error as LMDBError {
-                throw StorageError.lmdb(error, context)
-            }
+            try file.handles.open(missing, create: false, context: context)
         }
         throw StorageError(.fail, "\(context): the tables of new classes could not be opened")
     }
@@ -89,9 +82,9 @@ package final class StorageTransaction {
     /// higher (they agree in a file only this code wrote); 0 before the first commit.
     private static func newestVersion(_ txn: Transaction, meta: Database?, history: Database?,
                                       _ context: String) throws -> UInt64 {
-        let counted: UInt64 = meta.flatMap { MetaKeys.readInteger(txn, $0, MetaKeys.version) } ?? 0
-        guard let history else { return counted }
         do {
+            let counted: UInt64 = try meta.flatMap { try MetaKeys.readInteger(txn, $0, MetaKeys.version) } ?? 0
+            guard let history else { return counted }
             let newest = try txn.withCursor(history) { try $0.last() }.map { historyVersion(ofKey: $0.key) } ?? 0
             return max(counted, newest)
         } catch let error as LMDBError {
@@ -241,7 +234,7 @@ package final class StorageTransaction {
         try lmdbCall("Committing to '\(file.path)'") {
             guard let meta else { throw StorageError(.fail, "no meta database") }
             if version == 0 { try MetaKeys.writeInteger(lmdb, meta, MetaKeys.format, StorageFile.formatVersion) }
-            let format: UInt32 = MetaKeys.readInteger(lmdb, meta, MetaKeys.format) ?? StorageFile.formatVersion
+            let format: UInt32 = try MetaKeys.readInteger(lmdb, meta, MetaKeys.format) ?? StorageFile.formatVersion
             if schemaChanged { try SchemaStore.save(schema, lmdb, meta) }
             for (name, next) in sequences { try MetaKeys.writeInteger(lmdb, meta, MetaKeys.sequencePrefix + name, next) }
             let entry = HistoryEntry(version: newVersion, time: Date().timeIntervalSince1970, pid: pid,
@@ -256,7 +249,7 @@ package final class StorageTransaction {
             // A format 1 file keeps its version key current, for older Strata; a newer file
             // has its version in the history entry alone (one page fewer per commit).
             if format < 2 { try MetaKeys.writeInteger(lmdb, meta, MetaKeys.version, newVersion) }
-            let schemaVersion = storedSchemaVersion
+            let schemaVersion = try storedSchemaVersion
             do {
                 try lmdb.commit()
             } catch {

@@ -4,9 +4,11 @@ import LMDB
 /// Reads and writes the stored schema (JSON under the meta key `schema`), with a cache of the
 /// last decoded bytes so that a new snapshot does not decode an unchanged schema again.
 enum SchemaStore {
-    static func load(_ txn: Transaction, _ meta: Database, cache file: StorageFile) throws -> StoredSchema {
+    static func load(_ txn: Transaction, _ meta: Database, cache file: StorageFile) throws(StorageError) -> StoredSchema {
         var key = MetaKeys.schema
-        let bytes: [UInt8]? = key.withUTF8 { k in (try? txn.get(meta, key: UnsafeRawBufferPointer(k))).flatMap { $0.map { Array($0) } } }
+        let bytes: [UInt8]? = try StorageError.translating("Reading the schema of '\(file.path)'") { () throws(LMDBError) in
+            try key.withUTF8 { (k) throws(LMDBError) in try txn.get(meta, key: UnsafeRawBufferPointer(k)).map { Array($0) } }
+        }
         guard let bytes else { return StoredSchema() }
         if let cached = file.cachedSchema(for: bytes) { return cached }
         guard let classes = try? JSONDecoder().decode([ClassSchema].self, from: Data(bytes)) else {

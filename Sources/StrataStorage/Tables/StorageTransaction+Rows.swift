@@ -212,7 +212,7 @@ extension StorageTransaction {
         if let n = sequences[table.name] {
             next = n
         } else {
-            let stored: UInt64? = meta.flatMap { MetaKeys.readInteger(lmdb, $0, MetaKeys.sequencePrefix + table.name) }
+            let stored: UInt64? = try lmdbCall("Reading '\(table.name)'") { try meta.flatMap { try MetaKeys.readInteger(lmdb, $0, MetaKeys.sequencePrefix + table.name) } }
             next = max(stored ?? 1, try lastKey(table) &+ 1)
         }
         sequences[table.name] = next + 1
