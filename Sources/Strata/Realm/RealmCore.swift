@@ -92,9 +92,7 @@ final class RealmCore {
     }
 
     private func checkSchema(_ infos: [ClassInfo], against stored: StoredSchema) throws {
-        let lines = infos.flatMap { info in
-            stored.classes[info.name].map { TableBinding.differences(code: info.schema, stored: $0) } ?? []
-        }
+        let lines = SchemaDifferences.lines(infos, stored)
         if !lines.isEmpty {
             throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n- " + lines.joined(separator: "\n- "), path: path)
         }
