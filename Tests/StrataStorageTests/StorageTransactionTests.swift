@@ -59,8 +59,8 @@ final class StorageTransactionTests: XCTestCase {
             XCTAssertEqual(read.version, 5)
             XCTAssertEqual(try read.historyBounds().count, 1)
             let meta = try XCTUnwrap(read.meta)
-            XCTAssertNil(MetaKeys.readInteger(read.lmdb, meta, MetaKeys.version) as UInt64?, "no version key in a new file")
-            XCTAssertEqual(MetaKeys.readInteger(read.lmdb, meta, MetaKeys.format) as UInt32?, StorageFile.formatVersion)
+            XCTAssertNil(try MetaKeys.readInteger(read.lmdb, meta, MetaKeys.version) as UInt64?, "no version key in a new file")
+            XCTAssertEqual(try MetaKeys.readInteger(read.lmdb, meta, MetaKeys.format) as UInt32?, StorageFile.formatVersion)
         }
         let reopened = try StorageFile.open(path: path, options: .init())
         XCTAssertEqual(try reopened.beginRead().version, 5)
@@ -83,8 +83,8 @@ final class StorageTransactionTests: XCTestCase {
         let read = try file.beginRead()
         XCTAssertEqual(read.version, 5)
         let meta = try XCTUnwrap(read.meta)
-        XCTAssertEqual(MetaKeys.readInteger(read.lmdb, meta, MetaKeys.version) as UInt64?, 5)
-        XCTAssertEqual(MetaKeys.readInteger(read.lmdb, meta, MetaKeys.format) as UInt32?, 1, "not upgraded: older Strata may still open it")
+        XCTAssertEqual(try MetaKeys.readInteger(read.lmdb, meta, MetaKeys.version) as UInt64?, 5)
+        XCTAssertEqual(try MetaKeys.readInteger(read.lmdb, meta, MetaKeys.format) as UInt32?, 1, "not upgraded: older Strata may still open it")
     }
 
     func testAScanThatMeetsADamagedRowThrowsNamingTheObject() throws {

@@ -125,7 +125,7 @@ extension RealmCore {
     /// Called when a new snapshot's stored schema is not the one this instance checked: fine
     /// when only other classes changed (remembered then); otherwise the message saying that a
     /// migration changed the file under this instance.
-    func schemaChangeProblem(_ txn: StorageTransaction) -> String? {
+    func schemaChangeProblem(_ txn: StorageTransaction) throws -> String? {
         var changed: [String] = []
         for binding in bindings.all where txn.schema.classes[binding.info.name] != binding.table.schema {
             changed.append(binding.info.name)

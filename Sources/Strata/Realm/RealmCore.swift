@@ -109,7 +109,7 @@ final class RealmCore {
     func transaction() throws -> StorageTransaction {
         if let txn = snapshot.transaction { return txn }
         let txn = try snapshot.beginRead(file)
-        if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
+        if let validated = validatedSchema, txn.schema != validated, let problem = try schemaChangeProblem(txn) {
             preconditionFailure(problem)
         }
         return txn

@@ -74,7 +74,7 @@ final class WriteCoordinator {
         precondition(!holdsGroup, "Cannot begin a write transaction inside an asynchronous write block: queue it with writeAsync instead")
         core.endTransaction()
         let txn = try translatingErrors(path: core.path) { try core.file.beginWrite() }
-        if let validated = core.validatedSchema, txn.schema != validated, let problem = core.schemaChangeProblem(txn) {
+        if let validated = core.validatedSchema, txn.schema != validated, let problem = try translatingErrors(path: core.path, { try core.schemaChangeProblem(txn) }) {
             txn.abort()
             throw Realm.Error(.schemaMismatch, problem, path: core.path)
         }

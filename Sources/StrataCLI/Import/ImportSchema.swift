@@ -19,7 +19,7 @@ enum ImportSchema {
     /// when the file has none); returns their names. Throws `LineError` for line `line` when
     /// a class differs from the file's or a link names a class neither has.
     static func apply(_ schema: SchemaLine.Schema, line: Int, _ txn: StorageTransaction) throws -> [String] {
-        let wasEmpty = txn.schema.classes.isEmpty && try txn.storedSchemaVersion == nil
+        let wasEmpty = try txn.schema.classes.isEmpty && txn.storedSchemaVersion == nil
         var missing: [ClassSchema] = []
         for described in schema.classes {
             let wanted: ClassSchema

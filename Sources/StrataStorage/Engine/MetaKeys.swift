@@ -28,21 +28,23 @@ package enum MetaKeys {
 
     /// Reads a little-endian integer value.
     static func readInteger<T: FixedWidthInteger>(_ txn: Transaction, _ db: Database, _ key: String) throws(LMDBError) -> T? {
-        var key = key
-        return try key.withUTF8 { (k) throws(LMDBError) -> T? in
-            guard let bytes = try txn.get(db, key: UnsafeRawBufferPointer(k)), bytes.count == MemoryLayout<T>.size else { return nil }
+        try withKey(key) { (k) throws(LMDBError) -> T? in
+            guard let bytes = try txn.get(db, key: k), bytes.count == MemoryLayout<T>.size else { return nil }
             return T(littleEndian: bytes.loadUnaligned(as: T.self))
         }
     }
 
     /// Writes a little-endian integer value.
     static func writeInteger<T: FixedWidthInteger>(_ txn: Transaction, _ db: Database, _ key: String, _ value: T) throws(LMDBError) {
-        var key = key
         var v = value.littleEndian
-        try key.withUTF8 { (k) throws(LMDBError) in
-            try withUnsafeBytes(of: &v) { (b) throws(LMDBError) in
-                try txn.put(db, key: UnsafeRawBufferPointer(k), value: b)
-            }
+        try withKey(key) { (k) throws(LMDBError) in
+            try withUnsafeBytes(of: &v) { (b) throws(LMDBError) in try txn.put(db, key: k, value: b) }
         }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `key`, passing on the LMDB error it throws.
+    static func withKey<R>(_ key: String, _ body: (UnsafeRawBufferPointer) throws(LMDBError) -> R) throws(LMDBError) -> R {
+        var key = key
+        return try key.withUTF8 { k in Result { () throws(LMDBError) in try body(UnsafeRawBufferPointer(k)) } }.get()
     }
 }

@@ -5,9 +5,8 @@ import LMDB
 /// last decoded bytes so that a new snapshot does not decode an unchanged schema again.
 enum SchemaStore {
     static func load(_ txn: Transaction, _ meta: Database, cache file: StorageFile) throws(StorageError) -> StoredSchema {
-        var key = MetaKeys.schema
         let bytes: [UInt8]? = try StorageError.translating("Reading the schema of '\(file.path)'") { () throws(LMDBError) in
-            try key.withUTF8 { (k) throws(LMDBError) in try txn.get(meta, key: UnsafeRawBufferPointer(k)).map { Array($0) } }
+            try MetaKeys.withKey(MetaKeys.schema) { (k) throws(LMDBError) in try txn.get(meta, key: k).map { Array($0) } }
         }
         guard let bytes else { return StoredSchema() }
         if let cached = file.cachedSchema(for: bytes) { return cached }
