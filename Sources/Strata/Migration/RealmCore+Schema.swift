@@ -129,7 +129,7 @@ extension RealmCore {
     /// migration changed the file under this instance.
     func schemaChangeProblem(_ txn: StorageTransaction) -> String? {
         var changed: [String] = []
-        for binding in boundTables where txn.schema.classes[binding.info.name] != binding.table.schema {
+        for binding in bindings.all where txn.schema.classes[binding.info.name] != binding.table.schema {
             changed.append(binding.info.name)
         }
         for info in checkedClasses where !changed.contains(info.name) {

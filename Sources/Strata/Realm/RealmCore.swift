@@ -37,20 +37,9 @@ final class RealmCore {
     /// Brings other threads' and processes' commits to this instance's run loop (kept here:
     /// the file's notifier holds it weakly, so it goes with this instance).
     private var waker: CommitWaker?
-    private var bindings: [ObjectIdentifier: TableBinding] = [:] {
-        didSet {
-            if bindings.count < oldValue.count {
-                bindingsGeneration &+= 1
-                lastBinding = nil
-            }
-        }
-    }
-    /// The binding asked for last: calls tend to name the same class again and again.
-    private var lastBinding: TableBinding?
-    /// The class info asked for last (`classInfo(_:)`).
-    private var lastClassInfo: ClassInfo?
-    /// Changes when bindings are dropped (a cancelled write), so holders re-fetch them.
-    private(set) var bindingsGeneration: UInt64 = 0
+    /// The classes looked up and bound to their tables so far (guarded by `frozenLock` on a
+    /// frozen instance).
+    @exclusivity(unchecked) private(set) var bindings = BindingCache()
 
     /// The process name written into history entries.
     static let processName = ProcessInfo.processInfo.processName
@@ -115,9 +104,6 @@ final class RealmCore {
             throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n- " + lines.joined(separator: "\n- "), path: path)
         }
     }
-
-    /// The bindings made so far (checked against each new snapshot's schema).
-    var boundTables: [TableBinding] { Array(bindings.values) }
 
     /// Traps unless a write transaction is open on this thread (RealmSwift's rule).
     func checkWrite() {
@@ -239,18 +225,12 @@ final class RealmCore {
     func binding(for info: ClassInfo) throws -> TableBinding? {
         frozenLock?.lock()
         defer { frozenLock?.unlock() }
-        if let last = lastBinding, last.info === info { return last }
-        let id = ObjectIdentifier(info)
-        if let b = bindings[id] {
-            lastBinding = b
-            return b
-        }
+        if let binding = bindings.binding(for: info) { return binding }
         let txn = try translatingErrors(path: path) { try transaction() }
         guard let table = try translatingErrors(path: path, { try txn.table(info.name) }) else { return nil }
         try checkSchema([info], against: txn.schema)
         let binding = TableBinding(info: info, table: table)
-        bindings[id] = binding
-        lastBinding = binding
+        bindings.add(binding)
         return binding
     }
 
@@ -259,10 +239,7 @@ final class RealmCore {
     /// name the same one again, and the process-wide table takes a lock.
     func classInfo(_ type: ObjectBase.Type) throws -> ClassInfo {
         if isFrozen { return try ClassInfo.of(type) }  // any thread may ask: no memo to race on
-        if let last = lastClassInfo, last.type == type { return last }
-        let info = try ClassInfo.of(type)
-        lastClassInfo = info
-        return info
+        return try bindings.classInfo(type)
     }
 
     /// The binding of a model class inside a write, adding the class to the file if needed.

@@ -67,10 +67,10 @@ final class ResultsState {
     var binding: TableBinding? {
         lock?.lock()
         defer { lock?.unlock() }
-        if let b = cachedBinding, bindingsGeneration == core.bindingsGeneration { return b }
+        if let b = cachedBinding, bindingsGeneration == core.bindings.generation { return b }
         let b = core.reading { try core.binding(for: info) }
         cachedBinding = b
-        bindingsGeneration = core.bindingsGeneration
+        bindingsGeneration = core.bindings.generation
         return b
     }
 

@@ -1,0 +1,46 @@
+/// The model classes one Realm instance has looked up and bound to their tables, with the
+/// last of each asked for: calls tend to name the same class again and again.
+///
+/// Bindings are dropped together, after a change that may have removed tables they name (a
+/// cancelled or failed write); `generation` then changes, so holders fetch theirs again.
+struct BindingCache {
+    private var bindings: [ObjectIdentifier: TableBinding] = [:]
+    private var lastBinding: TableBinding?
+    private var lastClassInfo: ClassInfo?
+    /// Changes each time the bindings are dropped.
+    private(set) var generation: UInt64 = 0
+
+    /// The binding made for `info`, if any.
+    @inline(__always)
+    mutating func binding(for info: ClassInfo) -> TableBinding? {
+        if let last = lastBinding, last.info === info { return last }
+        guard let binding = bindings[ObjectIdentifier(info)] else { return nil }
+        lastBinding = binding
+        return binding
+    }
+
+    /// Keeps `binding`, made for its class in this instance's file.
+    mutating func add(_ binding: TableBinding) {
+        bindings[ObjectIdentifier(binding.info)] = binding
+        lastBinding = binding
+    }
+
+    /// Every binding made (checked against each new snapshot's schema).
+    var all: [TableBinding] { Array(bindings.values) }
+
+    /// Forgets every binding.
+    mutating func removeAll() {
+        guard !bindings.isEmpty else { return }
+        bindings.removeAll()
+        lastBinding = nil
+        generation &+= 1
+    }
+
+    /// The info of model class `type` (`ClassInfo.of`, whose process-wide table takes a lock).
+    mutating func classInfo(_ type: ObjectBase.Type) throws -> ClassInfo {
+        if let last = lastClassInfo, last.type == type { return last }
+        let info = try ClassInfo.of(type)
+        lastClassInfo = info
+        return info
+    }
+}
