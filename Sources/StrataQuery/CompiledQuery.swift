@@ -26,18 +26,17 @@ package func compileQuery(_ text: String, arguments: [Any] = [], schema: ClassSc
 package final class CompiledQuery: Sendable, CustomStringConvertible {
     /// The class the query was resolved against.
     package let schema: ClassSchema
-    /// The comparison of a query that is exactly `indexed == value`, where one index lookup
-    /// yields the matches and nothing else (`QueryPlanner.isExactLookup`); nil for any other.
-    /// Execution looks the value up directly, and a prepared query bound to a new value makes
-    /// only this (no tree, no plan).
-    package let exactLookup: ResolvedComparison?
+    /// The lookup of a query that is exactly `indexed == value`, which one index lookup
+    /// answers alone; nil for any other. Execution looks the value up directly, and a
+    /// prepared query bound to a new value makes only this (no tree, no plan).
+    package let exactLookup: ExactLookup?
     /// The resolved tree and its plan, made when the query is compiled; nil for a bound
     /// exact lookup, which makes them when asked (`query`, `plan`).
     private let tree: (query: ResolvedQuery, plan: QueryPlan)?
     /// The resolved tree (printable; also what `and` combines).
-    package var query: ResolvedQuery { tree?.query ?? ResolvedQuery(predicate: .comparison(exactLookup!), suffixes: []) }
+    package var query: ResolvedQuery { tree?.query ?? ResolvedQuery(predicate: .comparison(exactLookup!.comparison), suffixes: []) }
     /// How execution finds the candidate rows (an index access or a scan).
-    package var plan: QueryPlan { tree?.plan ?? QueryPlanner.indexedEquality(exactLookup!)! }
+    package var plan: QueryPlan { tree?.plan ?? exactLookup!.plan }
     /// The `SORT/DISTINCT/LIMIT` suffixes, in the order they apply.
     package let suffixes: [ResolvedSuffix]
     /// The ids (row slots) of every property the predicate reads.
@@ -68,8 +67,8 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
         self.schema = schema
         tree = (query, plan)
         suffixes = query.suffixes
-        if case .comparison(let c) = query.predicate, query.suffixes.isEmpty, QueryPlanner.isExactLookup(c) {
-            exactLookup = c
+        if case .comparison(let c) = query.predicate, query.suffixes.isEmpty, let lookup = ExactLookup(c) {
+            exactLookup = lookup
         } else {
             exactLookup = nil
         }
@@ -87,12 +86,12 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The query that is `comparison` alone, an exact lookup (`QueryPlanner.isExactLookup`
-    /// holds): a prepared `name == %@` bound to a new argument. Its tree and plan are made
-    /// only if asked for, and its row predicate is compiled only if a row is ever tested.
-    package init(exactLookup comparison: ResolvedComparison, schema: ClassSchema) {
+    /// The query that is `lookup`'s comparison alone: a prepared `name == %@` bound to a new
+    /// argument. Its tree and plan are made only if asked for, and its row predicate is
+    /// compiled only if a row is ever tested.
+    package init(_ lookup: ExactLookup, schema: ClassSchema) {
         self.schema = schema
-        exactLookup = comparison
+        exactLookup = lookup
         tree = nil
         suffixes = []
         scans = false

@@ -57,7 +57,7 @@ final class PreparedQuery {
         if var c = soleComparison, case .value(let ordinal) = kinds[0] {
             guard case .value(let v)? = ArgumentConversion.convert(arguments[0]), v.caseOrdinal == ordinal else { return nil }
             c.operand = .value(v)
-            if query.suffixes.isEmpty, QueryPlanner.isExactLookup(c) { return CompiledQuery(exactLookup: c, schema: schema) }
+            if query.suffixes.isEmpty, let lookup = ExactLookup(c) { return CompiledQuery(lookup, schema: schema) }
             // Planned from the comparison itself, not from the tree: no copy of it to take.
             return CompiledQuery(ResolvedQuery(predicate: .comparison(c), suffixes: query.suffixes), schema: schema,
                                  plan: QueryPlanner.indexedEquality(c))

@@ -174,19 +174,19 @@ package enum QueryPlanner {
     }
 
     /// The plan of the commonest query, `indexed == value` as the whole predicate: its one
-    /// candidate, as `equality` makes it, without a rank or a hint to copy. Nil for any other
-    /// comparison.
+    /// candidate, as `equality` makes it, without a rank or a hint to copy; it covers the
+    /// predicate exactly when `ExactLookup` accepts the comparison. Nil for any other comparison.
     package static func indexedEquality(_ c: ResolvedComparison) -> QueryPlan? {
-        guard c.op == .equal, c.options.isEmpty, c.property.hasIndex, case .value(let v) = c.operand, !v.isNull else { return nil }
+        guard let v = indexedValue(c) else { return nil }
         let p = c.property
         return .index(.equal(p, IndexHint.fits(v, p.type) ? [v] : []), covers: exactKey(v, p))
     }
 
-    /// Whether `c`, as the whole predicate, is answered by one index lookup whose keys are
-    /// exactly the matches: its plan is `.index(.equal(property, [value]), covers: true)`.
-    package static func isExactLookup(_ c: ResolvedComparison) -> Bool {
-        guard c.op == .equal, c.options.isEmpty, c.property.hasIndex, case .value(let v) = c.operand else { return false }
-        return exactKey(v, c.property)
+    /// The value of `indexed == value` without options (not null), or nil for any other
+    /// comparison.
+    static func indexedValue(_ c: ResolvedComparison) -> Value? {
+        guard c.op == .equal, c.options.isEmpty, c.property.hasIndex, case .value(let v) = c.operand, !v.isNull else { return nil }
+        return v
     }
 
     /// The index lookup of `indexed == constant` or `indexed IN {constants}` (without
@@ -275,7 +275,7 @@ package enum QueryPlanner {
     /// Whether comparing `p` with constant `v` is decided exactly by index keys: an int
     /// constant on an int property, or a string on a string property short enough that no
     /// other string shares its key (`IndexKey.isDistinct`). Never nil, floats, doubles or dates.
-    private static func exactKey(_ v: Value, _ p: PropertySchema) -> Bool {
+    static func exactKey(_ v: Value, _ p: PropertySchema) -> Bool {
         guard !p.isList, p.linkTarget == nil else { return false }
         switch (p.type, v) {
         case (.int, .int): return true

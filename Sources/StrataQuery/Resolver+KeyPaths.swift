@@ -6,7 +6,7 @@ import StrataStorage
 extension Resolver {
     /// `k op other`, both resolved key paths: the same checks for the text and the type-safe
     /// form.
-    func compare(_ k: ResolvedPath, _ c: ComparisonNode, _ other: ResolvedPath, at position: Int,
+    func compare(_ k: ResolvedPath, _ c: ComparisonSite, _ other: ResolvedPath, at position: Int,
                  rhsAt rhsPosition: Int) throws(QueryError) -> ResolvedPredicate {
         guard let lhs = keyPathOperand(k) else { throw objectsOnly(k.text, at: position) }
         guard let rhs = keyPathOperand(other) else { throw objectsOnly(other.text, at: rhsPosition) }
@@ -17,12 +17,12 @@ extension Resolver {
     /// `$0.name.starts(with: $0.owner.name)`).
     package func comparison(_ lhs: KeyPathOperand, _ op: ComparisonOperator, options: StringOptions,
                             _ rhs: KeyPathOperand) throws(QueryError) -> ResolvedPredicate {
-        try compare(lhs, lhs.description, node(lhs.description, op, options), rhs, rhs.description, at: 0, rhsAt: 0)
+        try compare(lhs, lhs.description, ComparisonSite(op, options), rhs, rhs.description, at: 0, rhsAt: 0)
     }
 
     /// Checks the operator against both sides' types and builds the comparison: a plain
     /// `.comparison` between two properties of the object, a `.keyPaths` comparison otherwise.
-    private func compare(_ lhs: KeyPathOperand, _ lhsText: String, _ c: ComparisonNode, _ rhs: KeyPathOperand,
+    private func compare(_ lhs: KeyPathOperand, _ lhsText: String, _ c: ComparisonSite, _ rhs: KeyPathOperand,
                          _ rhsText: String, at position: Int, rhsAt rhsPosition: Int) throws(QueryError) -> ResolvedPredicate {
         if let q = c.quantifier, !lhs.isMultiple { throw oneValuePerObject(q, lhsText, at: position) }
         var checked = c

@@ -380,12 +380,13 @@ package struct Resolver {
 
     // MARK: Comparisons
 
-    private func resolve(_ c: ComparisonNode) throws(QueryError) -> ResolvedPredicate {
-        let lhs = try operand(c.lhs)
-        let rhs = try operand(c.rhs)
+    private func resolve(_ node: ComparisonNode) throws(QueryError) -> ResolvedPredicate {
+        let lhs = try operand(node.lhs)
+        let rhs = try operand(node.rhs)
+        let c = ComparisonSite(node)
         switch (lhs, rhs) {
         case (.path(let k, _), _):
-            return try compare(k, c, rhs, at: c.lhs.position)
+            return try compare(k, c, rhs, at: node.lhs.position)
         case (_, .path(let k, let position)):
             if c.op == .in {
                 // `'Rex' IN dogs.name`, `%@ IN dogs`: ANY element equals the value.
@@ -408,14 +409,14 @@ package struct Resolver {
             throw QueryError("an object argument must be compared with a link or a to-many relationship", at: p)
         default:
             if let q = c.quantifier {
-                throw QueryError("\(q.rawValue) needs a key path through a to-many relationship (a list or linking objects)", at: c.lhs.position)
+                throw QueryError("\(q.rawValue) needs a key path through a to-many relationship (a list or linking objects)", at: node.lhs.position)
             }
             return .constant(try constantComparison(c, lhs, rhs))
         }
     }
 
     /// `path op[options] operand` for a key path on the left.
-    private func compare(_ k: ResolvedPath, _ c: ComparisonNode, _ rhs: Operand, at position: Int) throws(QueryError) -> ResolvedPredicate {
+    private func compare(_ k: ResolvedPath, _ c: ComparisonSite, _ rhs: Operand, at position: Int) throws(QueryError) -> ResolvedPredicate {
         if let q = c.quantifier, !k.isToMany {
             throw QueryError("\(q.rawValue) needs a key path through a to-many relationship (a list or linking objects), but '\(k.text)' is not one",
                              at: position)
@@ -452,7 +453,7 @@ package struct Resolver {
 
     /// `objects == %@`, `objects != %@`, `objects IN %@`: object identity with managed objects
     /// of the same Realm (an unmanaged or deleted object equals nothing, as in Realm).
-    func identity(_ k: ResolvedPath, _ c: ComparisonNode, _ rhs: Operand) throws(QueryError) -> ResolvedPredicate {
+    func identity(_ k: ResolvedPath, _ c: ComparisonSite, _ rhs: Operand) throws(QueryError) -> ResolvedPredicate {
         let target = k.targetClass ?? scope?.schema.name ?? schema.name
         let objects: [ObjectArgument]
         switch (c.op, rhs) {
@@ -489,7 +490,7 @@ package struct Resolver {
     /// query API builds its predicates through this, never through query text.
     package func comparison(_ p: PropertySchema, _ op: ComparisonOperator, options: StringOptions,
                             _ operand: ResolvedOperand) throws(QueryError) -> ResolvedPredicate {
-        try compare(p, node(p.name, op, options), typedOperand(operand))
+        try compare(p, ComparisonSite(op, options), typedOperand(operand))
     }
 
     /// The same for a property reached through relationships (`$0.owner.name`,
@@ -500,15 +501,15 @@ package struct Resolver {
         if path.isEmpty { return try comparison(p, op, options: options, operand) }
         if path.last?.isValueList == true {
             // The elements of a list of values: `p` is `path.last!.element`.
-            return .path(path, quantifier, try compare(p, node(p.name, op, options), typedOperand(operand)))
+            return .path(path, quantifier, try compare(p, ComparisonSite(op, options), typedOperand(operand)))
         }
-        return .path(path, quantifier, try compare(p, node(p.name, op, options), typedOperand(operand), throughLinks: true))
+        return .path(path, quantifier, try compare(p, ComparisonSite(op, options), typedOperand(operand), throughLinks: true))
     }
 
     /// A collection operator compared with a value (`$0.dogs.count > 1`, `$0.dogs.age.sum > 3`).
     package func aggregate(path: [LinkStep], _ function: AggregateFunction, filter: ResolvedPredicate? = nil,
                            _ op: ComparisonOperator, _ operand: ResolvedOperand) throws(QueryError) -> ResolvedPredicate {
-        guard case .comparison(let c) = try compare(function.result, node(function.description, op, []), typedOperand(operand)) else {
+        guard case .comparison(let c) = try compare(function.result, ComparisonSite(op, []), typedOperand(operand)) else {
             return .constant(false)
         }
         return .aggregate(ResolvedAggregate(path: path, function: function, filter: filter, op: c.op, operand: c.operand))
@@ -519,17 +520,12 @@ package struct Resolver {
                                   _ op: ComparisonOperator, _ objects: [ObjectArgument]) throws(QueryError) -> ResolvedPredicate {
         let rhs: Operand = op == .in ? .objects(objects, position: 0, source: .text("the objects")) : .object(objects[0], position: 0, source: .text("the object"))
         if let link {
-            let inner = try compare(link, node(link.name, op, []), rhs, throughLinks: !path.isEmpty)
+            let inner = try compare(link, ComparisonSite(op, []), rhs, throughLinks: !path.isEmpty)
             return path.isEmpty ? inner : .path(path, quantifier, inner)
         }
         let k = ResolvedPath(steps: path, end: .objects, written: pathText(path))
-        let inner = try identity(k, node(k.text, op, []), rhs)
+        let inner = try identity(k, ComparisonSite(op, []), rhs)
         return path.isEmpty ? inner : .path(path, quantifier, inner)
-    }
-
-    func node(_ name: String, _ op: ComparisonOperator, _ options: StringOptions) -> ComparisonNode {
-        ComparisonNode(quantifier: nil, lhs: .keyPath(KeyPathNode(components: [.property(name, position: 0)], position: 0)),
-                       op: op, options: options, rhs: .literal(.null, position: 0), position: 0)
     }
 
     private func typedOperand(_ operand: ResolvedOperand) -> Operand {
@@ -541,7 +537,7 @@ package struct Resolver {
     }
 
     /// Folds a comparison between two constants, after the same checks a property would get.
-    private func constantComparison(_ c: ComparisonNode, _ lhs: Operand, _ rhs: Operand) throws(QueryError) -> Bool {
+    private func constantComparison(_ c: ComparisonSite, _ lhs: Operand, _ rhs: Operand) throws(QueryError) -> Bool {
         guard case .constant(let a, _, _) = lhs else { throw QueryError("a list cannot be on the left of \(c.op.rawValue)", at: lhs.position) }
         switch (c.op, rhs) {
         case (.in, .list(let items, _)):
@@ -560,7 +556,7 @@ package struct Resolver {
 
     /// Checks and builds `property op operand`. `throughLinks`: the property is read through
     /// links, so it may be null even when required, and may be compared with nil.
-    func compare(_ p: PropertySchema, _ c: ComparisonNode, _ rhs: Operand, throughLinks: Bool = false) throws(QueryError) -> ResolvedPredicate {
+    func compare(_ p: PropertySchema, _ c: ComparisonSite, _ rhs: Operand, throughLinks: Bool = false) throws(QueryError) -> ResolvedPredicate {
         try checkOperator(p, c)
         switch rhs {
         case .object(let o, _, _):
@@ -610,7 +606,7 @@ package struct Resolver {
     }
 
     /// Whether the operator and its options apply to the property's type.
-    func checkOperator(_ p: PropertySchema, _ c: ComparisonNode) throws(QueryError) {
+    func checkOperator(_ p: PropertySchema, _ c: ComparisonSite) throws(QueryError) {
         if c.op.isOrdering && !p.type.isOrdered {
             throw QueryError("'\(c.op.rawValue)' is not valid for '\(p.name)', which is \(article(p.type))", at: c.position)
         }

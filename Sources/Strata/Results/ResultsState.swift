@@ -49,18 +49,9 @@ final class ResultsState {
                   let property = table.schema.property(named: name) else { return 0 }
             return core.reading { try core.transaction().listCount(table, property, owner: owner) }
         }
-        // A scan on the rows alone is counted without collecting keys. One that follows links
-        // costs far more per row than keeping the keys, so it is evaluated and its keys kept
-        // for the reads that usually follow.
-        if source == .table, let query, query.scans, !query.followsLinks, query.suffixes.isEmpty, let binding {
-            return countByScan(query, binding.table)
-        }
+        // A query is evaluated and its keys kept, so the iteration or subscript that usually
+        // follows a count reads them instead of scanning again.
         return evaluated().keys.count
-    }
-
-    /// Counts the rows matching a query that scans the rows alone, without collecting keys.
-    private func countByScan(_ query: CompiledQuery, _ table: Table) -> Int {
-        core.reading { try QueryExecution.count(query, in: table, core.transaction()) }
     }
 
     /// The file's binding of the class, or nil if no object of it was ever stored.

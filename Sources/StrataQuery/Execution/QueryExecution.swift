@@ -12,7 +12,7 @@ package enum QueryExecution {
     package static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
         // The commonest indexed query: its lookup yields the matches, in key order, once each.
-        if let c = query.exactLookup, case .value(let value) = c.operand { return try txn.lookup(table, c.property, equalTo: value) }
+        if let lookup = query.exactLookup { return try txn.lookup(table, lookup.property, equalTo: lookup.value) }
         let plan = query.plan
         if case .nothing = plan { return [] }
         // An index access that yields exactly the matches needs no choosing.
@@ -123,19 +123,6 @@ package enum QueryExecution {
         }
         try reader.check()
         return keys
-    }
-
-    /// How many objects match a query that scans the rows alone (no index step, no suffixes,
-    /// no links), without collecting their keys.
-    package static func count(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> Int {
-        if query.constantResult == false { return 0 }
-        precondition(!query.followsLinks, "a query that follows links is counted by evaluating it")
-        var n = 0
-        try txn.forEachRow(table) { _, row in
-            if query.matches(row) { n += 1 }
-            return true
-        }
-        return n
     }
 
     /// The keys among `keys` (in their order) whose rows match `query`'s predicate.
