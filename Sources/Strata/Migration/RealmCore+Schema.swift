@@ -20,9 +20,7 @@ extension RealmCore {
         init(_ infos: [ClassInfo], _ stored: StoredSchema, storedVersion: UInt64?) {
             fileVersion = storedVersion ?? 0
             isNew = stored.classes.isEmpty && storedVersion == nil
-            differences = infos.flatMap { info in
-                stored.classes[info.name].map { TableBinding.differences(code: info.schema, stored: $0) } ?? []
-            }
+            differences = SchemaDifferences.lines(infos, stored)
             missing = infos.filter { stored.classes[$0.name] == nil }
         }
 
@@ -133,7 +131,7 @@ extension RealmCore {
             changed.append(binding.info.name)
         }
         for info in checkedClasses where !changed.contains(info.name) {
-            if let stored = txn.schema.classes[info.name], !TableBinding.differences(code: info.schema, stored: stored).isEmpty {
+            if let stored = txn.schema.classes[info.name], !SchemaDifferences.lines(code: info.schema, stored: stored).isEmpty {
                 changed.append(info.name)
             }
         }

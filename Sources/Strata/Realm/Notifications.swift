@@ -86,7 +86,7 @@ final class NotificationHub {
     /// Tells every live observer what changed since it last heard. Inside a write nothing is
     /// delivered: the commit schedules the delivery again.
     func deliver(_ core: RealmCore) {
-        guard !core.isInWriteTransaction, !core.asyncWrites.holdsGroup else { return }
+        guard !core.writes.isInWriteTransaction, !core.writes.holdsGroup else { return }
         let live = observers.compactMap { $0.observer }.filter { !$0.isInvalidated }
         guard !live.isEmpty else { return }
         do {
@@ -276,7 +276,7 @@ let frozenObservationMessage = "Frozen Realms do not change and do not have chan
 func checkObservable(_ core: RealmCore) {
     core.confinement.check()
     precondition(!core.isFrozen, frozenObservationMessage)
-    precondition(!core.isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
+    precondition(!core.writes.isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
 }
 
 /// `observe(on: queue)`: the queue to deliver on when it is not `core`'s own (nil: deliver

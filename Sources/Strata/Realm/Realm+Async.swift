@@ -25,7 +25,7 @@ extension Realm {
     public func writeAsync(_ block: @escaping () throws -> Void,
                            onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
         checkAsyncWritable()
-        return core.enqueueAsyncWrite(block, commitsOnReturn: true, onComplete: onComplete)
+        return core.writes.enqueue(core, block, commitsOnReturn: true, onComplete: onComplete)
     }
 
     /// Queues `asyncWriteBlock` to run inside a write transaction on this Realm's thread (a
@@ -34,7 +34,7 @@ extension Realm {
     @discardableResult
     public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
         checkAsyncWritable()
-        return core.enqueueAsyncWrite(asyncWriteBlock, commitsOnReturn: false, onComplete: nil)
+        return core.writes.enqueue(core, asyncWriteBlock, commitsOnReturn: false, onComplete: nil)
     }
 
     /// Commits the write transaction without waiting for the flush: inside a block of
@@ -47,22 +47,22 @@ extension Realm {
     public func commitAsyncWrite(allowGrouping: Bool = false,
                                  _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
         core.confinement.check()
-        precondition(core.isInWriteTransaction, "Can't commit a non-existing write transaction")
-        if core.asyncWrites.holdsGroup { return core.commitAsyncBlock(onComplete) }
-        return core.commitWriteCallingLater(onComplete)
+        precondition(core.writes.isInWriteTransaction, "Can't commit a non-existing write transaction")
+        if core.writes.holdsGroup { return core.writes.commitBlock(onComplete) }
+        return core.writes.commitCallingLater(core, onComplete)
     }
 
     /// Cancels a queued block that has not started (it never runs, and the completion of a
     /// `writeAsync` is not called), or a completion not yet called (the commit still
     /// happens). Unknown ids, finished ones and the running block's own do nothing.
     public func cancelAsyncWrite(_ asyncTransactionId: AsyncTransactionId) throws {
-        core.cancelAsyncWrite(asyncTransactionId)
+        core.writes.cancelAsync(core, asyncTransactionId)
     }
 
     /// Whether queued asynchronous writes or their completions are still to run.
     public var isPerformingAsynchronousWriteOperations: Bool {
         core.confinement.check()
-        return core.asyncWrites.isBusy
+        return core.writes.isBusy
     }
 
     /// Runs `block` in an asynchronous write and returns its value once the write is durable;
@@ -88,12 +88,12 @@ extension Realm {
         await Task.yield()
         core.confinement.check()
         if !box.isDone && Task.isCancelled {
-            core.cancelAsyncWrite(id)
+            core.writes.cancelAsync(core, id)
             throw CancellationError()
         }
         if !box.isDone {
-            core.runAsyncWrites(deferCompletions: false)
-            core.deliverCompletions()
+            core.writes.runGroup(core, deferCompletions: false)
+            core.writes.deliverCompletions(core)
         }
         guard box.isDone else { throw CancellationError() }  // the block cancelled its write
         if let error = box.error { throw error }

@@ -33,19 +33,19 @@ extension Realm {
                                _ block: (() throws -> Result)) throws -> Result {
         try checkWritable()
         core.confinement.check()
-        precondition(!core.isInWriteTransaction, "The Realm is already in a write transaction: nested write blocks are not allowed")
-        core.runAsyncWritesBeforeSynchronousWrite()
-        try core.beginWrite()
+        precondition(!core.writes.isInWriteTransaction, "The Realm is already in a write transaction: nested write blocks are not allowed")
+        core.writes.runBeforeSynchronousWrite(core)
+        try core.writes.begin(core)
         if !tokens.isEmpty { core.notifications.catchUp(tokens, core) }
         let result: Result
         do {
             result = try block()
         } catch {
-            if core.isInWriteTransaction { core.cancelWrite() }
+            if core.writes.isInWriteTransaction { core.writes.cancel(core) }
             throw error
         }
-        if core.isInWriteTransaction {
-            try core.commitWrite(description: description)
+        if core.writes.isInWriteTransaction {
+            try core.writes.commit(core, description: description)
             core.notifications.skip(tokens, core)
         }
         return result
@@ -58,8 +58,8 @@ extension Realm {
         do {
             try checkWritable()
             core.confinement.check()
-            if !core.isInWriteTransaction { core.runAsyncWritesBeforeSynchronousWrite() }
-            try core.beginWrite()
+            if !core.writes.isInWriteTransaction { core.writes.runBeforeSynchronousWrite(core) }
+            try core.writes.begin(core)
         } catch { trap(error) }
     }
 
@@ -68,19 +68,19 @@ extension Realm {
     /// Observers whose tokens are in `tokens` are not told about this commit (nor about
     /// earlier changes not yet delivered to them when it commits).
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
-        let inGroup = core.asyncWrites.holdsGroup
-        try core.commitWrite()
+        let inGroup = core.writes.holdsGroup
+        try core.writes.commit(core)
         if !inGroup { core.notifications.skip(tokens, core) }
     }
 
     /// Abandons the write transaction: every change made in it is discarded (inside an
     /// asynchronous write block, when the block returns).
-    public func cancelWrite() { core.cancelWrite() }
+    public func cancelWrite() { core.writes.cancel(core) }
 
     /// Whether a write transaction is open on this Realm.
     public var isInWriteTransaction: Bool {
         core.confinement.check()
-        return core.isInWriteTransaction
+        return core.writes.isInWriteTransaction
     }
 
     func checkWritable() throws {

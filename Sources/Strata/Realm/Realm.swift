@@ -89,7 +89,7 @@ public struct Realm {
     @discardableResult
     public func refresh() -> Bool {
         core.confinement.check()
-        if core.isInWriteTransaction { return false }
+        if core.writes.isInWriteTransaction { return false }
         let before = core.version
         core.endTransaction()
         guard core.version != before else { return false }
@@ -101,7 +101,7 @@ public struct Realm {
     /// versions). The next read starts from the newest version.
     public func invalidate() {
         core.confinement.check()
-        if core.isInWriteTransaction { core.cancelWrite() }
+        if core.writes.isInWriteTransaction { core.writes.cancel(core) }
         core.endTransaction()
     }
 

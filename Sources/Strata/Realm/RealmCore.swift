@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import StrataStorage
 
-/// The state behind a `Realm` value: the open file, the snapshot (or write transaction) this
-/// instance reads, and the class bindings. One per thread per configuration; every access
-/// checks that it comes from the owning thread.
+/// The state behind a `Realm` value, one per thread (or queue) per configuration: the open
+/// file, and the parts that each own one job: where it may be used (`Confinement`), the
+/// transaction it reads (`Snapshot`), the classes bound to their tables (`BindingCache`), its
+/// writes (`WriteCoordinator`) and its observers (`NotificationHub`).
 final class RealmCore {
     /// What the per-thread cache refers to weakly. A weak reference gives its target a side
     /// table that slows every retain and release, and every managed object retains its core:
@@ -19,16 +20,10 @@ final class RealmCore {
     let path: String
     /// Where this instance may be used: checked on every access.
     let confinement: Confinement
-    /// On a queue-confined instance, the thread that began the open write transaction: LMDB's
-    /// writer lock must be released by the thread that took it.
-    private var writeThread: pthread_t?
     /// The transaction this instance reads through, and the stamp of its row views.
-    @exclusivity(unchecked) private(set) var snapshot = Snapshot()
-    /// Whether writes are allowed now. Inside an asynchronous write block that committed or
-    /// cancelled, this is false while the group's transaction stays open (`asyncWrites`).
-    var isInWriteTransaction = false
-    /// The queued asynchronous writes and the group running now (`RealmCore+Async.swift`).
-    let asyncWrites = AsyncWriteQueue()
+    @exclusivity(unchecked) var snapshot = Snapshot()
+    /// The write transaction and the queued asynchronous writes.
+    let writes = WriteCoordinator()
     /// The change observers registered on this instance (`Notifications.swift`).
     let notifications = NotificationHub()
     /// Whether commits made elsewhere move this instance forward on its run loop's next turn
@@ -97,9 +92,7 @@ final class RealmCore {
     }
 
     private func checkSchema(_ infos: [ClassInfo], against stored: StoredSchema) throws {
-        let lines = infos.flatMap { info in
-            stored.classes[info.name].map { TableBinding.differences(code: info.schema, stored: $0) } ?? []
-        }
+        let lines = SchemaDifferences.lines(infos, stored)
         if !lines.isEmpty {
             throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n- " + lines.joined(separator: "\n- "), path: path)
         }
@@ -109,7 +102,7 @@ final class RealmCore {
     func checkWrite() {
         precondition(!isFrozen, "Attempting to modify a frozen object - call thaw on the Object instance first.")
         confinement.check()
-        precondition(isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+        precondition(writes.isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
     }
 
     /// The transaction reads go through, beginning a read snapshot if none is held.
@@ -143,7 +136,7 @@ final class RealmCore {
     /// nothing while a group of asynchronous writes holds the write transaction, nor on a
     /// frozen instance. A snapshot shared with a frozen instance is left to it.
     func endTransaction() {
-        if asyncWrites.holdsGroup || isFrozen { return }
+        if writes.holdsGroup || isFrozen { return }
         snapshot.release()
     }
 
@@ -152,69 +145,10 @@ final class RealmCore {
     /// what changed; without it, `Realm.observe` blocks get `.refreshRequired`. Inside a
     /// write nothing happens: the commit delivers.
     func commitObserved() {
-        guard !isInWriteTransaction, !asyncWrites.holdsGroup, !notifications.isEmpty || snapshot.transaction != nil else { return }
+        guard !writes.isInWriteTransaction, !writes.holdsGroup, !notifications.isEmpty || snapshot.transaction != nil else { return }
         guard autorefresh else { return notifications.refreshRequired(self) }
         if snapshot.transaction != nil && !snapshot.isOnNewestVersion { endTransaction() }
         notifications.deliver(self)
-    }
-
-    /// Starts the write transaction (waiting for other writers) on the newest version.
-    func beginWrite() throws {
-        confinement.check()
-        precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
-        precondition(!asyncWrites.holdsGroup, "Cannot begin a write transaction inside an asynchronous write block: queue it with writeAsync instead")
-        endTransaction()
-        let txn = try translatingErrors(path: path) { try file.beginWrite() }
-        if let validated = validatedSchema, txn.schema != validated, let problem = schemaChangeProblem(txn) {
-            txn.abort()
-            throw Realm.Error(.schemaMismatch, problem, path: path)
-        }
-        snapshot.hold(txn)
-        isInWriteTransaction = true
-        if confinement.queue != nil { writeThread = pthread_self() }
-    }
-
-    /// Traps when a queue-confined instance ends a write in another block than the one that
-    /// began it (the queue may have moved to another thread, which cannot release LMDB's lock).
-    private func checkWriteThread() {
-        guard let writeThread else { return }
-        precondition(pthread_equal(writeThread, pthread_self()) != 0, "A write transaction of a queue-confined Realm must end in the queue block that began it")
-        self.writeThread = nil
-    }
-
-    /// Commits the write transaction; afterwards the instance reads the newest version.
-    func commitWrite(description: String? = nil) throws {
-        confinement.check()
-        precondition(isInWriteTransaction, "Can't commit a non-existing write transaction")
-        if asyncWrites.holdsGroup { return finishAsyncBlock(committing: true, description: description) }
-        checkWriteThread()
-        defer { scheduleAsyncWrites() }
-        let txn = snapshot.transaction!
-        txn.commitDescription = description
-        defer {
-            isInWriteTransaction = false
-            snapshot.forget()
-        }
-        do {
-            try translatingErrors(path: path) { _ = try txn.commit(processName: Self.processName, pid: getpid()) }
-        } catch {
-            txn.abort()
-            bindings.removeAll()
-            throw error
-        }
-        notifications.schedule(self)
-    }
-
-    /// Abandons the write transaction: nothing it did is kept.
-    func cancelWrite() {
-        confinement.check()
-        precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
-        if asyncWrites.holdsGroup { return finishAsyncBlock(committing: false, description: nil) }
-        checkWriteThread()
-        defer { scheduleAsyncWrites() }
-        isInWriteTransaction = false
-        endTransaction()
-        bindings.removeAll()  // tables first created by the cancelled write are gone
     }
 
     /// Forgets the table bindings (after a change that may have removed tables they name).

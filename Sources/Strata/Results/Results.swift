@@ -81,7 +81,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// A cursor over the whole table, when the results are a whole class read outside a
     /// write (a read snapshot keeps the cursor's rows valid).
     func tableScan() -> RowScan? {
-        guard isWholeTable, !core.isInWriteTransaction, let binding else { return nil }
+        guard isWholeTable, !core.writes.isInWriteTransaction, let binding else { return nil }
         return RowScan(core.reading { try core.transaction().scan(binding.table) }, core: core, binding: binding)
     }
 

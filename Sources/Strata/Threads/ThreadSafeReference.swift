@@ -24,7 +24,7 @@ import Foundation
             preconditionFailure("Cannot construct reference to invalidated object")
         }
         state = ReferenceState(locator: value.locator, file: core.file.path, version: core.version,
-                               madeInWrite: core.isInWriteTransaction)
+                               madeInWrite: core.writes.isInWriteTransaction)
     }
 
     /// Whether the reference was resolved already (it cannot be resolved again).
@@ -37,7 +37,7 @@ import Foundation
         }
         guard core.file.path == state.file else { return nil }
         let realm = Realm(core: core)
-        if !core.isFrozen && !core.isInWriteTransaction
+        if !core.isFrozen && !core.writes.isInWriteTransaction
             && (core.version < state.version || (state.madeInWrite && core.version == state.version)) {
             realm.refresh()
         }

@@ -1,0 +1,43 @@
+import StrataStorage
+
+/// The differences between the code's model classes and a file's stored classes, one line
+/// each in RealmSwift's words ("Property 'Dog.age' has been added."); none when they match.
+enum SchemaDifferences {
+    /// The differences of each class of `infos` that `stored` has.
+    static func lines(_ infos: [ClassInfo], _ stored: StoredSchema) -> [String] {
+        infos.flatMap { info in stored.classes[info.name].map { lines(code: info.schema, stored: $0) } ?? [] }
+    }
+
+    /// The differences between the code's class and the stored one, one line each (empty
+    /// when they match).
+    static func lines(code: ClassSchema, stored: ClassSchema) -> [String] {
+        var lines: [String] = []
+        let name = code.name
+        for p in code.properties {
+            guard let s = stored.property(named: p.name) else {
+                lines.append("Property '\(name).\(p.name)' has been added.")
+                continue
+            }
+            if s.type != p.type || s.intWidth != p.intWidth || s.linkTarget != p.linkTarget || s.isList != p.isList {
+                lines.append("Property '\(name).\(p.name)' has been changed from '\(describeType(s))' to '\(describeType(p))'.")
+            } else if s.isOptional != p.isOptional {
+                lines.append("Property '\(name).\(p.name)' has been made \(p.isOptional ? "optional" : "required").")
+            }
+            if s.isPrimaryKey != p.isPrimaryKey {
+                lines.append(p.isPrimaryKey ? "Primary key property '\(name).\(p.name)' has been added." : "Primary key property '\(name).\(p.name)' has been removed.")
+            } else if s.isIndexed != p.isIndexed {
+                lines.append("Property '\(name).\(p.name)' has been made \(p.isIndexed ? "indexed" : "unindexed").")
+            }
+        }
+        for s in stored.properties where code.property(named: s.name) == nil {
+            lines.append("Property '\(name).\(s.name)' has been removed.")
+        }
+        return lines
+    }
+
+    private static func describeType(_ p: PropertySchema) -> String {
+        if p.type == .link { return p.isList ? "array<\(p.linkTarget ?? "?")>" : "<\(p.linkTarget ?? "?")>" }
+        let base = (p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description) + (p.isOptional ? "?" : "")
+        return p.isList ? "array<\(base)>" : base
+    }
+}
