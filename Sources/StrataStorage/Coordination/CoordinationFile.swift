@@ -32,21 +32,33 @@ package final class CoordinationFile: @unchecked Sendable {
     /// database then works without cross-process notifications.
     package static func open(databasePath: String, register: Bool) throws -> CoordinationFile? {
         let path = path(forDatabaseAt: databasePath)
-        var fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        var writable = true
-        if fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) {
-            fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            writable = false
-            if fd < 0 && errno == ENOENT { return nil }
+        let opened: (fd: Int32, writable: Bool)?
+        do {
+            opened = try openDescriptor(path)
+        } catch {
+            throw StorageError(.fileAccess, "Opening the coordination file '\(path)' failed: \(error.reason)")
         }
-        guard fd >= 0 else {
-            throw StorageError(.fileAccess, "Opening the coordination file '\(path)' failed: \(String(cString: strerror(errno)))")
-        }
+        guard let (fd, writable) = opened else { return nil }
         do {
             return try CoordinationFile(path: path, fd: fd, writable: writable, register: register && writable)
         } catch {
-            Glibc.close(fd)
+            SystemCalls.close(fd)
             throw error
+        }
+    }
+
+    /// A descriptor for the file at `path`, created when missing, and whether it is open for
+    /// writing: a file this process may not write is opened read-only, and nil means it may
+    /// not create it either.
+    private static func openDescriptor(_ path: String) throws(Errno) -> (fd: Int32, writable: Bool)? {
+        do {
+            return (try SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o644), true)
+        } catch where [EACCES, EROFS, EPERM].contains(error.code) {
+            do {
+                return (try SystemCalls.open(path, O_RDONLY | O_CLOEXEC), false)
+            } catch where error.code == ENOENT {
+                return nil
+            }
         }
     }
 
@@ -58,14 +70,14 @@ package final class CoordinationFile: @unchecked Sendable {
         defer { Self.threadLock.unlock() }
         try Self.lock(fd, byte: 0, type: F_WRLCK, wait: true, path: path)
         defer { try? Self.lock(fd, byte: 0, type: F_UNLCK, wait: false, path: path) }
-        if !Self.hasCurrentLayout(fd) {
+        if !Self.hasCurrentLayout(fd, path: path) {
             guard writable else {
                 throw StorageError(.fileAccess, "The coordination file '\(path)' is not initialised and cannot be written")
             }
             try Self.rebuild(fd, path: path)
         }
         try Self.lock(fd, byte: 1, type: F_RDLCK, wait: true, path: path)
-        mapping = try SharedMapping(fd: fd, length: CoordinationLayout.fileSize, writable: writable)
+        mapping = try SharedMapping(fd: fd, writable: writable, path: path)
         if register {
             reclaimDeadSlots()
             slot = try claimSlot()
@@ -74,17 +86,22 @@ package final class CoordinationFile: @unchecked Sendable {
 
     deinit {
         if let slot { _ = try? withRegistryLock { free(slot) } }
-        Glibc.close(fd)  // drops both byte locks
+        SystemCalls.close(fd)  // drops both byte locks
     }
 
     // MARK: - Opening
 
     /// Whether the file is complete and in the layout this code uses.
-    private static func hasCurrentLayout(_ fd: Int32) -> Bool {
-        var st = stat()
-        guard fstat(fd, &st) == 0, Int(st.st_size) == CoordinationLayout.fileSize else { return false }
-        var header = [UInt8](repeating: 0, count: 24)
-        guard pread(fd, &header, header.count, 0) == header.count else { return false }
+    /// A file that cannot be read is not: it is rebuilt, or refused when that fails.
+    private static func hasCurrentLayout(_ fd: Int32, path: String) -> Bool {
+        let header: [UInt8]
+        do {
+            guard try SystemCalls.size(of: fd, path: path) == CoordinationLayout.fileSize else { return false }
+            header = try SystemCalls.read(fd, count: 24, at: 0, path: path)
+        } catch {
+            return false
+        }
+        guard header.count == 24 else { return false }
         func u32(_ offset: Int) -> UInt32 {
             header[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) }
         }
@@ -103,10 +120,13 @@ package final class CoordinationFile: @unchecked Sendable {
         } catch {
             throw StorageError(.fileAccess, "The coordination file '\(path)' has another layout (or is damaged) and other processes have it open; close them, or remove the file when none is running")
         }
-        guard ftruncate(fd, 0) == 0, ftruncate(fd, off_t(CoordinationLayout.fileSize)) == 0 else {
-            throw StorageError(.fileAccess, "Sizing the coordination file '\(path)' failed: \(String(cString: strerror(errno)))")
+        do {
+            try SystemCalls.truncate(fd, to: 0, path: path)
+            try SystemCalls.truncate(fd, to: CoordinationLayout.fileSize, path: path)
+        } catch {
+            throw StorageError(.fileAccess, "Sizing the coordination file '\(path)' failed: \(error.reason)")
         }
-        let mapping = try SharedMapping(fd: fd, length: CoordinationLayout.fileSize, writable: true)
+        let mapping = try SharedMapping(fd: fd, writable: true, path: path)
         mapping.store32(CoordinationLayout.versionOffset, CoordinationLayout.version)
         mapping.store32(CoordinationLayout.slotCountOffset, UInt32(CoordinationLayout.slotCount))
         mapping.store32(CoordinationLayout.slotSizeOffset, UInt32(CoordinationLayout.slotSize))
@@ -117,14 +137,10 @@ package final class CoordinationFile: @unchecked Sendable {
 
     /// Takes, or with `F_UNLCK` releases, an `fcntl` lock on one byte of the file.
     static func lock(_ fd: Int32, byte: Int, type: Int32, wait: Bool, path: String) throws {
-        var request = flock()
-        request.l_type = Int16(type)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = off_t(byte)
-        request.l_len = 1
-        while fcntl(fd, wait ? F_SETLKW : F_SETLK, &request) != 0 {
-            if errno == EINTR { continue }
-            throw StorageError(.fileAccess, "Locking the coordination file '\(path)' failed: \(String(cString: strerror(errno)))")
+        do {
+            try SystemCalls.lock(fd, byte: byte, type: type, wait: wait, path: path)
+        } catch {
+            throw StorageError(.fileAccess, "Locking the coordination file '\(path)' failed: \(error.reason)")
         }
     }
 

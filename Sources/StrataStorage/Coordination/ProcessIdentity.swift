@@ -18,7 +18,7 @@ package struct ProcessIdentity: Equatable, Sendable {
     /// Whether the process this identity names still runs: the pid exists and, when both
     /// start times are known, started when the entry says.
     package var isAlive: Bool {
-        if kill(pid, 0) != 0 && errno != EPERM { return false }
+        if !SystemCalls.processExists(pid) { return false }
         guard startTime != 0, let now = Self.startTime(of: pid) else { return true }
         return now == startTime
     }

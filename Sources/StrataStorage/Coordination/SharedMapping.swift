@@ -1,5 +1,4 @@
 import CStrataSync
-import Glibc
 
 /// The coordination file's bytes as every process maps them (`MAP_SHARED`): words written
 /// here are seen by the other processes at once. Unmapped when the last holder lets go, which
@@ -8,25 +7,34 @@ package final class SharedMapping: @unchecked Sendable {
     // Sendable invariant: the pointer never changes; shared words are only accessed with
     // the atomic operations below.
     private let base: UnsafeMutableRawPointer
-    private let length: Int
+    /// The mapped bytes: always `CoordinationLayout.fileSize`, so every offset the layout
+    /// names lies inside the mapping.
+    private let length = CoordinationLayout.fileSize
 
-    init(fd: Int32, length: Int, writable: Bool) throws {
-        let protection = writable ? PROT_READ | PROT_WRITE : PROT_READ
-        guard let base = mmap(nil, length, protection, MAP_SHARED, fd, 0), base != MAP_FAILED else {
-            throw StorageError(.fileAccess, "Mapping the coordination file failed: \(String(cString: strerror(errno)))")
+    /// Maps the whole coordination file `fd` (which is `CoordinationLayout.fileSize` bytes
+    /// long: the caller checked or made it so) at `path`.
+    init(fd: Int32, writable: Bool, path: String) throws {
+        do {
+            base = try SystemCalls.map(fd, length: length, writable: writable, path: path)
+        } catch {
+            throw StorageError(.fileAccess, "Mapping the coordination file failed: \(error.reason)")
         }
-        self.base = base
-        self.length = length
     }
 
-    deinit { munmap(base, length) }
+    deinit { SystemCalls.unmap(base, length: length) }
 
+    /// The shared word at `offset`. Checked: the word lies inside the mapping and is
+    /// naturally aligned (the layout's offsets are), as the atomic operations and the futex
+    /// need; the page-aligned base keeps the alignment.
     func word32(_ offset: Int) -> UnsafeMutablePointer<UInt32> {
-        (base + offset).assumingMemoryBound(to: UInt32.self)
+        precondition(offset >= 0 && offset <= length - 4 && offset % 4 == 0, "coordination word \(offset) outside the layout")
+        return (base + offset).assumingMemoryBound(to: UInt32.self)
     }
 
+    /// The shared 64-bit word at `offset`, checked as `word32` is.
     func word64(_ offset: Int) -> UnsafeMutablePointer<UInt64> {
-        (base + offset).assumingMemoryBound(to: UInt64.self)
+        precondition(offset >= 0 && offset <= length - 8 && offset % 8 == 0, "coordination word \(offset) outside the layout")
+        return (base + offset).assumingMemoryBound(to: UInt64.self)
     }
 
     func load32(_ offset: Int) -> UInt32 { strata_load32(word32(offset)) }
@@ -34,23 +42,27 @@ package final class SharedMapping: @unchecked Sendable {
     func store32(_ offset: Int, _ value: UInt32) { strata_store32(word32(offset), value) }
     func store64(_ offset: Int, _ value: UInt64) { strata_store64(word64(offset), value) }
 
-    /// The bytes at `offset`, for the header's magic and the slots' names.
+    /// The bytes at `offset`, for the header's magic and the slots' names; checked to lie
+    /// inside the mapping.
     func bytes(_ offset: Int, count: Int) -> [UInt8] {
-        Array(UnsafeRawBufferPointer(start: base + offset, count: count))
+        precondition(offset >= 0 && count >= 0 && offset <= length - count, "coordination bytes \(offset) outside the layout")
+        return Array(UnsafeRawBufferPointer(start: base + offset, count: count))
     }
 
-    /// Overwrites the bytes at `offset` (callers hold the file's registry lock).
+    /// Overwrites the bytes at `offset` (callers hold the file's registry lock); checked to
+    /// lie inside the mapping.
     func write(_ bytes: [UInt8], at offset: Int) {
+        precondition(offset >= 0 && offset <= length - bytes.count, "coordination bytes \(offset) outside the layout")
         bytes.withUnsafeBytes { (base + offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
     }
 
     /// Sleeps while the 32-bit word at `offset` equals `expected`, at most `milliseconds`.
     func wait(_ offset: Int, whileEqualTo expected: UInt32, milliseconds: Int32) {
-        _ = strata_futex_wait(word32(offset), expected, milliseconds)
+        SystemCalls.futexWait(word32(offset), whileEqualTo: expected, milliseconds: milliseconds)
     }
 
     /// Wakes every process and thread waiting on the word at `offset`.
     func wakeAll(_ offset: Int) {
-        _ = strata_futex_wake_all(word32(offset))
+        SystemCalls.futexWakeAll(word32(offset))
     }
 }

@@ -15,17 +15,10 @@ extension StorageFile {
     /// The process id of another process that has the file at `path` open, or nil.
     package static func otherProcessUsing(path: String) -> Int32? {
         let lockPath = path + "-lock"
-        let fd = Glibc.open(lockPath, O_RDWR | O_CLOEXEC)
-        let readFd = fd >= 0 ? fd : Glibc.open(lockPath, O_RDONLY | O_CLOEXEC)
-        guard readFd >= 0 else { return nil }
-        defer { Glibc.close(readFd) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 0
-        lock.l_len = 1
-        guard fcntl(readFd, F_GETLK, &lock) == 0 else { return nil }
-        return lock.l_type == Int16(F_UNLCK) ? nil : lock.l_pid
+        guard let fd = (try? SystemCalls.open(lockPath, O_RDWR | O_CLOEXEC))
+                ?? (try? SystemCalls.open(lockPath, O_RDONLY | O_CLOEXEC)) else { return nil }
+        defer { SystemCalls.close(fd) }
+        return try? SystemCalls.lockHolder(fd, byte: 0, path: lockPath)
     }
 
     /// Refuses (`.alreadyOpen`, naming who) when the file is open in this process or another.
@@ -57,8 +50,7 @@ extension StorageFile {
     /// Bytes of the file and bytes in use (pages below the high-water mark minus the pages on
     /// LMDB's free list).
     package func sizes() throws -> (total: Int, used: Int) {
-        var st = stat()
-        let total = stat(path, &st) == 0 ? Int(st.st_size) : environment.usedBytes
+        let total = (try? SystemCalls.size(atPath: path)) ?? environment.usedBytes
         let freePages = try freePageCount()
         return (total, max(0, environment.usedBytes - freePages * environment.pageSize))
     }
@@ -120,7 +112,7 @@ extension StorageFile {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path), openInstance(path: path) == nil,
               otherProcessUsing(path: path) == nil else { return false }
-        let temporary = path + ".compact-\(getpid())"
+        let temporary = path + ".compact-\(ProcessIdentity.current.pid)"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
             let file = try StorageFile.open(path: path, options: Options(readOnly: false, syncOnCommit: syncOnCommit))
@@ -133,10 +125,11 @@ extension StorageFile {
             try? FileManager.default.removeItem(atPath: temporary)
             return false
         }
-        if rename(temporary, path) != 0 {
-            let code = errno
+        do {
+            try SystemCalls.rename(temporary, to: path)
+        } catch {
             try? FileManager.default.removeItem(atPath: temporary)
-            throw StorageError(.fileOperationFailed, "Cannot replace '\(path)' by its compacted copy: \(String(cString: strerror(code)))")
+            throw StorageError(.fileOperationFailed, "Cannot replace '\(path)' by its compacted copy: \(error.reason)")
         }
         return true
     }
