@@ -21,7 +21,7 @@ package final class StorageFile: @unchecked Sendable {
     /// The file's mutable state in this process, guarded by `state`.
     struct SharedState {
         /// The stored schema bytes decoded last, and what they decoded to.
-        var schemaCache: ([UInt8], StoredSchema)?
+        var schemaCache: ([UInt8], FileSchema)?
         /// The history retention this process's commits apply.
         var retention = HistoryRetentionPolicy.default
         /// The versions this process's snapshots pin.
@@ -190,7 +190,7 @@ package final class StorageFile: @unchecked Sendable {
     }
 
     /// The decoded schema if `bytes` are the ones decoded last.
-    func cachedSchema(for bytes: [UInt8]) -> StoredSchema? {
+    func cachedSchema(for bytes: [UInt8]) -> FileSchema? {
         state.withLock { state in
             guard let (b, s) = state.schemaCache, b == bytes else { return nil }
             return s
@@ -198,7 +198,7 @@ package final class StorageFile: @unchecked Sendable {
     }
 
     /// Remembers the schema decoded from `bytes`.
-    func cacheSchema(_ schema: StoredSchema, for bytes: [UInt8]) {
+    func cacheSchema(_ schema: FileSchema, for bytes: [UInt8]) {
         state.withLock { $0.schemaCache = (bytes, schema) }
     }
 }
