@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// Binds a parsed query to a class: key paths to properties, arguments to values, and checks
 /// that every operator applies to its operands' types.
@@ -651,11 +652,14 @@ package struct Resolver {
             return .double(d)
         case (.float, .int), (.float, .float), (.float, .double): return .float(Float(v.numeric!))
         case (.double, .int), (.double, .float), (.double, .double): return .double(v.numeric!)
-        case (.bool, .bool), (.string, .string), (.data, .data), (.date, .date), (.uuid, .uuid): return v
+        case (.bool, .bool), (.string, .string), (.data, .data), (.date, .date), (.uuid, .uuid), (.objectId, .objectId): return v
         case (.data, .string(let s)): return .data(Data(s.utf8))
         case (.uuid, .string(let s)):
             guard let u = UUID(uuidString: s) else { throw mismatch() }
             return .uuid(u)
+        case (.objectId, .string(let s)):
+            guard let id = try? ObjectId(string: s) else { throw mismatch() }
+            return .objectId(id)
         case (.link, _):
             throw QueryError("cannot compare the link '\(p.name)' with \(source); a link compares with nil or an object argument", at: position)
         default:
