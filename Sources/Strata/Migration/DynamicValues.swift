@@ -24,6 +24,7 @@ enum DynamicValues {
         case .date(let d): return d
         case .uuid(let u): return u
         case .link: return nil
+        case .objectId(let id): return id
         }
     }
 
@@ -45,6 +46,7 @@ enum DynamicValues {
         case .date: (v as? Date).map { .date($0) }
         case .uuid: (v as? UUID).map { .uuid($0) } ?? (v as? String).flatMap(UUID.init(uuidString:)).map { .uuid($0) }
         case .link: nil
+        case .objectId: ValueConversion.objectId(v).map { .objectId($0) }
         }
         guard let converted else { throw mismatch(given, property, className, nil) }
         return converted

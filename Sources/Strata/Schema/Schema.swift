@@ -28,6 +28,7 @@ public enum PropertyType: Int {
         case .date: self = .date
         case .uuid: self = .UUID
         case .link: self = .object
+        case .objectId: self = .objectId
         }
     }
 }
@@ -38,7 +39,7 @@ public struct Schema: CustomStringConvertible, Equatable {
     public let objectSchema: [ObjectSchema]
 
     init(stored: FileSchema) {
-        let known = ClassInfo.discovered
+        let known = ModelClass.discovered
         objectSchema = stored.sorted.map { c in ObjectSchema(c, objectClass: known.first { $0.name == c.name }?.type) }
     }
 
@@ -62,7 +63,7 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
         type = objectClass
     }
 
-    init(_ info: ClassInfo) { self.init(info.schema, objectClass: info.type) }
+    init(_ info: ModelClass) { self.init(info.schema, objectClass: info.type) }
 
     /// The Swift class (the generic `DynamicObject` when the class is not in the program).
     public var objectClass: AnyClass { type ?? Object.self }

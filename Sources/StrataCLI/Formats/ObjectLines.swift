@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataStorage
+import StrataValues
 
 /// The values of `strata export` and `strata import` lines (docs/INSPECTOR.md, "Export
 /// format"): each property value as JSON, chosen by the property's stored type so that every
@@ -9,7 +10,7 @@ import StrataStorage
 /// - bool, string: JSON booleans and strings; int: a JSON integer
 /// - double: the shortest decimal that reads back as the same double; float: the same, of the
 ///   float widened to a double; not-a-number and infinities as "nan", "inf", "-inf"
-/// - data: base64; uuid: its string; date: seconds since 2001-01-01T00:00:00Z (the way a
+/// - data: base64; uuid: its string; objectId: its 24 hexadecimal digits; date: seconds since 2001-01-01T00:00:00Z (the way a
 ///   `Date` holds it) as a number (import also takes an ISO-8601 string)
 /// - a link: the target's primary key, or its object key when its class has none; null
 /// - a list: an array of its elements in the same forms
@@ -30,6 +31,7 @@ enum ObjectLines {
         case .date(let d): return number(d.timeIntervalSinceReferenceDate)
         case .uuid(let u): return "\"" + u.uuidString + "\""
         case .link(let k): return try linkKey(k)
+        case .objectId(let id): return "\"" + id.stringValue + "\""
         }
     }
 
@@ -88,6 +90,9 @@ enum ObjectLines {
         case .uuid:
             guard case .string(let s) = json, let u = UUID(uuidString: s) else { throw wrong("a UUID") }
             return .uuid(u)
+        case .objectId:
+            guard case .string(let s) = json, let id = try? ObjectId(string: s) else { throw wrong("an ObjectId (24 hexadecimal digits)") }
+            return .objectId(id)
         case .link:
             throw Problem("\(name): a link is resolved after the objects are added")
         }

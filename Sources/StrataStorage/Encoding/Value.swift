@@ -1,4 +1,5 @@
 import Foundation
+import StrataValues
 
 /// One stored value, as a closed enum: the currency between the object API, the query
 /// engine and the row encoding. Integers of every width are `int`; `Date` keeps full
@@ -16,6 +17,7 @@ package enum Value: Hashable, Sendable {
     case uuid(UUID)
     /// A to-one link: the target object's key (the target class is in the schema).
     case link(ObjectKey)
+    case objectId(ObjectId)
 
     /// Whether the value is `null`.
     package var isNull: Bool { if case .null = self { return true } else { return false } }
@@ -50,6 +52,7 @@ extension Value {
         case (.data(let x), .data(let y)): return compareBytes(x, y)
         case (.uuid(let x), .uuid(let y)): return compareBytes(x.bytes, y.bytes)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         default:
             if let x = a.numeric, let y = b.numeric { return x < y ? -1 : (x == y ? 0 : (x > y ? 1 : (x.isNaN ? -1 : 1))) }
             return a.kindOrder < b.kindOrder ? -1 : (a.kindOrder == b.kindOrder ? 0 : 1)
@@ -66,6 +69,7 @@ extension Value {
         case .data: 5
         case .uuid: 6
         case .link: 7
+        case .objectId: 8
         }
     }
 

@@ -13,5 +13,6 @@ package func describe(_ value: Value) -> String {
     case .date(let d): "\(d)"
     case .uuid(let u): u.uuidString
     case .link(let k): "object \(k)"
+    case .objectId(let id): id.stringValue
     }
 }

@@ -12,6 +12,8 @@ package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
     case uuid = 8
     /// A to-one link to an object of `PropertySchema.linkTarget`.
     case link = 9
+    /// A 12-byte `ObjectId`.
+    case objectId = 10
 
     @usableFromInline package var description: String {
         switch self {
@@ -24,13 +26,14 @@ package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
         case .date: "date"
         case .uuid: "uuid"
         case .link: "link"
+        case .objectId: "objectId"
         }
     }
 
-    /// Whether `<`, `>`, `BETWEEN`, `@min`, `@max` apply.
+    /// Whether `<`, `>` and `BETWEEN` apply.
     package var isOrdered: Bool {
         switch self {
-        case .int, .float, .double, .date, .string: true
+        case .int, .float, .double, .date, .string, .objectId: true
         default: false
         }
     }
