@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: swift5),
         // The futex system call and atomics on shared memory, which Swift cannot call directly.
         .target(name: "CStrataSync"),
+        // The public value types ObjectId and Decimal128 (Foundation only).
+        .target(name: "StrataValues", swiftSettings: swift5),
         // Values, row and key encodings, schema, tables, indexes, history, the coordination file.
         .target(name: "StrataStorage", dependencies: ["LMDB", "CStrataSync"], swiftSettings: swift5),
         // The query language: lexer, parser, resolver, evaluator.
@@ -34,6 +36,7 @@ let package = Package(
                           swiftSettings: swift5),
         .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",
                           swiftSettings: swift5),
+        .testTarget(name: "StrataValuesTests", dependencies: ["StrataValues"], swiftSettings: swift5),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: swift5),
         .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: swift5),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStorage", "LMDB", "StrataStress", "StrataCLI"], swiftSettings: swift5),
