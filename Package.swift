@@ -3,6 +3,7 @@
 //
 // Layers (arrows point one way):
 //   strata (CLI), strata-bench, strata-stress → Strata → (StrataQuery, StrataStorage) → LMDB → CLMDB
+//   StrataStorage, StrataQuery, Strata → StrataValues (the public value types, Foundation only)
 //   StrataStorage → CStrataSync (futex and shared-memory atomics for the `.lock` file)
 import PackageDescription
 
@@ -23,14 +24,14 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: swift5),
         // The futex system call and atomics on shared memory, which Swift cannot call directly.
         .target(name: "CStrataSync"),
-        // The public value types ObjectId and Decimal128 (Foundation only).
+        // The public value types every layer shares (ObjectId, Decimal128), on Foundation alone.
         .target(name: "StrataValues", swiftSettings: swift5),
         // Values, row and key encodings, schema, tables, indexes, history, the coordination file.
-        .target(name: "StrataStorage", dependencies: ["LMDB", "CStrataSync"], swiftSettings: swift5),
+        .target(name: "StrataStorage", dependencies: ["StrataValues", "LMDB", "CStrataSync"], swiftSettings: swift5),
         // The query language: lexer, parser, resolver, evaluator.
-        .target(name: "StrataQuery", dependencies: ["StrataStorage"], swiftSettings: swift5),
+        .target(name: "StrataQuery", dependencies: ["StrataValues", "StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.
-        .target(name: "Strata", dependencies: ["StrataStorage", "StrataQuery"], swiftSettings: swift5),
+        .target(name: "Strata", dependencies: ["StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
         .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
         .executableTarget(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "LMDB", "CLMDB", "CSQLite"],
                           swiftSettings: swift5),
