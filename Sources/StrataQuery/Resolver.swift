@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// Binds a parsed query to a class: key paths to properties, arguments to values, and checks
 /// that every operator applies to its operands' types.
@@ -656,6 +657,12 @@ package struct Resolver {
         case (.uuid, .string(let s)):
             guard let u = UUID(uuidString: s) else { throw mismatch() }
             return .uuid(u)
+        case (.decimal128, .string(let s)):
+            guard let d = BID128(text: s) else { throw mismatch() }
+            return .decimal128(d)
+        case (.decimal128, _):
+            guard let d = v.decimal128 else { throw mismatch() }
+            return .decimal128(d)
         case (.link, _):
             throw QueryError("cannot compare the link '\(p.name)' with \(source); a link compares with nil or an object argument", at: position)
         default:

@@ -6,6 +6,7 @@
 /// Equality and ordering are by value across exponents (`1.0 == 1.00`, `-0 == 0`); NaN sorts
 /// before every number and is equal to NaN, so the order is total and `Hashable` agrees with
 /// `==` (the public `Decimal128` keeps IEEE's NaN inequality on top of this).
+@usableFromInline
 package struct BID128: Sendable {
     /// The encoding: bit 127 the sign, then the combination field and the coefficient.
     package let bits: UInt128
@@ -103,12 +104,12 @@ extension BID128: Comparable, Hashable {
         return xc < yc ? -1 : (xc == yc ? 0 : 1)
     }
 
-    package static func == (a: BID128, b: BID128) -> Bool { compare(a, b) == 0 }
-    package static func < (a: BID128, b: BID128) -> Bool { compare(a, b) < 0 }
+    @usableFromInline package static func == (a: BID128, b: BID128) -> Bool { compare(a, b) == 0 }
+    @usableFromInline package static func < (a: BID128, b: BID128) -> Bool { compare(a, b) < 0 }
 
     /// Hashes the value, not the encoding: trailing zeros of the coefficient are removed first,
     /// all zeros hash alike and all NaNs hash alike.
-    package func hash(into hasher: inout Hasher) {
+    @usableFromInline package func hash(into hasher: inout Hasher) {
         if isNaN { hasher.combine(0 as UInt8); return }
         if isInfinite { hasher.combine(isNegative ? 1 : 2 as UInt8); return }
         var (sign, coefficient, exponent) = parts

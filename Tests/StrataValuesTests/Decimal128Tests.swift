@@ -22,7 +22,9 @@ final class Decimal128Tests: XCTestCase {
         XCTAssertEqual(Decimal128(floatLiteral: 3.14159).stringValue, "3.14159000000000")
         XCTAssertEqual(Decimal128(floatLiteral: 2.5).stringValue, "2.5")
         XCTAssertEqual(Decimal128(floatLiteral: 0.1 + 0.2), "0.300000000000000")
-        XCTAssertEqual(Decimal128(floatLiteral: 1e300).stringValue, "1E300")
+        XCTAssertEqual(Decimal128(floatLiteral: 1e300).stringValue, "1.00000000000000E300")
+        XCTAssertEqual(Decimal128(floatLiteral: 1e15).stringValue, "1E15")
+        XCTAssertEqual(Decimal128(value: Float(0.1)).stringValue, "1.000000E-1")
         XCTAssertTrue(Decimal128(floatLiteral: .nan).isNaN)
         XCTAssertEqual(Decimal128(floatLiteral: -.infinity).stringValue, "-Inf")
     }
@@ -34,11 +36,11 @@ final class Decimal128Tests: XCTestCase {
     }
 
     func testProductsAndQuotientsKeepThePreferredExponent() {
-        XCTAssertEqual((d("0.21") * d("0.7")).stringValue, "0.147")
+        XCTAssertEqual((d("0.21") * d("0.7")).stringValue, "1.47E-1")
         XCTAssertEqual((d("7") / d("3.5")).stringValue, "2")
-        XCTAssertEqual((d("0.21") / d("0.7")).stringValue, "0.3")
-        XCTAssertEqual((d("1") / d("3")).stringValue, "0.3333333333333333333333333333333333")
-        XCTAssertEqual((d("2") / d("3")).stringValue, "0.6666666666666666666666666666666667")
+        XCTAssertEqual((d("0.21") / d("0.7")).stringValue, "3E-1")
+        XCTAssertEqual((d("1") / d("3")).stringValue, "3.333333333333333333333333333333333E-1")
+        XCTAssertEqual((d("2") / d("3")).stringValue, "6.666666666666666666666666666666667E-1")
         XCTAssertEqual((d("1E-6176") / d("2")).stringValue, "0E-6176")
     }
 
@@ -95,17 +97,18 @@ final class Decimal128Tests: XCTestCase {
         XCTAssertEqual(d("-0").stringValue, "-0")
         XCTAssertEqual((d("-0") + d("-0")).stringValue, "-0")
         XCTAssertEqual((d("-0") + d("0")).stringValue, "0")
-        XCTAssertEqual((d("1.5") - d("1.5")).stringValue, "0.0")
+        XCTAssertEqual((d("1.5") - d("1.5")).stringValue, "0E-1")
     }
 
     func testTextRoundTrips() {
-        for text in ["0.1", "-1.5E10", "NaN", "Inf", "-Inf", "1E-5", "123", "11.111110", "-0", "0E-1",
+        for text in ["1E-1", "12.5", "-1.5E10", "NaN", "Inf", "-Inf", "1E-5", "123", "11.111110", "-0", "0E-1",
                      "9.999999999999999999999999999999999E6144", "1E-6176", "1.5E-7"] {
             XCTAssertEqual(d(text).stringValue, text)
             XCTAssertEqual(d(d(text).stringValue).bid.bits, d(text).bid.bits, text)
         }
         XCTAssertEqual(d("-1.5E+10").stringValue, "-1.5E10")
-        XCTAssertEqual(d("+.5").stringValue, "0.5")
+        XCTAssertEqual(d("0.1").stringValue, "1E-1", "Realm writes a lone digit with an exponent")
+        XCTAssertEqual(d("+.5").stringValue, "5E-1")
         XCTAssertEqual(d("Infinity"), d("inf"))
         XCTAssertEqual(d("1.5e3"), 1500)
     }
@@ -148,5 +151,25 @@ final class Decimal128Tests: XCTestCase {
         let back = try JSONDecoder().decode([Decimal128].self, from: #"["0.1", 7, 2.5]"#.data(using: .utf8)!)
         XCTAssertEqual(back, [0.1, 7, 2.5])
         XCTAssertThrowsError(try JSONDecoder().decode([Decimal128].self, from: #"["x"]"#.data(using: .utf8)!))
+    }
+}
+
+final class Decimal128OrderedKeyTests: XCTestCase {
+    private func key(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        BID128(text: text)!.appendOrderedKey(to: &out)
+        return out
+    }
+
+    func testKeysSortAsTheNumbersAndEqualNumbersShareAKey() {
+        let ascending = ["NaN", "-Inf", "-9.999999999999999999999999999999999E6144", "-1E10", "-1.5", "-1", "-1E-6176",
+                         "0", "1E-6176", "1E-30", "0.1", "0.11", "1", "1.000000000000000000000000000000001", "2", "10",
+                         "1E6144", "Inf"]
+        let keys = ascending.map(key)
+        for (a, b) in zip(keys, keys.dropFirst()) { XCTAssertLessThan(a.lexicographicallyPrecedes(b) ? -1 : 1, 0, "\(a) \(b)") }
+        XCTAssertEqual(key("1.0"), key("1.00"))
+        XCTAssertEqual(key("-0"), key("0E7"))
+        XCTAssertEqual(key("-1.50"), key("-1.5"))
+        XCTAssertEqual(key("1.5").count, 19)
     }
 }

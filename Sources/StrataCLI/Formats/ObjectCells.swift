@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// One property value as `query`, `show` and `diff` print it.
 enum Cell {
@@ -31,6 +32,7 @@ enum Cell {
             case .date(let d): return HistoryFile.preciseTime(d)
             case .uuid(let u): return u.uuidString
             case .link(let k): return "#\(k)"
+            case .decimal128(let d): return d.text
             }
         }
     }
@@ -60,6 +62,7 @@ enum Cell {
             case .date(let d): return .string(HistoryFile.preciseTime(d))
             case .uuid(let u): return .string(u.uuidString)
             case .link(let k): return .string("#\(k)")
+            case .decimal128(let d): return .string(d.text)
             }
         }
     }
