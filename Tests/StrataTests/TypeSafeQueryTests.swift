@@ -233,7 +233,7 @@ final class TypeSafeQueryTests: StrataTestCase {
     }
 
     func testKeyPathsAreRecordedOncePerProperty() {
-        let info = ClassInfo.forType(TypedItem.self)
+        let info = ModelClass.forType(TypedItem.self)
         XCTAssertEqual(info.properties[KeyPathRecorder.declarationIndex(of: \TypedItem.optDate, in: info)].name, "optDate")
         XCTAssertEqual(info.properties[KeyPathRecorder.declarationIndex(of: \TypedItem.id, in: info)].name, "id")
         XCTAssertEqual(info.properties[KeyPathRecorder.declarationIndex(of: \TypedItem.id, in: info)].name, "id")

@@ -44,7 +44,7 @@ final class MigrationContext {
     /// The first error of the block.
     private(set) var error: Realm.Error?
 
-    private init(txn: StorageTransaction, path: String, configured: [ClassInfo]) {
+    private init(txn: StorageTransaction, path: String, configured: [ModelClass]) {
         self.txn = txn
         self.path = path
         oldSchema = txn.schema
@@ -53,7 +53,7 @@ final class MigrationContext {
 
     /// Migrates the file from `oldVersion` to `newVersion` in `txn` and commits. Throws
     /// (leaving `txn` to be aborted by the caller) when anything fails.
-    static func run(_ txn: StorageTransaction, path: String, infos: [ClassInfo], oldVersion: UInt64, newVersion: UInt64,
+    static func run(_ txn: StorageTransaction, path: String, infos: [ModelClass], oldVersion: UInt64, newVersion: UInt64,
                     block: MigrationBlock?, processName: String, pid: Int32) throws {
         let context = MigrationContext(txn: txn, path: path, configured: infos)
         do {
@@ -98,7 +98,7 @@ final class MigrationContext {
         var isEmpty: Bool { defaults.isEmpty && copies.isEmpty && requiredNow.isEmpty && narrowed.isEmpty && lists.isEmpty }
     }
 
-    private func applyNewSchema(_ infos: [ClassInfo]) throws {
+    private func applyNewSchema(_ infos: [ModelClass]) throws {
         var targets: [ClassSchema] = []
         var work: [String: SlotWork] = [:]
         for info in infos {
@@ -343,7 +343,7 @@ final class MigrationContext {
                 throw fail("Cannot create an object of type '\(typeName)': it is not in the new schema")
             }
             var values = [StrataStorage.Value](repeating: .null, count: schema.slotCount)
-            let defaults = ClassInfo.discovered.first { $0.name == typeName }.map { ($0.type as! Object.Type).init() }
+            let defaults = ModelClass.discovered.first { $0.name == typeName }.map { ($0.type as! Object.Type).init() }
             let array = (value as? [Any?]).flatMap { $0.isEmpty ? nil : $0 }
             if let array, array.count != schema.properties.count {
                 throw fail("Invalid array input: \(array.count) values for the \(schema.properties.count) properties of '\(typeName)' (\(schema.properties.map(\.name).joined(separator: ", ")))")

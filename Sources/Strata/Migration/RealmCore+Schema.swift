@@ -15,9 +15,9 @@ extension RealmCore {
         /// Differences between the configured classes and the stored ones, one line each.
         var differences: [String]
         /// Configured classes the file does not have.
-        var missing: [ClassInfo]
+        var missing: [ModelClass]
 
-        init(_ infos: [ClassInfo], _ stored: StoredSchema, storedVersion: UInt64?) {
+        init(_ infos: [ModelClass], _ stored: StoredSchema, storedVersion: UInt64?) {
             fileVersion = storedVersion ?? 0
             isNew = stored.classes.isEmpty && storedVersion == nil
             differences = SchemaDifferences.lines(infos, stored)
@@ -32,8 +32,8 @@ extension RealmCore {
     }
 
     /// The classes a configuration names, or every model class used so far.
-    static func configuredClasses(_ configuration: Realm.Configuration) throws -> [ClassInfo] {
-        try (configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered)
+    static func configuredClasses(_ configuration: Realm.Configuration) throws -> [ModelClass] {
+        try (configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.discovered)
             .filter { $0.type != DynamicObject.self }
     }
 
@@ -72,7 +72,7 @@ extension RealmCore {
     /// (a process opening meanwhile waits for it, then sees the result). Throws
     /// `.schemaMismatch` for a lower schema version, for differences without a higher one,
     /// and for a read-only Realm that would need a migration.
-    func prepareSchema(_ infos: [ClassInfo]) throws {
+    func prepareSchema(_ infos: [ModelClass]) throws {
         let infos = infos.filter { $0.type != DynamicObject.self }
         checkedClasses = infos
         let first = try translatingErrors(path: path) { () throws -> SchemaDecision in

@@ -114,7 +114,7 @@ extension LinkingObjects: LinkingObjectsAccess {
     var originPropertyName: String { originProperty }
 
     static func managed(core: RealmCore, originProperty: String, target: ObjectKey) -> Any {
-        let info = ClassInfo.forType(Element.self)
+        let info = ModelClass.forType(Element.self)
         return LinkingObjects(originProperty: originProperty,
                               results: Results(core: core, info: info, source: .backlinks(property: originProperty, target: target)))
     }

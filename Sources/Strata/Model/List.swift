@@ -235,7 +235,7 @@ final class ListStore {
     let table: Table
     let property: PropertySchema
     /// For a list of objects, the element class and its binding.
-    let targetInfo: ClassInfo?
+    let targetInfo: ModelClass?
     let targetBinding: TableBinding?
 
     init(owner: ObjectBase, index: Int) {
@@ -247,7 +247,7 @@ final class ListStore {
         table = binding.table
         property = binding.properties[index]
         let core = owner.managingCore!
-        let target = binding.info.properties[index].linkTarget.map(ClassInfo.forType)
+        let target = binding.info.properties[index].linkTarget.map(ModelClass.forType)
         targetInfo = target
         targetBinding = core.reading { try target.flatMap { try core.binding(for: $0) } }
     }

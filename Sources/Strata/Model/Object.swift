@@ -11,7 +11,7 @@ open class Object: ObjectBase {
     public convenience init(value: Any) {
         self.init()
         do {
-            let info = try ClassInfo.of(Swift.type(of: self))
+            let info = try ModelClass.of(Swift.type(of: self))
             let values = try ValueConversion.values(from: value, for: info)
             for (index, v) in values.enumerated() {
                 if let v { info.properties[index].field.setValue(v, at: info.field(index, of: self)) }
@@ -23,13 +23,13 @@ open class Object: ObjectBase {
     public var realm: Realm? { managingCore.map(Realm.init(core:)) }
 
     /// The schema of the object's class.
-    public var objectSchema: ObjectSchema { ObjectSchema(ClassInfo.forType(Swift.type(of: self))) }
+    public var objectSchema: ObjectSchema { ObjectSchema(ModelClass.forType(Swift.type(of: self))) }
 
     open override var isInvalidated: Bool { super.isInvalidated }
 
     /// "Dog { name = Rex; age = 3; }", as RealmSwift prints objects.
     open override var description: String {
-        let info = ClassInfo.forType(Swift.type(of: self))
+        let info = ModelClass.forType(Swift.type(of: self))
         if binding != nil && isInvalidated { return "[invalid object]" }
         let body = info.properties.indices.map { index in
             let v = storedValue(index)
@@ -71,8 +71,8 @@ open class Object: ObjectBase {
         return isEqual(object)
     }
 
-    private func property(_ key: String) -> (ClassInfo, Int) {
-        let info = ClassInfo.forType(Swift.type(of: self))
+    private func property(_ key: String) -> (ModelClass, Int) {
+        let info = ModelClass.forType(Swift.type(of: self))
         guard let index = info.index(of: key) else {
             fatalError("Invalid property name '\(key)' for class '\(info.name)'")
         }
@@ -82,7 +82,7 @@ open class Object: ObjectBase {
     /// The stored form of property `index`, managed or not.
     func storedValue(_ index: Int) -> _StrataValue {
         if binding != nil { return _managedValue(index) }
-        let info = ClassInfo.forType(Swift.type(of: self))
+        let info = ModelClass.forType(Swift.type(of: self))
         return info.properties[index].field.value(at: info.field(index, of: self))
     }
 }

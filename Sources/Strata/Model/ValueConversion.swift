@@ -9,7 +9,7 @@ enum ValueConversion {
     /// Values by declaration index from a dictionary, an array in declaration order, or an
     /// object. nil entries mean "not given" (keep the default or the existing value). A link
     /// given as a dictionary or an array becomes an unmanaged object of the target class.
-    static func values(from value: Any, for info: ClassInfo) throws -> [_StrataValue?] {
+    static func values(from value: Any, for info: ModelClass) throws -> [_StrataValue?] {
         var result = [_StrataValue?](repeating: nil, count: info.properties.count)
         switch value {
         case let dictionary as [String: Any?]:
@@ -31,7 +31,7 @@ enum ValueConversion {
                 result[index] = try self.value(array[index], for: property, className: info.name)
             }
         case let object as Object:
-            let sourceInfo = try ClassInfo.of(type(of: object))
+            let sourceInfo = try ModelClass.of(type(of: object))
             for (index, property) in info.properties.enumerated() {
                 guard let i = sourceInfo.index(of: property.name) else { continue }
                 result[index] = try self.value(sourceInfo.properties[i].field.swiftValue(object.storedValue(i)),
@@ -45,7 +45,7 @@ enum ValueConversion {
 
     /// One value for a declared property; a link takes an object of the target class, or a
     /// dictionary or array to build an unmanaged one from.
-    static func value(_ given: Any?, for property: PropertyInfo, className: String) throws -> _StrataValue {
+    static func value(_ given: Any?, for property: ModelProperty, className: String) throws -> _StrataValue {
         if property.schema.isList { return try list(given, for: property, className: className) }
         guard let target = property.linkTarget else {
             return _StrataValue(try value(given, for: property.schema, className: className))
@@ -61,7 +61,7 @@ enum ValueConversion {
             return object._strataValue
         case let nested?:
             let object = target.init()
-            let info = try ClassInfo.of(target)
+            let info = try ModelClass.of(target)
             for (index, v) in try values(from: nested, for: info).enumerated() {
                 if let v { info.properties[index].field.setValue(v, at: info.field(index, of: object)) }
             }
@@ -71,7 +71,7 @@ enum ValueConversion {
 
     /// A list's elements from an array (or any sequence, or a List); each element as the list's
     /// element type takes it.
-    private static func list(_ given: Any?, for property: PropertyInfo, className: String) throws -> _StrataValue {
+    private static func list(_ given: Any?, for property: ModelProperty, className: String) throws -> _StrataValue {
         let items: [Any?]
         switch flatten(given) {
         case nil, is NSNull: items = []
@@ -83,7 +83,7 @@ enum ValueConversion {
         }
         var schema = property.schema
         schema.isList = false
-        let element = PropertyInfo(name: property.name, offset: property.offset, field: property.field, schema: schema,
+        let element = ModelProperty(name: property.name, offset: property.offset, field: property.field, schema: schema,
                                    linkTarget: property.linkTarget, listAccess: nil, read: property.read)
         return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className) })
     }

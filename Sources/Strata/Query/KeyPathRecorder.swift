@@ -1,5 +1,5 @@
-import Foundation
 import StrataStorage
+import Synchronization
 
 /// Maps a Swift key path (`\Dog.age`) to the `@Persisted` property it reads, without names.
 ///
@@ -15,7 +15,7 @@ import StrataStorage
 /// lookups, `\Dog.owner` recorded on a `Dog`, then `\Person.name` on a `Person`. A link read
 /// by a recorder is nil and an inverse relationship an empty `LinkingObjects`.
 enum KeyPathRecorder {
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
     /// Declaration index by key path (key paths include their root type).
     nonisolated(unsafe) private static var cache: [AnyKeyPath: Int] = [:]
     /// The indexes read during the current recording (written under `lock`).
@@ -23,9 +23,12 @@ enum KeyPathRecorder {
 
     /// The declaration index of the `@Persisted` property that `keyPath` reads. Traps, as
     /// RealmSwift does, when it reads no stored property or more than one.
-    static func declarationIndex<Root: ObjectBase, V>(of keyPath: KeyPath<Root, V>, in info: ClassInfo) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
+    static func declarationIndex<Root: ObjectBase, V>(of keyPath: KeyPath<Root, V>, in info: ModelClass) -> Int {
+        lock.withLock { _ in record(keyPath, in: info) }
+    }
+
+    /// `declarationIndex(of:in:)`, under `lock`.
+    private static func record<Root: ObjectBase, V>(_ keyPath: KeyPath<Root, V>, in info: ModelClass) -> Int {
         if let index = cache[keyPath] { return index }
         let recorder = Root.init()
         let base = Unmanaged.passUnretained(recorder).toOpaque()
@@ -51,7 +54,7 @@ enum KeyPathRecorder {
     }
 
     /// The class being recorded (written under `lock`).
-    nonisolated(unsafe) private static var recording: ClassInfo?
+    nonisolated(unsafe) private static var recording: ModelClass?
 
     /// Called by a recorder's accessor: notes the property read and returns null (for a
     /// link: nil; for an inverse relationship: an empty, unmanaged `LinkingObjects`).
@@ -69,7 +72,7 @@ enum KeyPathRecorder {
 
     /// The name of the property with declaration index `index` (inverse relationships
     /// follow the stored properties).
-    static func name(of index: Int, in info: ClassInfo) -> String {
+    static func name(of index: Int, in info: ModelClass) -> String {
         index < info.properties.count ? info.properties[index].name : info.linkingObjects[index - info.properties.count].name
     }
 }

@@ -69,7 +69,7 @@ public struct Query<T> {
     /// list (the values of a list of values).
     func member<Root: ObjectBase, V>(_ member: KeyPath<Root, V>, of type: Root.Type, in schema: ClassSchema,
                                      after steps: [LinkStep]) -> QueryNode {
-        let info = ClassInfo.forType(type)
+        let info = ModelClass.forType(type)
         let index = KeyPathRecorder.declarationIndex(of: member, in: info)
         if index >= info.properties.count {
             let inverse = info.linkingObjects[index - info.properties.count]

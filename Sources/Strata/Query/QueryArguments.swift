@@ -60,7 +60,7 @@ extension RealmCore: SchemaLookupSource {
     package func schemaLookup() -> SchemaLookup {
         var classes = reading { try transaction().schema.classes }
         var inverses: [String: [InverseRelationship]] = [:]
-        for info in ClassInfo.discovered {
+        for info in ModelClass.discovered {
             if classes[info.name] == nil { classes[info.name] = info.schema }
             guard !info.linkingObjects.isEmpty else { continue }
             inverses[info.name] = info.linkingObjects.map {

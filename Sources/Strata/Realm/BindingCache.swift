@@ -6,13 +6,13 @@
 struct BindingCache {
     private var bindings: [ObjectIdentifier: TableBinding] = [:]
     private var lastBinding: TableBinding?
-    private var lastClassInfo: ClassInfo?
+    private var lastModelClass: ModelClass?
     /// Changes each time the bindings are dropped.
     private(set) var generation: UInt64 = 0
 
     /// The binding made for `info`, if any.
     @inline(__always)
-    mutating func binding(for info: ClassInfo) -> TableBinding? {
+    mutating func binding(for info: ModelClass) -> TableBinding? {
         if let last = lastBinding, last.info === info { return last }
         guard let binding = bindings[ObjectIdentifier(info)] else { return nil }
         lastBinding = binding
@@ -36,11 +36,11 @@ struct BindingCache {
         generation &+= 1
     }
 
-    /// The info of model class `type` (`ClassInfo.of`, whose process-wide table takes a lock).
-    mutating func classInfo(_ type: ObjectBase.Type) throws -> ClassInfo {
-        if let last = lastClassInfo, last.type == type { return last }
-        let info = try ClassInfo.of(type)
-        lastClassInfo = info
+    /// The info of model class `type` (`ModelClass.of`, whose process-wide table takes a lock).
+    mutating func modelClass(_ type: ObjectBase.Type) throws -> ModelClass {
+        if let last = lastModelClass, last.type == type { return last }
+        let info = try ModelClass.of(type)
+        lastModelClass = info
         return info
     }
 }

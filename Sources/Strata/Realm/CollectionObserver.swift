@@ -61,7 +61,7 @@ final class CollectionObserver<Element: RealmCollectionValue>: Observer {
     /// delivery asks every observer.
     private lazy var dependencies: Set<String> = {
         var names: Set<String>
-        do { names = Set(try ClassInfo.withLinkTargets([results.info]).map(\.name)) } catch { trap(error) }
+        do { names = Set(try ModelClass.withLinkTargets([results.info]).map(\.name)) } catch { trap(error) }
         if case .list(_, _, let ownerInfo) = results.source { names.insert(ownerInfo.name) }
         return names
     }()

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import Synchronization
 
 /// Carries a commit seen by the file's notifier thread (any process's commit) to one Realm
 /// instance's thread: it schedules one timer on that thread's run loop (a timer added from
@@ -8,8 +9,8 @@ import StrataStorage
 /// refreshes itself (`autorefresh`) and delivers its notifications, or reports
 /// `.refreshRequired`. Commits that arrive while a wake-up is pending coalesce into it.
 final class CommitWaker: CommitListener, @unchecked Sendable {
-    // Sendable invariant: `isPending` is only touched under `lock`; `token` is only
-    // dereferenced on the Realm's thread, inside the timer.
+    // Sendable invariant: `isPending` is a mutex; `token` is only dereferenced on the
+    // Realm's thread, inside the timer, and `target` is only used to schedule there.
     /// Where the Realm runs.
     enum Target {
         case runLoop(RunLoop)
@@ -17,8 +18,8 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
     }
     private let target: Target
     private weak var token: RealmCore.Token?
-    private let lock = NSLock()
-    private var isPending = false
+    /// Whether a wake-up is scheduled and has not run yet.
+    private let isPending = Mutex(false)
 
     init(_ core: RealmCore, target: Target) {
         self.target = target
@@ -26,10 +27,15 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
     }
 
     func commitObserved() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !isPending else { return }
-        isPending = true
+        isPending.withLock { isPending in
+            guard !isPending else { return }
+            isPending = true
+            schedule()
+        }
+    }
+
+    /// Schedules one wake-up on the Realm's run loop or queue.
+    private func schedule() {
         switch target {
         case .runLoop(let runLoop):
             runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in
@@ -42,9 +48,7 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
     }
 
     private func fire() {
-        lock.lock()
-        isPending = false
-        lock.unlock()
+        isPending.withLock { $0 = false }
         token?.core?.commitObserved()
     }
 }

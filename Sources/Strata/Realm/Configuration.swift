@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Called once when a file with a lower schema version is opened with a higher `schemaVersion`.
 public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
@@ -6,14 +7,13 @@ public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchema
 extension Realm {
     /// Where and how a Realm is opened (RealmSwift's `Realm.Configuration`).
     public struct Configuration: Sendable {
-        nonisolated(unsafe) private static var storedDefault = Configuration()
-        private static let defaultLock = NSLock()
+        private static let storedDefault = Mutex(Configuration())
 
         /// The configuration `Realm()` uses: `default.realm` in the current directory unless
         /// changed.
         public static var defaultConfiguration: Configuration {
-            get { defaultLock.withLock { storedDefault } }
-            set { defaultLock.withLock { storedDefault = newValue } }
+            get { storedDefault.withLock { $0 } }
+            set { storedDefault.withLock { $0 = newValue } }
         }
 
         /// Creates a configuration; every argument has RealmSwift's default.

@@ -27,7 +27,7 @@ final class GraphWrite {
     /// Adds the unmanaged `object` and its graph. A new object of a class without links or
     /// lists (the common case) is inserted straight from its fields, with no graph to track.
     static func add(_ object: ObjectBase, update: Realm.UpdatePolicy, to core: RealmCore) throws {
-        let info = try core.classInfo(type(of: object))
+        let info = try core.modelClass(type(of: object))
         guard !info.hasRelationships, update == .error else {
             _ = try run(core) { try $0.add(object, update: update) }
             return
@@ -35,7 +35,7 @@ final class GraphWrite {
         let binding = try core.bindingForWrite(info)
         let base = Unmanaged.passUnretained(object).toOpaque()
         let row = newRow(info, binding) { index in
-            // Members read in place: copying a whole `PropertyInfo` would retain its strings.
+            // Members read in place: copying a whole `ModelProperty` would retain its strings.
             info.properties[index].read(base + info.properties[index].offset).value
         }
         let key = try translatingErrors(path: core.path) { try core.transaction().insert(binding.table, values: row) }
@@ -46,7 +46,7 @@ final class GraphWrite {
     @discardableResult
     func add(_ object: ObjectBase, update: Realm.UpdatePolicy) throws -> ObjectKey {
         if let done = written[ObjectIdentifier(object)] { return done.key }
-        let info = try ClassInfo.of(type(of: object))
+        let info = try ModelClass.of(type(of: object))
         let base = Unmanaged.passUnretained(object).toOpaque()
         let values = info.properties.map { Optional($0.read(base + $0.offset)) }
         return try upsert(info, values: values, update: update, writing: object).key
@@ -54,7 +54,7 @@ final class GraphWrite {
 
     /// Inserts, or updates by primary key, one object. `values` are by declaration index; nil
     /// means "not given": the default for a new object, unchanged for an existing one.
-    func upsert(_ info: ClassInfo, values: [_StrataValue?], update: Realm.UpdatePolicy,
+    func upsert(_ info: ModelClass, values: [_StrataValue?], update: Realm.UpdatePolicy,
                 writing object: ObjectBase? = nil) throws -> (binding: TableBinding, key: ObjectKey) {
         let binding = try core.bindingForWrite(info)
         let txn = try core.transaction()
@@ -97,7 +97,7 @@ final class GraphWrite {
 
     /// Writes one object's row, then adds its unmanaged link targets and links to them, then
     /// writes its lists (replacing an existing object's).
-    private func write(_ info: ClassInfo, _ binding: TableBinding, _ stored: [StrataStorage.Value?],
+    private func write(_ info: ModelClass, _ binding: TableBinding, _ stored: [StrataStorage.Value?],
                        _ pending: [(index: Int, target: ObjectBase)], _ lists: [(index: Int, elements: [_StrataValue])],
                        _ update: Realm.UpdatePolicy, _ object: ObjectBase?) throws -> (binding: TableBinding, key: ObjectKey) {
         let txn = try core.transaction()
@@ -127,7 +127,7 @@ final class GraphWrite {
             }
         }
         for (index, target) in pending {
-            let hasPrimaryKey = try ClassInfo.of(type(of: target)).schema.primaryKey != nil
+            let hasPrimaryKey = try ModelClass.of(type(of: target)).schema.primaryKey != nil
             let targetKey = try add(target, update: hasPrimaryKey ? update : .error)
             try translatingErrors(path: core.path) {
                 try txn.update(binding.table, key, [(binding.properties[index], .link(targetKey))], onlyIfDifferent: true)
@@ -137,7 +137,7 @@ final class GraphWrite {
             let values = try elements.map { element -> StrataStorage.Value in
                 guard let target = element.object else { return element.value }
                 if let key = try existingKey(of: target) { return .link(key) }
-                let hasPrimaryKey = try ClassInfo.of(type(of: target)).schema.primaryKey != nil
+                let hasPrimaryKey = try ModelClass.of(type(of: target)).schema.primaryKey != nil
                 return .link(try add(target, update: hasPrimaryKey ? update : .error))
             }
             try translatingErrors(path: core.path) {
@@ -159,7 +159,7 @@ final class GraphWrite {
     /// The row of a new object of the class: each declared property's slot holds
     /// `value(index)` (by declaration index), every other slot null.
     @inline(__always)
-    private static func newRow(_ info: ClassInfo, _ binding: TableBinding,
+    private static func newRow(_ info: ModelClass, _ binding: TableBinding,
                                _ value: (Int) -> StrataStorage.Value) -> [StrataStorage.Value] {
         var row = [StrataStorage.Value](repeating: .null, count: binding.table.slotCount)
         for index in info.properties.indices { row[binding.slots[index].id] = value(index) }
@@ -167,7 +167,7 @@ final class GraphWrite {
     }
 
     /// The values a new instance of the class has (its property initialisers).
-    private func defaultValues(_ info: ClassInfo) -> [StrataStorage.Value] {
+    private func defaultValues(_ info: ModelClass) -> [StrataStorage.Value] {
         let fresh = info.type.init()
         return info.properties.indices.map { info.properties[$0].field.value(at: info.field($0, of: fresh)).value }
     }

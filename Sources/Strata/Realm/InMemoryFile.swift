@@ -1,21 +1,21 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// An in-memory Realm's file: in a directory of this process under /dev/shm (or the temporary
 /// directory), shared by every instance with the same identifier, deleted with its directory
 /// when the last instance goes.
-final class InMemoryFile: @unchecked Sendable {
-    // Sendable invariant: `path` is immutable; the registry is guarded by `lock`.
+final class InMemoryFile: Sendable {
     let path: String
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var open: [String: Weak] = [:]
+    /// The files in use, by identifier.
+    private static let open = Mutex<[String: Weak]>([:])
     private struct Weak { weak var file: InMemoryFile? }
 
     private init(path: String) { self.path = path }
 
     /// The file for `identifier`, shared while any instance holds it.
     static func forIdentifier(_ identifier: String) throws -> InMemoryFile {
-        try lock.withLock {
+        try open.withLock { open in
             if let file = open[identifier]?.file { return file }
             let directory = try Self.directory()
             let safe = identifier.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import Synchronization
 
 // In-process change notifications (docs/NOTIFICATIONS.md).
 //
@@ -232,11 +233,10 @@ class Observer: NotificationToken {
 }
 
 /// A flag set once, readable from any thread.
-private final class InvalidationFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
+private final class InvalidationFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
 
 /// `Realm.observe`.

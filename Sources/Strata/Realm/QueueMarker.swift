@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Marks a serial queue that Realms are confined to (`Realm(configuration:queue:)`): code
 /// running on it finds the queue's marker with `DispatchQueue.getSpecific`, which is how a
@@ -6,11 +7,11 @@ import Foundation
 final class QueueMarker: @unchecked Sendable {
     // Sendable invariant: no state.
     static let key = DispatchSpecificKey<QueueMarker>()
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
 
     /// The marker of `queue`, set on it the first time.
     static func of(_ queue: DispatchQueue) -> QueueMarker {
-        lock.withLock {
+        lock.withLock { _ in
             if let marker = queue.getSpecific(key: key) { return marker }
             let marker = QueueMarker()
             queue.setSpecific(key: key, value: marker)

@@ -26,7 +26,7 @@ public extension Realm {
     @discardableResult
     func throwingCreate<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) throws -> T {
         core.checkWrite()
-        let info = try ClassInfo.of(type)
+        let info = try ModelClass.of(type)
         let given = try ValueConversion.values(from: value, for: info)
         let (binding, key) = try GraphWrite.run(core) { try $0.upsert(info, values: given, update: update) }
         return core.object(type, binding, key)

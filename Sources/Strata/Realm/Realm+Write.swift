@@ -177,15 +177,15 @@ extension Realm {
         guard let objectType = type as? ObjectBase.Type else {
             fatalError("objects(_:) needs an Object subclass, not \(type)")
         }
-        do { return Results(core: core, info: try core.classInfo(objectType)) } catch { trap(error) }
+        do { return Results(core: core, info: try core.modelClass(objectType)) } catch { trap(error) }
     }
 
     /// The object with primary key `key`, or nil. Traps if the class has no primary key or
     /// the key has the wrong type.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         core.confinement.check()
-        let info: ClassInfo
-        do { info = try core.classInfo(type) } catch { trap(error) }
+        let info: ModelClass
+        do { info = try core.modelClass(type) } catch { trap(error) }
         do {
             // An `Int` key of an `Int` primary key needs no conversion (nor its dynamic casts),
             // nor a copy of the primary key's description.

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import Synchronization
 
 /// A database: the entry point for reading and writing objects (RealmSwift's `Realm`).
 ///
@@ -173,18 +174,17 @@ enum RealmCache {
     /// Queue-confined instances, held weakly by the instance itself: one may be released on
     /// any thread while another looks it up, which a weak reference (unlike the token's
     /// unowned one) survives.
-    nonisolated(unsafe) private static var queueCores: [String: WeakCore] = [:]
-    private static let queueLock = NSLock()
+    private static let queueCores = Mutex<[String: WeakCore]>([:])
     private struct WeakCore { weak var core: RealmCore? }
 
     /// The instance confined to `queue` (called on the queue).
     static func core(for configuration: Realm.Configuration, queue: DispatchQueue) throws -> RealmCore {
         let id = "\(ObjectIdentifier(QueueMarker.of(queue))) " + cacheKey(configuration)
-        if let core = queueLock.withLock({ queueCores[id]?.core }) { return core }
+        if let core = queueCores.withLock({ $0[id]?.core }) { return core }
         let core = try RealmCore(configuration: configuration, queue: queue)
-        queueLock.withLock {
-            queueCores = queueCores.filter { $0.value.core != nil }
-            queueCores[id] = WeakCore(core: core)
+        queueCores.withLock { cores in
+            cores = cores.filter { $0.value.core != nil }
+            cores[id] = WeakCore(core: core)
         }
         return core
     }

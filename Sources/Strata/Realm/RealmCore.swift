@@ -32,26 +32,26 @@ final class RealmCore {
     /// Brings other threads' and processes' commits to this instance's run loop (kept here:
     /// the file's notifier holds it weakly, so it goes with this instance).
     private var waker: CommitWaker?
-    /// The classes looked up and bound to their tables so far (guarded by `frozenLock` on a
-    /// frozen instance).
+    /// The classes looked up and bound to their tables so far (made under the frozen
+    /// snapshot's lock on a frozen instance: `lazily`).
     @exclusivity(unchecked) private(set) var bindings = BindingCache()
 
     /// The process name written into history entries.
     static let processName = ProcessInfo.processInfo.processName
 
     /// The classes checked at open (the configuration's, with their link targets).
-    var checkedClasses: [ClassInfo] = []
+    var checkedClasses: [ModelClass] = []
     /// The stored schema last found compatible with this instance's classes; a snapshot with
     /// another one is checked again (`schemaChangeProblem`). Compared by value, which is
     /// cheap when unchanged: the file hands out one decoded schema per distinct byte string.
     var validatedSchema: StoredSchema?
     /// An in-memory Realm's file, deleted when its last instance goes.
     private let memoryFile: InMemoryFile?
-    /// Set on a frozen instance (`RealmCore+Freeze.swift`), which any thread may read: it
-    /// guards the table bindings, the one thing such an instance makes lazily.
-    private(set) var frozenLock: NSLock?
+    /// The snapshot a frozen instance reads forever, from any thread (`RealmCore+Freeze.swift`);
+    /// nil on a live instance.
+    let frozenSnapshot: FrozenSnapshot?
     /// Whether this instance is frozen: one snapshot forever, readable from any thread.
-    var isFrozen: Bool { frozenLock != nil }
+    var isFrozen: Bool { frozenSnapshot != nil }
 
     init(configuration: Realm.Configuration, queue: DispatchQueue? = nil) throws {
         let memory = try configuration.inMemoryIdentifier.map(InMemoryFile.forIdentifier)
@@ -65,33 +65,33 @@ final class RealmCore {
         self.path = path
         memoryFile = memory
         confinement = Confinement(queue: queue)
+        frozenSnapshot = nil
         file = try Self.openFile(configuration, path: path)
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
-        try prepareSchema(ClassInfo.withLinkTargets(configuration.objectTypes.map { try $0.map(ClassInfo.of) } ?? ClassInfo.discovered))
+        try prepareSchema(ModelClass.withLinkTargets(configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.discovered))
         let waker = CommitWaker(self, target: queue.map { .queue($0) } ?? .runLoop(RunLoop.current))
         file.addCommitListener(waker)
         self.waker = waker
     }
 
-    /// A frozen instance of `live`'s file reading `snapshot`, a read transaction prepared for
-    /// several threads (`shareAcrossThreads`). It never moves to another version and refuses
-    /// writes and observers.
-    init(frozenFrom live: RealmCore, snapshot: StorageTransaction) {
+    /// A frozen instance of `live`'s file reading `snapshot` forever. It never moves to another
+    /// version and refuses writes and observers.
+    init(frozenFrom live: RealmCore, snapshot: FrozenSnapshot) {
         configuration = live.configuration
         file = live.file
         path = live.path
         memoryFile = live.memoryFile
         confinement = Confinement(.anyThread)
-        self.snapshot = Snapshot(frozen: snapshot)
+        self.snapshot = Snapshot(frozen: snapshot.transaction)
         checkedClasses = live.checkedClasses
         validatedSchema = live.validatedSchema
-        frozenLock = NSLock()
+        frozenSnapshot = snapshot
         autorefresh = false
         token.core = self
     }
 
-    private func checkSchema(_ infos: [ClassInfo], against stored: StoredSchema) throws {
+    private func checkSchema(_ infos: [ModelClass], against stored: StoredSchema) throws {
         let lines = SchemaDifferences.lines(infos, stored)
         if !lines.isEmpty {
             throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n- " + lines.joined(separator: "\n- "), path: path)
@@ -134,9 +134,9 @@ final class RealmCore {
 
     /// Releases the snapshot; the next read begins a new one at the newest version. Does
     /// nothing while a group of asynchronous writes holds the write transaction, nor on a
-    /// frozen instance. A snapshot shared with a frozen instance is left to it.
+    /// frozen instance (`Snapshot`). A snapshot shared with a frozen instance is left to it.
     func endTransaction() {
-        if writes.holdsGroup || isFrozen { return }
+        if writes.holdsGroup { return }
         snapshot.release()
     }
 
@@ -156,9 +156,12 @@ final class RealmCore {
 
     /// The binding of a model class, or nil when the file has no table for it. Throws
     /// `.schemaMismatch` when the stored class differs from the code's.
-    func binding(for info: ClassInfo) throws -> TableBinding? {
-        frozenLock?.lock()
-        defer { frozenLock?.unlock() }
+    func binding(for info: ModelClass) throws -> TableBinding? {
+        try lazily { try makeBinding(for: info) }
+    }
+
+    /// `binding(for:)`, in `lazily`.
+    private func makeBinding(for info: ModelClass) throws -> TableBinding? {
         if let binding = bindings.binding(for: info) { return binding }
         let txn = try translatingErrors(path: path) { try transaction() }
         guard let table = try translatingErrors(path: path, { try txn.table(info.name) }) else { return nil }
@@ -168,21 +171,28 @@ final class RealmCore {
         return binding
     }
 
-    /// The info of a model class (`ClassInfo.of`), remembering the last one asked for: the
+    /// The info of a model class (`ModelClass.of`), remembering the last one asked for: the
     /// calls that name a class (`objects`, `object(ofType:forPrimaryKey:)`, `add`) tend to
     /// name the same one again, and the process-wide table takes a lock.
-    func classInfo(_ type: ObjectBase.Type) throws -> ClassInfo {
-        if isFrozen { return try ClassInfo.of(type) }  // any thread may ask: no memo to race on
-        return try bindings.classInfo(type)
+    func modelClass(_ type: ObjectBase.Type) throws -> ModelClass {
+        try lazily { try bindings.modelClass(type) }
+    }
+
+    /// Runs `body`, which makes bindings or looks up classes: under the frozen snapshot's lock
+    /// on a frozen instance (any thread may read one), as is on a live one.
+    @inline(__always)
+    private func lazily<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        guard let frozenSnapshot else { return try body() }
+        return try frozenSnapshot.exclusively(body)
     }
 
     /// The binding of a model class inside a write, adding the class to the file if needed.
-    func bindingForWrite(_ info: ClassInfo) throws -> TableBinding {
+    func bindingForWrite(_ info: ModelClass) throws -> TableBinding {
         checkWrite()
         if let b = try binding(for: info) { return b }
         try translatingErrors(path: path) {
             let txn = try transaction()
-            try txn.store(classes: try ClassInfo.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map { try txn.freshIDs($0.schema) })
+            try txn.store(classes: try ModelClass.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map { try txn.freshIDs($0.schema) })
         }
         return try binding(for: info)!
     }

@@ -11,14 +11,17 @@ struct Snapshot {
     /// The transaction reads go through, if one is held.
     private(set) var transaction: StorageTransaction?
     private let stamps = ChangeCounter()
+    /// Whether the transaction is a frozen instance's, read forever: releasing it does nothing.
+    private let isPinned: Bool
 
     /// No transaction yet: the first read begins one.
-    init() {}
+    init() { isPinned = false }
 
     /// Reading `shared` forever (a frozen instance): a snapshot prepared for several threads,
     /// whose change counter stays its live instance's (it never writes).
     init(frozen shared: StorageTransaction) {
         transaction = shared
+        isPinned = true
         stamps.bump()
     }
 
@@ -44,8 +47,10 @@ struct Snapshot {
         stamps.bump()
     }
 
-    /// Ends the transaction held, aborting it unless a frozen instance shares it.
+    /// Ends the transaction held, aborting it unless a frozen instance shares it; on a frozen
+    /// instance, does nothing.
     mutating func release() {
+        if isPinned { return }
         if let transaction, !transaction.isShared { transaction.abort() }
         forget()
     }

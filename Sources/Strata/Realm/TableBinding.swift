@@ -5,7 +5,7 @@ import StrataQuery
 /// declared properties (by declaration index). Built once the code's schema is checked
 /// against the file's.
 final class TableBinding {
-    let info: ClassInfo
+    let info: ModelClass
     let table: Table
     /// The stored property (with its stable id) of each declared property.
     let properties: [PropertySchema]
@@ -15,7 +15,7 @@ final class TableBinding {
     /// The query texts filtered on this class so far, resolved once each.
     let preparedQueries: PreparedQueries
 
-    init(info: ClassInfo, table: Table) {
+    init(info: ModelClass, table: Table) {
         self.info = info
         self.table = table
         preparedQueries = PreparedQueries(schema: table.schema)

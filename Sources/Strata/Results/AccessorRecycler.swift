@@ -4,7 +4,7 @@ import StrataStorage
 ///
 /// When the loop has let go of the accessor it was handed last (no strong, weak or unowned
 /// reference to it remains but this one) and the class's accessors hold nothing of their own
-/// (`ClassInfo.accessorsAreInterchangeable`: every stored field the model declares is
+/// (`ModelClass.accessorsAreInterchangeable`: every stored field the model declares is
 /// `@Persisted`), that accessor is attached to the next object instead of a new one made: no
 /// one can tell the two apart, and a loop that reads each object and moves on allocates
 /// nothing per object.
@@ -15,7 +15,7 @@ struct AccessorRecycler {
     private let reuses: Bool
 
     /// Accessors of `info`'s class (none reused for nil).
-    init(_ info: ClassInfo?) { reuses = info?.accessorsAreInterchangeable ?? false }
+    init(_ info: ModelClass?) { reuses = info?.accessorsAreInterchangeable ?? false }
 
     /// An accessor of object `key` of `binding`'s class in `core`, whose row is `row` when the
     /// caller has it.

@@ -10,12 +10,12 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// `Element`: evaluating runs as plain code, with no generic type to look up.
     let state: ResultsState
     var core: RealmCore { state.core }
-    var info: ClassInfo { state.info }
+    var info: ModelClass { state.info }
     var query: CompiledQuery? { state.query }
     /// Where the objects come from before the query.
     var source: ResultsSource { state.source }
 
-    init(core: RealmCore, info: ClassInfo, query: CompiledQuery? = nil, source: ResultsSource = .table) {
+    init(core: RealmCore, info: ModelClass, query: CompiledQuery? = nil, source: ResultsSource = .table) {
         state = ResultsState(core: core, info: info, query: query, source: source)
     }
 
@@ -113,7 +113,7 @@ enum ResultsSource: Equatable {
     /// The objects whose link property `property` points at object `target` (backlinks).
     case backlinks(property: String, target: ObjectKey)
     /// The objects of object `owner`'s list `property`, in list order (repeats included).
-    case list(property: String, owner: ObjectKey, ownerInfo: ClassInfo)
+    case list(property: String, owner: ObjectKey, ownerInfo: ModelClass)
 
     static func == (a: ResultsSource, b: ResultsSource) -> Bool {
         switch (a, b) {

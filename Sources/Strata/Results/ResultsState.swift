@@ -1,6 +1,6 @@
-import Foundation
 import StrataQuery
 import StrataStorage
+import Synchronization
 
 /// What a `Results` value reads and caches, apart from its element type: its Realm, class,
 /// query and source, and the keys of its last evaluation. Not generic, so that counting and
@@ -8,13 +8,15 @@ import StrataStorage
 /// generic type to look up at run time.
 final class ResultsState {
     let core: RealmCore
-    let info: ClassInfo
+    let info: ModelClass
     let query: CompiledQuery?
     /// Where the objects come from before the query.
     let source: ResultsSource
     /// Held while the cache is read or filled, for results of a frozen Realm (any thread may
-    /// read them at once); nil otherwise. Recursive: a count may evaluate the keys.
-    let lock: NSRecursiveLock?
+    /// read them at once): by `count`, `binding` and `ordered(upTo:)`, each once.
+    private let lock = Mutex(())
+    /// Whether the results are a frozen Realm's, so `lock` is taken.
+    private let isShared: Bool
 
     /// The last evaluation of the query, at the Realm's stamp `evaluatedStamp`.
     private var cached: QueryEvaluation?
@@ -23,25 +25,26 @@ final class ResultsState {
     private var cachedBinding: TableBinding?
     private var bindingsGeneration: UInt64 = 0
 
-    init(core: RealmCore, info: ClassInfo, query: CompiledQuery?, source: ResultsSource) {
+    init(core: RealmCore, info: ModelClass, query: CompiledQuery?, source: ResultsSource) {
         self.core = core
         self.info = info
         self.query = query
         self.source = source
-        lock = core.isFrozen ? NSRecursiveLock() : nil
+        isShared = core.isFrozen
     }
 
     /// Number of matching objects. O(1) for a whole class.
-    var count: Int {
-        lock?.lock()
-        defer { lock?.unlock() }
+    var count: Int { guarded { countMatches() } }
+
+    /// `count`, in `guarded`.
+    private func countMatches() -> Int {
         if isWholeTable {
-            guard let binding else { return 0 }
+            guard let binding = currentBinding() else { return 0 }
             return core.reading { try core.transaction().count(binding.table) }
         }
         if let cached, evaluatedStamp == core.snapshot.stamp { return cached.keys.count }
         if query == nil, case .backlinks(let name, let target) = source {
-            guard let binding, let property = binding.table.schema.property(named: name) else { return 0 }
+            guard let binding = currentBinding(), let property = binding.table.schema.property(named: name) else { return 0 }
             return core.reading { try core.transaction().originCount(binding.table, property, linkingTo: target) }
         }
         if query == nil, case .list(let name, let owner, let ownerInfo) = source {
@@ -55,9 +58,10 @@ final class ResultsState {
     }
 
     /// The file's binding of the class, or nil if no object of it was ever stored.
-    var binding: TableBinding? {
-        lock?.lock()
-        defer { lock?.unlock() }
+    var binding: TableBinding? { guarded { currentBinding() } }
+
+    /// `binding`, in `guarded`.
+    private func currentBinding() -> TableBinding? {
         if let b = cachedBinding, bindingsGeneration == core.bindings.generation { return b }
         let b = core.reading { try core.binding(for: info) }
         cachedBinding = b
@@ -74,19 +78,24 @@ final class ResultsState {
     /// The matching keys, of which at least the first `prefix` are in result order (a final
     /// SORT step orders only as many as are read; see `QueryEvaluation`).
     func ordered(upTo prefix: Int) -> [ObjectKey] {
-        lock?.lock()
-        defer { lock?.unlock() }
-        var evaluation = evaluated()
-        if evaluation.isOrdered(upTo: prefix) { return evaluation.keys }
-        core.reading { try evaluation.order(upTo: prefix, in: binding!.table, core.transaction()) }
-        cached = evaluation
-        return evaluation.keys
+        guarded {
+            var evaluation = evaluated()
+            if evaluation.isOrdered(upTo: prefix) { return evaluation.keys }
+            core.reading { try evaluation.order(upTo: prefix, in: currentBinding()!.table, core.transaction()) }
+            cached = evaluation
+            return evaluation.keys
+        }
     }
 
-    /// The query's evaluation, made once per snapshot and write count.
+    /// Runs `body` under `lock` when the results are shared across threads.
+    @inline(__always)
+    private func guarded<T>(_ body: () -> T) -> T {
+        guard isShared else { return body() }
+        return lock.withLock { _ in body() }
+    }
+
+    /// The query's evaluation, made once per snapshot and write count (in `guarded`).
     private func evaluated() -> QueryEvaluation {
-        lock?.lock()
-        defer { lock?.unlock() }
         let stamp = core.snapshot.stamp
         if let cached, evaluatedStamp == stamp { return cached }
         let evaluation = core.reading { try evaluate() }
@@ -97,7 +106,7 @@ final class ResultsState {
 
     /// Evaluates the query on the objects of the source.
     private func evaluate() throws -> QueryEvaluation {
-        guard let binding else { return .empty }
+        guard let binding = currentBinding() else { return .empty }
         let txn = try core.transaction()
         let table = binding.table
         switch source {

@@ -39,7 +39,7 @@ public struct Schema: CustomStringConvertible, Equatable {
     public let objectSchema: [ObjectSchema]
 
     init(stored: StoredSchema) {
-        let known = ClassInfo.discovered
+        let known = ModelClass.discovered
         objectSchema = stored.sorted.map { c in ObjectSchema(c, objectClass: known.first { $0.name == c.name }?.type) }
     }
 
@@ -63,7 +63,7 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
         type = objectClass
     }
 
-    init(_ info: ClassInfo) { self.init(info.schema, objectClass: info.type) }
+    init(_ info: ModelClass) { self.init(info.schema, objectClass: info.type) }
 
     /// The Swift class (the generic `DynamicObject` when the class is not in the program).
     public var objectClass: AnyClass { type ?? Object.self }

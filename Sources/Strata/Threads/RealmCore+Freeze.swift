@@ -1,23 +1,18 @@
-import Foundation
 import StrataStorage
+import Synchronization
 
 extension RealmCore {
     /// The frozen instance at this instance's version: the one already alive in the process
     /// for this file and version if any (so freezing twice gives the same Realm), otherwise a
-    /// new one. Outside a write it reads this instance's own snapshot, which both then share
-    /// (a fresh read might see a newer version); inside a write (or a group of asynchronous
-    /// writes) it reads a fresh snapshot, which is the version the write started from since
-    /// no other writer can commit meanwhile. The version stays pinned until the frozen
-    /// instance and everything read from it are released.
+    /// new one reading a `FrozenSnapshot` of this instance's transaction. The version stays
+    /// pinned until the frozen instance and everything read from it are released.
     func frozen() -> RealmCore {
         if isFrozen { return self }
         confinement.check()
         do {
             let live = try translatingErrors(path: path) { try transaction() }
             return try FrozenCores.core(path: path, readOnly: configuration.readOnly, version: live.version) {
-                let snapshot = live.isWrite ? try translatingErrors(path: path) { try file.beginRead() } : live
-                precondition(snapshot.version == live.version, "A commit happened while '\(path)' was in a write transaction")
-                try translatingErrors(path: path) { try snapshot.shareAcrossThreads() }
+                let snapshot = try translatingErrors(path: path) { try FrozenSnapshot(of: live, in: file) }
                 return RealmCore(frozenFrom: self, snapshot: snapshot)
             }
         } catch { trap(error) }
@@ -43,18 +38,17 @@ private enum FrozenCores {
     /// thread gives nil.
     private struct Weak { weak var core: RealmCore? }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cores: [Key: Weak] = [:]
+    private static let cores = Mutex<[Key: Weak]>([:])
 
     /// The instance for `path` at `version`, made by `make` when none is alive.
-    static func core(path: String, readOnly: Bool, version: UInt64, make: () throws -> RealmCore) rethrows -> RealmCore {
+    static func core(path: String, readOnly: Bool, version: UInt64, make: () throws -> RealmCore) throws -> RealmCore {
         let key = Key(path: path, readOnly: readOnly, version: version)
-        lock.lock()
-        defer { lock.unlock() }
-        if let core = cores[key]?.core { return core }
-        let core = try make()
-        cores = cores.filter { $0.value.core != nil }
-        cores[key] = Weak(core: core)
-        return core
+        return try cores.withLock { cores in
+            if let core = cores[key]?.core { return core }
+            let core = try make()
+            cores = cores.filter { $0.value.core != nil }
+            cores[key] = Weak(core: core)
+            return core
+        }
     }
 }

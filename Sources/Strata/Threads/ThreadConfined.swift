@@ -38,7 +38,7 @@ extension Relocatable {
 extension RealmCore {
     /// A new accessor for object `key` of class `info` in this instance, or nil when the
     /// object does not exist in its snapshot.
-    func existingObject(_ info: ClassInfo, _ key: ObjectKey) -> ObjectBase? {
+    func existingObject(_ info: ModelClass, _ key: ObjectKey) -> ObjectBase? {
         guard let binding = reading({ try binding(for: info) }),
               let row = reading({ try self.row(binding, key) }) else { return nil }
         return object(ObjectBase.self, binding, key, row: row)

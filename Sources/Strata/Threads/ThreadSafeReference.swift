@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Carries a managed object, `Results`, `List` or `LinkingObjects` to another thread, where
 /// `Realm.resolve(_:)` gives the same thing in that thread's Realm (RealmSwift's
@@ -8,9 +8,7 @@ import Foundation
 /// key, query, list owner and property) and the version it was made at. Resolving in a Realm
 /// that is behind that version refreshes it first, so the value is seen at least as new as
 /// it was; an object deleted by then resolves to nil.
-@frozen public struct ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sendable {
-    // Sendable invariant: `state` is a class whose mutable part is guarded by its lock; the
-    // rest is immutable.
+@frozen public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     private let state: ReferenceState
 
     /// A reference to `threadConfined`, which must be managed, not deleted, and used on its
@@ -46,29 +44,28 @@ import Foundation
 }
 
 /// What a `ThreadSafeReference` carries, shared by its copies: resolving one resolves all.
-@usableFromInline final class ReferenceState: @unchecked Sendable {
-    // Sendable invariant: `locator` is read and cleared only under `lock`; the rest is let.
+@usableFromInline final class ReferenceState: Sendable {
     /// The path of the file (as its `StorageFile` names it).
     let file: String
     /// The version of the Realm the reference was made in.
     let version: UInt64
     /// Made inside a write transaction: the value may exist only from the next version on.
     let madeInWrite: Bool
-    private let lock = NSLock()
-    private var locator: (@Sendable (RealmCore) -> Any?)?
+    /// What finds the value in a Realm, until it is handed out.
+    private let locator: Mutex<(@Sendable (RealmCore) -> Any?)?>
 
     init(locator: @escaping @Sendable (RealmCore) -> Any?, file: String, version: UInt64, madeInWrite: Bool) {
-        self.locator = locator
+        self.locator = Mutex(locator)
         self.file = file
         self.version = version
         self.madeInWrite = madeInWrite
     }
 
-    var isResolved: Bool { lock.withLock { locator == nil } }
+    var isResolved: Bool { locator.withLock { $0 == nil } }
 
     /// The locator, handed out once.
     func take() -> (@Sendable (RealmCore) -> Any?)? {
-        lock.withLock {
+        locator.withLock { locator in
             defer { locator = nil }
             return locator
         }

@@ -1,9 +1,10 @@
 import Foundation
 import StrataStorage
+import Synchronization
 
 /// One persisted property of a Swift model class: where its `@Persisted` field is and how it
 /// is stored.
-struct PropertyInfo {
+struct ModelProperty {
     let name: String
     /// Byte offset of the `Persisted<T>` field inside an instance.
     let offset: Int
@@ -19,7 +20,7 @@ struct PropertyInfo {
 }
 
 /// One `LinkingObjects` property of a model class: where its field is and what it inverts.
-struct LinkingObjectsInfo {
+struct ModelInverse {
     let name: String
     let offset: Int
     /// The class whose link property points here.
@@ -32,13 +33,13 @@ struct LinkingObjectsInfo {
 
 /// What Strata knows about a model class, discovered once (by reflection on one instance)
 /// and cached for the life of the process.
-final class ClassInfo: @unchecked Sendable {
-    // Sendable invariant: immutable after init; instances are shared through `cache` only.
+final class ModelClass: @unchecked Sendable {
+    // Sendable invariant: immutable after init; instances are shared through the registry only.
     let type: ObjectBase.Type
     let name: String
-    let properties: [PropertyInfo]
+    let properties: [ModelProperty]
     /// The `LinkingObjects` properties, after the stored ones in declaration-index space.
-    let linkingObjects: [LinkingObjectsInfo]
+    let linkingObjects: [ModelInverse]
     /// The schema the code declares, property ids = declaration indexes.
     let schema: ClassSchema
     /// The primary-key property, if any (`schema.primaryKey`, looked up once).
@@ -57,37 +58,45 @@ final class ClassInfo: @unchecked Sendable {
     let accessorsAreInterchangeable: Bool
     private let indexByName: [String: Int]
 
-    /// Recursive: checking a class's inverse relationships discovers their origin classes.
-    private static let lock = NSRecursiveLock()
-    nonisolated(unsafe) private static var cache: [ObjectIdentifier: ClassInfo] = [:]
-    nonisolated(unsafe) private static var order: [ClassInfo] = []
-    /// Classes being checked (an origin may point back at them).
-    nonisolated(unsafe) private static var checking: [ObjectIdentifier: ClassInfo] = [:]
+    /// The classes discovered in this process.
+    private static let registry = Mutex(Registry())
+
+    /// The classes discovered so far, and those being checked.
+    private struct Registry {
+        var cache: [ObjectIdentifier: ModelClass] = [:]
+        var order: [ModelClass] = []
+        /// Classes being checked (an origin may point back at them).
+        var checking: [ObjectIdentifier: ModelClass] = [:]
+
+        /// The info of `type`, discovering it (and the origins of its inverse relationships)
+        /// on first use.
+        mutating func info(of type: ObjectBase.Type) throws -> ModelClass {
+            let id = ObjectIdentifier(type)
+            if let info = cache[id] ?? checking[id] { return info }
+            let info = try ModelClass(type)
+            checking[id] = info
+            defer { checking[id] = nil }
+            try info.checkInverses(&self)
+            cache[id] = info
+            order.append(info)
+            return info
+        }
+    }
 
     /// The longest class or property name, in UTF-8 bytes.
     static let maximumNameLength = 63
 
     /// The info of `type`, discovering it on first use. Throws `.invalidInput` for a model
     /// Strata cannot store (over-long names, two primary keys, unsupported declarations).
-    static func of(_ type: ObjectBase.Type) throws -> ClassInfo {
-        let id = ObjectIdentifier(type)
-        lock.lock()
-        defer { lock.unlock() }
-        if let info = cache[id] ?? checking[id] { return info }
-        let info = try ClassInfo(type)
-        checking[id] = info
-        defer { checking[id] = nil }
-        try info.checkInverses()
-        cache[id] = info
-        order.append(info)
-        return info
+    static func of(_ type: ObjectBase.Type) throws -> ModelClass {
+        try registry.withLock { registry in try registry.info(of: type) }
     }
 
     /// Throws unless each `LinkingObjects` property names a link property of its origin class
     /// that points at this class.
-    private func checkInverses() throws {
+    private func checkInverses(_ registry: inout Registry) throws {
         for inverse in linkingObjects {
-            let origin = try Self.of(inverse.origin)
+            let origin = try registry.info(of: inverse.origin)
             guard let property = origin.properties.first(where: { $0.name == inverse.originProperty }),
                   property.schema.linkTarget == name else {
                 throw Realm.Error(.invalidInput, "'\(name).\(inverse.name)' is the inverse of '\(origin.name).\(inverse.originProperty)', which is not a property of '\(origin.name)' that links to '\(name)'")
@@ -96,12 +105,12 @@ final class ClassInfo: @unchecked Sendable {
     }
 
     /// The same as `of`, trapping with the error's message (for non-throwing RealmSwift calls).
-    static func forType(_ type: ObjectBase.Type) -> ClassInfo {
+    static func forType(_ type: ObjectBase.Type) -> ModelClass {
         do { return try of(type) } catch { trap(error) }
     }
 
     /// `infos` and every class they link to, directly or not (a schema must hold both ends).
-    static func withLinkTargets(_ infos: [ClassInfo]) throws -> [ClassInfo] {
+    static func withLinkTargets(_ infos: [ModelClass]) throws -> [ModelClass] {
         var result = infos
         var seen = Set(infos.map { ObjectIdentifier($0) })
         var index = 0
@@ -117,7 +126,7 @@ final class ClassInfo: @unchecked Sendable {
     }
 
     /// Every model class discovered so far in this process, in discovery order.
-    static var discovered: [ClassInfo] { lock.withLock { order } }
+    static var discovered: [ModelClass] { registry.withLock { $0.order } }
 
     private init(_ type: ObjectBase.Type) throws {
         self.type = type
@@ -146,15 +155,15 @@ final class ClassInfo: @unchecked Sendable {
             throw Realm.Error(.invalidInput, "Cannot read the stored properties of '\(name)' (\(offsets.count) fields, \(labels.count) reflected)")
         }
         let base = Unmanaged.passUnretained(instance).toOpaque()
-        var properties: [PropertyInfo] = []
-        var linkingObjects: [LinkingObjectsInfo] = []
+        var properties: [ModelProperty] = []
+        var linkingObjects: [ModelInverse] = []
         for ((label, value), offset) in zip(labels, offsets) {
             guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
             if field.typeInfo.isLinkingObjects {
                 let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                 guard let access = field.value(at: base + offset).collection as? LinkingObjectsAccess,
                       let origin = field.typeInfo.linkTarget else { continue }
-                linkingObjects.append(LinkingObjectsInfo(name: name, offset: offset, origin: origin,
+                linkingObjects.append(ModelInverse(name: name, offset: offset, origin: origin,
                                                          originProperty: access.originPropertyName,
                                                          access: Swift.type(of: access)))
                 continue
@@ -175,7 +184,7 @@ final class ClassInfo: @unchecked Sendable {
             let schema = PropertySchema(name: propertyName, type: info.type, isOptional: info.isOptional,
                                         isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
                                         id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList)
-            properties.append(PropertyInfo(name: propertyName, offset: offset, field: field, schema: schema,
+            properties.append(ModelProperty(name: propertyName, offset: offset, field: field, schema: schema,
                                            linkTarget: info.linkTarget, listAccess: field.valueType as? ListAccess.Type,
                                            read: field.valueReader))
         }
