@@ -8,11 +8,18 @@
 /// `==` (the public `Decimal128` keeps IEEE's NaN inequality on top of this).
 @usableFromInline
 package struct BID128: Sendable {
+    // Two words rather than one `UInt128`: a `Value` holding a decimal then keeps the 8-byte
+    // alignment (and 24-byte stride) every other value has.
+    private let low: UInt64, high: UInt64
+
     /// The encoding: bit 127 the sign, then the combination field and the coefficient.
-    package let bits: UInt128
+    package var bits: UInt128 { UInt128(high) << 64 | UInt128(low) }
 
     /// Wraps the 16-byte encoding as it is stored.
-    package init(bits: UInt128) { self.bits = bits }
+    package init(bits: UInt128) {
+        low = UInt64(truncatingIfNeeded: bits)
+        high = UInt64(truncatingIfNeeded: bits >> 64)
+    }
 
     /// The largest coefficient: 34 nines.
     static let maxCoefficient: UInt128 = 9_999_999_999_999_999_999_999_999_999_999_999
@@ -37,7 +44,7 @@ package struct BID128: Sendable {
     /// in the finite range (`rounded` brings any exact result there).
     init(sign: Bool, coefficient: UInt128, exponent: Int) {
         precondition(coefficient <= Self.maxCoefficient && (Self.minExponent...Self.maxExponent).contains(exponent))
-        bits = (sign ? Self.signBit : 0) | UInt128(exponent + Self.exponentBias) << 113 | coefficient
+        self.init(bits: (sign ? Self.signBit : 0) | UInt128(exponent + Self.exponentBias) << 113 | coefficient)
     }
 
     /// ±Infinity.

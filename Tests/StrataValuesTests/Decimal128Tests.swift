@@ -143,6 +143,9 @@ final class Decimal128Tests: XCTestCase {
         XCTAssertEqual(d("NaN").bid.bits, 0x7C00_0000_0000_0000 << 64)
         // A coefficient above 34 nines is non-canonical and reads as zero.
         XCTAssertEqual(Decimal128(bid: BID128(bits: 0x3040_0000_0000_0000 << 64 | BID128.maxCoefficient + 1)).stringValue, "0")
+        // Two 8-byte words, so that an enum holding one keeps 8-byte alignment.
+        XCTAssertEqual(MemoryLayout<BID128>.size, 16)
+        XCTAssertEqual(MemoryLayout<BID128>.alignment, 8)
     }
 
     func testCodableUsesTheText() throws {

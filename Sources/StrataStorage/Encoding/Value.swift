@@ -54,8 +54,10 @@ extension Value {
         case (.uuid(let x), .uuid(let y)): return compareBytes(x.bytes, y.bytes)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.decimal128(let x), .decimal128(let y)): return BID128.compare(x, y)
-        case (.decimal128(let x), _) where b.numeric != nil: return BID128.compare(x, b.decimal128!)
-        case (_, .decimal128(let y)) where a.numeric != nil: return BID128.compare(a.decimal128!, y)
+        case (.decimal128(let x), .int), (.decimal128(let x), .float), (.decimal128(let x), .double):
+            return BID128.compare(x, b.decimal128!)
+        case (.int, .decimal128(let y)), (.float, .decimal128(let y)), (.double, .decimal128(let y)):
+            return BID128.compare(a.decimal128!, y)
         default:
             if let x = a.numeric, let y = b.numeric { return x < y ? -1 : (x == y ? 0 : (x > y ? 1 : (x.isNaN ? -1 : 1))) }
             return a.kindOrder < b.kindOrder ? -1 : (a.kindOrder == b.kindOrder ? 0 : 1)
