@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "StrataQuery", dependencies: ["StrataValues", "StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.
         .target(name: "Strata", dependencies: ["StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
-        .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
+        .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
         .executableTarget(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "LMDB", "CLMDB", "CSQLite"],
                           swiftSettings: swift5),
         .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",

@@ -103,11 +103,14 @@ extension Resolver {
             return .double(d)
         case (.float, .int), (.float, .float), (.float, .double): return .float(Float(v.numeric!))
         case (.double, .int), (.double, .float), (.double, .double): return .double(v.numeric!)
-        case (.bool, .bool), (.string, .string), (.data, .data), (.date, .date), (.uuid, .uuid): return v
+        case (.bool, .bool), (.string, .string), (.data, .data), (.date, .date), (.uuid, .uuid), (.objectId, .objectId): return v
         case (.data, .string(let s)): return .data(Data(s.utf8))
         case (.uuid, .string(let s)):
             guard let u = UUID(uuidString: s) else { throw mismatch() }
             return .uuid(u)
+        case (.objectId, .string(let s)):
+            guard let id = try? ObjectId(string: s) else { throw mismatch() }
+            return .objectId(id)
         case (.decimal128, .string(let s)):
             guard let d = BID128(text: s) else { throw mismatch() }
             return .decimal128(d)

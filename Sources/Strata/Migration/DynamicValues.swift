@@ -25,6 +25,7 @@ enum DynamicValues {
         case .date(let d): return d
         case .uuid(let u): return u
         case .link: return nil
+        case .objectId(let id): return id
         case .decimal128(let d): return Decimal128(bid: d)
         }
     }
@@ -47,6 +48,7 @@ enum DynamicValues {
         case .date: (v as? Date).map { .date($0) }
         case .uuid: (v as? UUID).map { .uuid($0) } ?? (v as? String).flatMap(UUID.init(uuidString:)).map { .uuid($0) }
         case .link: nil
+        case .objectId: ValueConversion.objectId(v).map { .objectId($0) }
         case .decimal128: ValueConversion.decimal(v).map { .decimal128($0) }
         }
         guard let converted else { throw mismatch(given, property, className, nil) }

@@ -74,9 +74,17 @@ public protocol _Persistable: _HasPersistedType {
     /// The value of managed property `index` of `object`: by default decoded as a `Value`
     /// first; ints, doubles and strings read their slot directly.
     static func _strataRead(_ object: ObjectBase, _ index: Int) -> Self
+    /// The value of a property declared without one: by default the stored type's default
+    /// (nil for an optional); a new `ObjectId` for an `ObjectId`, as RealmSwift gives.
+    static var _strataDefault: Self { get }
 }
 
 extension _Persistable {
+    public static var _strataDefault: Self {
+        let info = _strataTypeInfo
+        return _strataFrom(_StrataValue(info.isOptional ? .null : ValueCodec.defaultValue(info.type)))
+    }
+
     public static func _strataRead(_ object: ObjectBase, _ index: Int) -> Self {
         _strataFrom(object._managedValue(index))
     }

@@ -111,6 +111,7 @@ enum ValueConversion {
         case .date: (v as? Date).map { .date($0) }
         case .uuid: (v as? UUID).map { .uuid($0) } ?? (v as? String).flatMap(UUID.init(uuidString:)).map { .uuid($0) }
         case .link: nil
+        case .objectId: objectId(v).map { .objectId($0) }
         case .decimal128: decimal(v).map { .decimal128($0) }
         }
         guard let converted else { throw mismatch(given, property, className, reason: nil) }
@@ -149,6 +150,11 @@ enum ValueConversion {
         guard width < 64 else { return true }
         let limit = Int64(1) << Int64(width - 1)
         return value >= -limit && value < limit
+    }
+
+    /// An `ObjectId`, or a string of its 24 hexadecimal digits.
+    static func objectId(_ v: Any) -> ObjectId? {
+        (v as? ObjectId) ?? (v as? String).flatMap { try? ObjectId(string: $0) }
     }
 
     /// A decimal128 from a `Decimal128`, decimal text, a `Decimal` or a number (as

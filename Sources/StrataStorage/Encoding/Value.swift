@@ -17,6 +17,7 @@ package enum Value: Hashable, Sendable {
     case uuid(UUID)
     /// A to-one link: the target object's key (the target class is in the schema).
     case link(ObjectKey)
+    case objectId(ObjectId)
     /// A decimal128 number (compares and hashes by value: `1.0 == 1.00`).
     case decimal128(BID128)
 
@@ -53,6 +54,7 @@ extension Value {
         case (.data(let x), .data(let y)): return compareBytes(x, y)
         case (.uuid(let x), .uuid(let y)): return compareBytes(x.bytes, y.bytes)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.decimal128(let x), .decimal128(let y)): return BID128.compare(x, y)
         case (.decimal128(let x), .int), (.decimal128(let x), .float), (.decimal128(let x), .double):
             return BID128.compare(x, b.decimal128!)
@@ -86,6 +88,7 @@ extension Value {
         case .data: 5
         case .uuid: 6
         case .link: 7
+        case .objectId: 8
         }
     }
 
