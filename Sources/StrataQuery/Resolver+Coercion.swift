@@ -95,6 +95,10 @@ extension Resolver {
             }
             return .null
         }
+        // A literal of more than 15 digits, or a Decimal128 argument, compared with a binary
+        // number: its nearest double.
+        var v = v
+        if case .decimal128(let d) = v, p.type == .int || p.type == .float || p.type == .double { v = .double(d.doubleValue) }
         switch (p.type, v) {
         case (.int, .int): return v
         case (.int, .float), (.int, .double):

@@ -66,6 +66,11 @@ final class Decimal128StackTests: StrataTestCase {
         XCTAssertEqual(names(items.filter("ANY prices == 0.3")), ["i0"])
         XCTAssertEqual(names(items.filter("prices.@sum == %@", Decimal128(value: "0.600000000000000000000000000001"))), ["i0"])
         XCTAssertEqual(names(items.filter("prices.@sum > 0.6")), ["i0"])
+        // A literal of more than 15 digits keeps every digit.
+        XCTAssertEqual(names(items.filter("prices.@sum == 0.600000000000000000000000000001")), ["i0"])
+        XCTAssertEqual(names(items.filter("price < 0.1000000000000000000000000000001")), ["i0", "i3", "i5", "i8"])
+        XCTAssertEqual(names(items.filter("price < -14999999999.9999999999999999999")), ["i3"])
+        XCTAssertEqual(names(items.filter("price >= -15000000000.00000000000000000 AND price < 0")), ["i3"])
         XCTAssertEqual(names(items.where { $0.price > 1.5 && $0.price <= Decimal128.max }), ["i4"])
         XCTAssertEqual(names(items.where { $0.discount == nil || $0.discount <= 1 }), ["i0", "i1", "i2", "i4", "i6", "i8"])
     }
@@ -115,6 +120,19 @@ final class Decimal128StackTests: StrataTestCase {
         XCTAssertEqual((prices.average() as Decimal128?)?.stringValue, "248.825")
         XCTAssertEqual(prices.min()?.stringValue, "-5")
         XCTAssertEqual(prices.max()?.stringValue, "1E3")
+    }
+
+    func testStrataQueryFiltersAndPrintsDecimalsAsTheirText() throws {
+        try closingRealms { try fill(try openRealm(types: [D128Item.self])) }
+        let file = fileURL().path
+        let table = try strata(["query", file, "D128Item", "price > %@ AND price < 1E7000", "1.5", "--sort", "price"])
+        XCTAssertEqual(table.process.terminationStatus, 0, table.transcript)
+        XCTAssertTrue(table.lines.contains { $0.contains("i4") && $0.contains("9.99999999999999999999") },
+                      table.transcript)
+        XCTAssertEqual(table.lines.last, "(1 object of D128Item)", table.transcript)
+        let json = try strata(["query", file, "D128Item", "name == 'i2'", "--json"])
+        XCTAssertEqual(json.process.terminationStatus, 0, json.transcript)
+        XCTAssertTrue(json.lines.first?.contains(#""price":"1.50""#) ?? false, json.transcript)
     }
 
     func testExportThenImportRoundTripsEveryDecimalExactly() throws {
