@@ -5,7 +5,7 @@ import LMDB
 /// last decoded bytes so that a new snapshot does not decode an unchanged schema again.
 enum SchemaStore {
     static func load(_ txn: Transaction, _ meta: Database, cache file: StorageFile) throws(StorageError) -> FileSchema {
-        let bytes: [UInt8]? = try StorageError.translating("Reading the schema of '\(file.path)'") { () throws(LMDBError) in
+        let bytes: [UInt8]? = try StorageError.translating("Reading the schema of '\(file.path)'") {
             try MetaKeys.withKey(MetaKeys.schema) { (k) throws(LMDBError) in try txn.get(meta, key: k).map { Array($0) } }
         }
         guard let bytes else { return FileSchema() }
