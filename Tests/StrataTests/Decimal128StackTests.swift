@@ -10,6 +10,18 @@ final class D128Item: Object {
     @Persisted var maybePrices: List<Decimal128?>
 }
 
+// Two versions of one stored class "D128Price": a double price becomes a decimal.
+final class D128PriceV0: Object {
+    override class func _realmObjectName() -> String? { "D128Price" }
+    @Persisted var price = 0.0
+}
+
+final class D128PriceV1: Object {
+    override class func _realmObjectName() -> String? { "D128Price" }
+    @Persisted var price: Decimal128
+    @Persisted var tax: Decimal128?
+}
+
 /// `Decimal128` through the whole stack: stored and read back from a reopened file, queried,
 /// sorted, aggregated exactly, exported and imported by the `strata` executable.
 final class Decimal128StackTests: StrataTestCase {
@@ -118,8 +130,31 @@ final class Decimal128StackTests: StrataTestCase {
         let prices = items[0].prices
         XCTAssertEqual(prices.sum().stringValue, "995.3")
         XCTAssertEqual((prices.average() as Decimal128?)?.stringValue, "248.825")
+        XCTAssertEqual(prices.average() as Double?, 248.825)
+        XCTAssertEqual(items.average(ofProperty: "price") as Double?, 0.4)
         XCTAssertEqual(prices.min()?.stringValue, "-5")
         XCTAssertEqual(prices.max()?.stringValue, "1E3")
+    }
+
+    func testAMigrationTurnsADoublePropertyIntoADecimalOne() throws {
+        func config(_ version: UInt64, _ type: ObjectBase.Type, block: MigrationBlock? = nil) -> Realm.Configuration {
+            Realm.Configuration(fileURL: fileURL(), schemaVersion: version, migrationBlock: block, objectTypes: [type])
+        }
+        try closingRealms {
+            let realm = try Realm(configuration: config(0, D128PriceV0.self))
+            try realm.write { for price in [0.1, 2.5, 1e20] { realm.create(D128PriceV0.self, value: ["price": price]) } }
+        }
+        try closingRealms {
+            let realm = try Realm(configuration: config(1, D128PriceV1.self) { migration, _ in
+                migration.enumerateObjects(ofType: "D128Price") { old, new in
+                    new!["price"] = Decimal128(value: old!["price"] as! Double)
+                }
+            })
+            let prices = realm.objects(D128PriceV1.self).sorted(byKeyPath: "price")
+            XCTAssertEqual(prices.map(\.price.stringValue), ["1.00000000000000E-1", "2.5", "1E20"])
+            XCTAssertEqual(prices.map(\.tax), [nil, nil, nil])
+            XCTAssertEqual(prices[0].price, Decimal128(value: "0.1"))
+        }
     }
 
     func testStrataQueryFiltersAndPrintsDecimalsAsTheirText() throws {
