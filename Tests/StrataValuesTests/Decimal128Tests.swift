@@ -141,6 +141,9 @@ final class Decimal128Tests: XCTestCase {
         XCTAssertEqual(total([d("0.1"), d("0.2"), d("0.3")]).stringValue, "6E-1")
         XCTAssertEqual(Decimal128.zero.stringValue, "0")
         XCTAssertNil(Decimal128(exactly: UInt128.max))
+        XCTAssertEqual(d("1.5E3").decimalValue, Decimal(1500))
+        XCTAssertEqual(d("-2.5E-1").doubleValue, -0.25)
+        XCTAssertEqual(d("-Inf").doubleValue, -.infinity)
     }
 
     func testTheEncodingIsBIDAsRealmStoresIt() {

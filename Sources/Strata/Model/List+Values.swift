@@ -67,7 +67,7 @@ extension List {
     /// The exact sum of the elements as decimal128s, and how many there are.
     private func decimalSum() -> (total: BID128, count: Int) {
         let values = storedValues()
-        return (values.reduce(BID128.zero) { $0 + ($1.decimal128 ?? .zero) }, values.count)
+        return (StrataStorage.Value.decimalSum(values), values.count)
     }
 
     private func extreme(wantMax: Bool) -> Element? {
