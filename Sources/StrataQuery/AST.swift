@@ -306,5 +306,6 @@ package func literalText(_ v: Value) -> String {
     case .uuid(let u): return "uuid(\(u.uuidString))"
     case .link(let k): return "link(\(k))"
     case .objectId(let id): return "oid(\(id.stringValue))"
+    case .decimal128(let d): return d.isFinite ? d.text : "'\(d.text)'"
     }
 }

@@ -103,6 +103,7 @@ package enum ArgumentConversion {
         case let v as Date: return .date(v)
         case let v as UUID: return .uuid(v)
         case let v as ObjectId: return .objectId(v)
+        case let v as Decimal128: return .decimal128(v.bid)
         case is NSNull: return .null
         case let v as NSString: return .string(String(describing: v))
         case let v as NSData: return .data(Data(referencing: v))

@@ -148,6 +148,7 @@ extension Value {
         case .uuid: 8
         case .link: 9
         case .objectId: 10
+        case .decimal128: 11
         }
     }
 }

@@ -29,6 +29,7 @@ public enum PropertyType: Int {
         case .uuid: self = .UUID
         case .link: self = .object
         case .objectId: self = .objectId
+        case .decimal128: self = .decimal128
         }
     }
 }

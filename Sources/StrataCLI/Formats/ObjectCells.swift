@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// One property value as `query`, `show` and `diff` print it.
 enum Cell {
@@ -32,6 +33,7 @@ enum Cell {
             case .uuid(let u): return u.uuidString
             case .link(let k): return "#\(k)"
             case .objectId(let id): return id.stringValue
+            case .decimal128(let d): return d.text
             }
         }
     }
@@ -62,6 +64,7 @@ enum Cell {
             case .uuid(let u): return .string(u.uuidString)
             case .link(let k): return .string("#\(k)")
             case .objectId(let id): return .string(id.stringValue)
+            case .decimal128(let d): return .string(d.text)
             }
         }
     }

@@ -12,6 +12,8 @@ import StrataValues
 ///   float widened to a double; not-a-number and infinities as "nan", "inf", "-inf"
 /// - data: base64; uuid: its string; objectId: its 24 hexadecimal digits; date: seconds since 2001-01-01T00:00:00Z (the way a
 ///   `Date` holds it) as a number (import also takes an ISO-8601 string)
+/// - decimal128: its exact text as a JSON string (`"1.50"`, `"-Inf"`, `"NaN"`); import also
+///   takes a JSON number, read exactly from its text
 /// - a link: the target's primary key, or its object key when its class has none; null
 /// - a list: an array of its elements in the same forms
 enum ObjectLines {
@@ -32,6 +34,7 @@ enum ObjectLines {
         case .uuid(let u): return "\"" + u.uuidString + "\""
         case .link(let k): return try linkKey(k)
         case .objectId(let id): return "\"" + id.stringValue + "\""
+        case .decimal128(let d): return "\"" + d.text + "\""
         }
     }
 
@@ -93,6 +96,13 @@ enum ObjectLines {
         case .objectId:
             guard case .string(let s) = json, let id = try? ObjectId(string: s) else { throw wrong("an ObjectId (24 hexadecimal digits)") }
             return .objectId(id)
+        case .decimal128:
+            switch json {
+            case .string(let text), .number(let text):
+                guard let d = BID128(text: text) else { throw wrong("a decimal number") }
+                return .decimal128(d)
+            default: throw wrong("a decimal number")
+            }
         case .link:
             throw Problem("\(name): a link is resolved after the objects are added")
         }

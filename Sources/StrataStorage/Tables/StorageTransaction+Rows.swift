@@ -248,6 +248,7 @@ package func describe(_ value: Value) -> String {
     case .uuid(let u): u.uuidString
     case .link(let k): "object \(k)"
     case .objectId(let id): id.stringValue
+    case .decimal128(let d): d.text
     }
 }
 
