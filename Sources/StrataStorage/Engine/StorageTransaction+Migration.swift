@@ -68,7 +68,7 @@ extension StorageTransaction {
             throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
         }
         let count = max(slotCount, (values.keys.max() ?? -1) + 1)
-        let bytes = RowEncoder.encode(slotCount: count, in: old, replacing: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let bytes = RowEncoder.encode(slotCount: count, in: old, replacing: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, table.mixedSlots)
         try putRow(table, key, bytes)
     }
 
@@ -81,7 +81,7 @@ extension StorageTransaction {
         }
         let key = max(stored ?? 1, last &+ 1)
         sequences[table.name] = key + 1
-        try putRow(table, key, RowEncoder.encode(values))
+        try putRow(table, key, RowEncoder.encode(values, table.mixedSlots))
         lastKeys[table.name] = nil
         return key
     }
@@ -125,7 +125,7 @@ extension StorageTransaction {
         try forEachRow(table) { key, row in
             var cleared: [(id: Int, value: Value)] = []
             for id in 0..<slotCount where !ids.contains(id) && row.hasSlot(id) && !row.isNull(id) { cleared.append((id, .null)) }
-            rows.append((key, RowEncoder.encode(slotCount: slotCount, in: row, replacing: cleared)))
+            rows.append((key, RowEncoder.encode(slotCount: slotCount, in: row, replacing: cleared, table.mixedSlots)))
             return true
         }
         var rekeyed = false

@@ -57,7 +57,7 @@ extension StorageTransaction {
         guard index >= 0, index <= dir.total else {
             throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
         }
-        let new = values.map(ListEncoding.element)
+        let new = values.map { ListEncoding.element($0, of: property.type) }
         if dir.chunks.isEmpty {
             try writeRuns(table, property, owner, &dir, at: 0, elements: new)
         } else {
@@ -98,7 +98,7 @@ extension StorageTransaction {
         }
         var elements = try chunk(table, property, owner, dir.chunks[c].id)
         let old = decode(elements[offset], property)
-        elements[offset] = ListEncoding.element(value)
+        elements[offset] = ListEncoding.element(value, of: property.type)
         try replaceChunk(table, property, owner, &dir, c, with: elements)
         try putDirectory(table, property, owner, dir)
         if case .link(let target) = old { try changeListBacklink(table, property, target, owner, by: -1) }
@@ -265,6 +265,7 @@ extension StorageTransaction {
             throw StorageError(.invalidInput, "'\(table.name).\(property.name)' cannot hold nil")
         }
         if property.type == .link { try checkLinkTarget(table, property, value) }
+        if property.type == .mixed { try checkMixedValue(table, property, value) }
         try checkSizes(table, [value])
     }
 

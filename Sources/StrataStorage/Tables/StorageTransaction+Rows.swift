@@ -37,8 +37,9 @@ extension StorageTransaction {
     package func insert(_ table: Table, values: [Value]) throws -> ObjectKey {
         try checkSizes(table, values)
         for link in table.links { try checkLinkTarget(table, link, values[link.id]) }
+        for p in table.mixedProperties { try checkMixedValue(table, p, values[p.id]) }
         let key = try newKey(table, values)
-        let row = RowEncoder.encode(values)
+        let row = RowEncoder.encode(values, table.mixedSlots)
         let append = key > (try lastKey(table))
         try lmdbCall("Inserting into '\(table.name)'") {
             var k = ObjectKeyCoding.encode(key)
@@ -88,6 +89,7 @@ extension StorageTransaction {
         if newValues.isEmpty { return }
         func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
         try checkSizes(table, newValues.lazy.map(\.value))
+        for p in table.mixedProperties { if let new = newValue(p.id) { try checkMixedValue(table, p, new) } }
         var relinked: [(PropertySchema, old: Value, new: Value)] = []
         for link in table.links {
             guard let new = newValue(link.id) else { continue }
@@ -105,8 +107,8 @@ extension StorageTransaction {
             try withUnsafeBytes(of: &k) { kb in
                 // The row is copied before the put, which may move the page it lies in.
                 let put = { (row: UnsafeRawBufferPointer) in try self.lmdb.put(table.rows, key: kb, value: row) }
-                if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, put) != nil { return }
-                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues).withUnsafeBytes(put)
+                if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, table.mixedSlots, put) != nil { return }
+                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues, table.mixedSlots).withUnsafeBytes(put)
             }
         }
         for (property, oldValue) in oldIndexed {
@@ -182,6 +184,13 @@ extension StorageTransaction {
     /// open and (in a write) until its next write.
     package func scan(_ table: Table) -> RowCursor {
         RowCursor(table, transaction: self)
+    }
+
+    /// Refuses an object as the value of a mixed property: a mixed slot holds no link.
+    func checkMixedValue(_ table: Table, _ property: PropertySchema, _ value: Value) throws {
+        if case .link = value {
+            throw StorageError(.invalidInput, "'\(table.name).\(property.name)' is mixed: it holds values of every kind but not objects")
+        }
     }
 
     func checkSizes(_ table: Table, _ values: some Sequence<Value>) throws {
