@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import XCTest
 
 /// Running the built `strata` executable from the CLI tests.
