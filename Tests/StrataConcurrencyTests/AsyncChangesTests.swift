@@ -17,6 +17,16 @@ final class AsyncChangesTests: ConcurrencyTestCase {
         }
     }
 
+    /// Waits until `observed` holds every id of `all`, checks that they came in order, then
+    /// ends the consumer.
+    private func finish(_ consumer: Task<Void, any Error>, _ observed: Observed, initial: [Int] = [], all: [Int],
+                        file: StaticString = #filePath, line: UInt = #line) async throws {
+        await eventually("\(all.count - initial.count) commits", file: file, line: line) { observed.all.last?.ids.count == all.count }
+        assertInOrder(observed.all, initial: initial, all: all, file: file, line: line)
+        consumer.cancel()
+        try await consumer.value
+    }
+
     func testAsyncCodeReceivesTheInitialResultsAndTheCommitsOfAnotherThread() async throws {
         let configuration = configuration()
         try ConcurrencyTestCase.insert(1...2, configuration)
@@ -26,10 +36,7 @@ final class AsyncChangesTests: ConcurrencyTestCase {
         XCTAssertEqual(observed.all.first, Observed.Entry(isInitial: true, ids: [1, 2]))
 
         try await Task.detached { try ConcurrencyTestCase.insert(3...12, configuration) }.value
-        await eventually("the ten commits") { observed.all.last?.ids.count == 12 }
-        assertInOrder(observed.all, initial: [1, 2], all: Array(1...12))
-        consumer.cancel()
-        try await consumer.value
+        try await finish(consumer, observed, initial: [1, 2], all: Array(1...12))
     }
 
     func testAsyncCodeReceivesTheCommitsOfAnotherProcess() async throws {
@@ -43,10 +50,7 @@ final class AsyncChangesTests: ConcurrencyTestCase {
         defer { worker.kill() }
         await eventually("the worker's exit") { !worker.process.isRunning }
         try worker.waitForSuccess()
-        await eventually("the worker's twenty commits") { observed.all.last?.ids.count == 20 }
-        assertInOrder(observed.all, all: Array(1...20))
-        consumer.cancel()
-        try await consumer.value
+        try await finish(consumer, observed, all: Array(1...20))
     }
 
     func testAThousandCommitsAreObservedInOrderWithNoneLost() async throws {
@@ -56,10 +60,7 @@ final class AsyncChangesTests: ConcurrencyTestCase {
         await eventually("the initial results") { observed.all.count == 1 }
 
         try await Task.detached { try ConcurrencyTestCase.insert(1...1000, configuration) }.value
-        await eventually("the thousand commits") { observed.all.last?.ids.count == 1000 }
-        assertInOrder(observed.all, all: Array(1...1000))
-        consumer.cancel()
-        try await consumer.value
+        try await finish(consumer, observed, all: Array(1...1000))
     }
 
     func testCancellingTheConsumerEndsTheStreamAndReleasesItsSnapshots() async throws {
