@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: swift5),
         // The futex system call and atomics on shared memory, which Swift cannot call directly.
         .target(name: "CStrataSync"),
-        // The public value types every layer shares (ObjectId), on Foundation alone.
+        // The public value types every layer shares (ObjectId, Decimal128), on Foundation alone.
         .target(name: "StrataValues", swiftSettings: swift5),
         // Values, row and key encodings, schema, tables, indexes, history, the coordination file.
         .target(name: "StrataStorage", dependencies: ["StrataValues", "LMDB", "CStrataSync"], swiftSettings: swift5),
@@ -32,11 +32,12 @@ let package = Package(
         .target(name: "StrataQuery", dependencies: ["StrataValues", "StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.
         .target(name: "Strata", dependencies: ["StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
-        .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
+        .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
         .executableTarget(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "LMDB", "CLMDB", "CSQLite"],
                           swiftSettings: swift5),
         .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",
                           swiftSettings: swift5),
+        .testTarget(name: "StrataValuesTests", dependencies: ["StrataValues"], swiftSettings: swift5),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: swift5),
         .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: swift5),
         // What the test targets share: running the built executables as child processes.

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// Converts the `Any` arguments of `filter(_:_:)` into query values.
 ///
@@ -101,6 +102,8 @@ package enum ArgumentConversion {
         case let v as Data: return .data(v)
         case let v as Date: return .date(v)
         case let v as UUID: return .uuid(v)
+        case let v as ObjectId: return .objectId(v)
+        case let v as Decimal128: return .decimal128(v.bid)
         case is NSNull: return .null
         case let v as NSString: return .string(String(describing: v))
         case let v as NSData: return .data(Data(referencing: v))

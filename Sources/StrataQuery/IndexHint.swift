@@ -71,7 +71,7 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
     static func fits(_ v: Value, _ type: PropertyType) -> Bool {
         switch (v, type) {
         case (.int, .int), (.float, .float), (.double, .double), (.bool, .bool), (.string, .string),
-             (.data, .data), (.date, .date), (.uuid, .uuid): true
+             (.data, .data), (.date, .date), (.uuid, .uuid), (.objectId, .objectId), (.decimal128, .decimal128): true
         default: false
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// Splits query text into tokens, each with its character position.
 ///
@@ -74,20 +75,31 @@ package struct Lexer {
         return String(chars[start..<index])
     }
 
+    /// The value of `uuid(body)` or `oid(body)`.
+    private static func identifier(_ word: String, _ body: String, at position: Int) throws(QueryError) -> Value {
+        if word == "oid" {
+            guard let id = try? ObjectId(string: body) else {
+                throw QueryError("'\(body)' is not a valid ObjectId (24 hexadecimal digits)", at: position)
+            }
+            return .objectId(id)
+        }
+        guard let uuid = UUID(uuidString: body) else { throw QueryError("'\(body)' is not a valid UUID", at: position) }
+        return .uuid(uuid)
+    }
+
     /// An identifier, or one of the literal forms that start with letters: `uuid(...)`,
-    /// `B64"..."`, `T<seconds>:<nanoseconds>`.
+    /// `oid(...)`, `B64"..."`, `T<seconds>:<nanoseconds>`.
     private mutating func lexWord() throws(QueryError) {
         let start = index
         let word = readIdentifier()
-        if word == "uuid", peek() == "(" {
+        if word == "uuid" || word == "oid", peek() == "(" {
             index += 1
             let bodyStart = index
             while let c = peek(), c != ")" { index += 1 }
-            guard peek() == ")" else { throw QueryError("expected ')' to close uuid(", at: start) }
+            guard peek() == ")" else { throw QueryError("expected ')' to close \(word)(", at: start) }
             let body = String(chars[bodyStart..<index])
             index += 1
-            guard let uuid = UUID(uuidString: body) else { throw QueryError("'\(body)' is not a valid UUID", at: bodyStart) }
-            add(.literal(.uuid(uuid)), from: start)
+            add(.literal(try Self.identifier(word, body, at: bodyStart)), from: start)
         } else if word == "B64", let q = peek(), q == "\"" || q == "'" {
             let bodyStart = index
             let body = try lexString(quote: q)
@@ -154,6 +166,12 @@ package struct Lexer {
         try checkNumberEnd(start)
         let text = String(chars[start..<index])
         if isFloat {
+            // A double holds any 15 significant digits exactly; a longer literal stays decimal,
+            // so that a decimal128 property compares with every digit written.
+            if Self.significantDigits(text) > 15, let decimal = BID128(text: text) {
+                add(.literal(.decimal128(decimal)), from: start)
+                return
+            }
             guard let d = Double(text) else { throw QueryError("invalid number '\(text)'", at: start) }
             add(.literal(.double(d)), from: start)
         } else {
@@ -162,6 +180,11 @@ package struct Lexer {
             }
             add(.literal(.int(i)), from: start)
         }
+    }
+
+    /// The digits of a number's text before its exponent, leading zeros left out.
+    private static func significantDigits(_ text: String) -> Int {
+        text.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber).drop { $0 == "0" }.count
     }
 
     /// Rejects a number running straight into a name, like `12abc`.

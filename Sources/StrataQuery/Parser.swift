@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 // The query grammar (NSPredicate / realm-core query-language syntax). Keywords are
 // case-insensitive; `[...]` is optional, `{...}` repeats zero or more times, `|` separates
@@ -266,6 +267,9 @@ package struct Parser {
             case .literal(.double(let d)):
                 index += 1
                 return .literal(.double(-d), position: t.position)
+            case .literal(.decimal128(let d)):
+                index += 1
+                return .literal(.decimal128(d.negated), position: t.position)
             case .identifier(let w) where ["inf", "infinity"].contains(w.lowercased()):
                 index += 1
                 return .literal(.double(-.infinity), position: t.position)

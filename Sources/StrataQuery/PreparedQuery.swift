@@ -147,6 +147,8 @@ extension Value {
         case .date: 7
         case .uuid: 8
         case .link: 9
+        case .objectId: 10
+        case .decimal128: 11
         }
     }
 }

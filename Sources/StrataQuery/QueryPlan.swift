@@ -260,7 +260,7 @@ package enum QueryPlanner {
     /// scan (NaN, an integer bound beyond `Int64`, a type the index does not order).
     private static func bound(_ v: Value, _ type: PropertyType, lower: Bool) -> Value? {
         switch (type, v) {
-        case (.int, .int), (.string, .string): return v
+        case (.int, .int), (.string, .string), (.objectId, .objectId): return v
         case (.int, .double(let d)):
             let r = lower ? d.rounded(.up) : d.rounded(.down)
             guard !r.isNaN, r >= -9.2e18, r <= 9.2e18 else { return nil }
@@ -273,12 +273,13 @@ package enum QueryPlanner {
     }
 
     /// Whether comparing `p` with constant `v` is decided exactly by index keys: an int
-    /// constant on an int property, or a string on a string property short enough that no
-    /// other string shares its key (`IndexKey.isDistinct`). Never nil, floats, doubles or dates.
+    /// constant on an int property, an ObjectId on an ObjectId property (its key is its 12
+    /// bytes), or a string on a string property short enough that no other string shares its
+    /// key (`IndexKey.isDistinct`). Never nil, floats, doubles or dates.
     static func exactKey(_ v: Value, _ p: PropertySchema) -> Bool {
         guard !p.isList, p.linkTarget == nil else { return false }
         switch (p.type, v) {
-        case (.int, .int): return true
+        case (.int, .int), (.objectId, .objectId): return true
         case (.string, .string): return IndexKey.isDistinct(v)
         default: return false
         }

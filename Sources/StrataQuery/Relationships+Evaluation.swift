@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// A compiled condition on one object that may read other objects: the object's key, its
 /// encoded row, and a reader for the rows and backlinks of the classes the query reaches.
@@ -365,6 +366,11 @@ extension Evaluator {
         switch function {
         case .count:
             return .int(Int64(values.count))
+        case .sum(let p) where p.type == .decimal128:
+            return .decimal128(values.reduce(BID128.zero) { $0 + ($1.decimal128 ?? .zero) })
+        case .avg(let p) where p.type == .decimal128:
+            guard !values.isEmpty else { return .null }
+            return .decimal128(values.reduce(BID128.zero) { $0 + ($1.decimal128 ?? .zero) } / BID128(integer: values.count))
         case .sum(let p):
             if p.type == .int { return .int(values.reduce(Int64(0)) { $0 &+ (Int64(exactly: $1.numeric ?? 0) ?? 0) }) }
             let total = values.reduce(0.0) { $0 + ($1.numeric ?? 0) }

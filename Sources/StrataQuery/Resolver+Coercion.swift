@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 // Literals and coercion: a property compared with constants, the operator checks, and the
 // exact conversion of each constant to the property's type.
@@ -94,6 +95,10 @@ extension Resolver {
             }
             return .null
         }
+        // A literal of more than 15 digits, or a Decimal128 argument, compared with a binary
+        // number: its nearest double.
+        var v = v
+        if case .decimal128(let d) = v, p.type == .int || p.type == .float || p.type == .double { v = .double(d.doubleValue) }
         switch (p.type, v) {
         case (.int, .int): return v
         case (.int, .float), (.int, .double):
@@ -102,11 +107,20 @@ extension Resolver {
             return .double(d)
         case (.float, .int), (.float, .float), (.float, .double): return .float(Float(v.numeric!))
         case (.double, .int), (.double, .float), (.double, .double): return .double(v.numeric!)
-        case (.bool, .bool), (.string, .string), (.data, .data), (.date, .date), (.uuid, .uuid): return v
+        case (.bool, .bool), (.string, .string), (.data, .data), (.date, .date), (.uuid, .uuid), (.objectId, .objectId): return v
         case (.data, .string(let s)): return .data(Data(s.utf8))
         case (.uuid, .string(let s)):
             guard let u = UUID(uuidString: s) else { throw mismatch() }
             return .uuid(u)
+        case (.objectId, .string(let s)):
+            guard let id = try? ObjectId(string: s) else { throw mismatch() }
+            return .objectId(id)
+        case (.decimal128, .string(let s)):
+            guard let d = BID128(text: s) else { throw mismatch() }
+            return .decimal128(d)
+        case (.decimal128, _):
+            guard let d = v.decimal128 else { throw mismatch() }
+            return .decimal128(d)
         case (.link, _):
             throw QueryError("cannot compare the link '\(p.name)' with \(source); a link compares with nil or an object argument", at: position)
         default:

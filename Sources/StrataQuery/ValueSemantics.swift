@@ -55,7 +55,10 @@ package enum ValueSemantics {
         }
     }
 
-    private static func isNaN(_ v: Value) -> Bool { v.numeric?.isNaN ?? false }
+    private static func isNaN(_ v: Value) -> Bool {
+        if case .decimal128(let d) = v { return d.isNaN }
+        return v.numeric?.isNaN ?? false
+    }
 
     /// The bytes that string and data values compare by.
     private static func bytes(_ v: Value) -> [UInt8]? {

@@ -55,15 +55,18 @@ extension Realm {
             case string(String)
             /// A UUID key.
             case uuid(UUID)
+            /// An ObjectId key.
+            case objectId(ObjectId)
             /// The nil value of an optional key.
             case null
 
-            /// The value as text: the number, the string, the UUID, or `nil`.
+            /// The value as text: the number, the string, the UUID, the ObjectId's 24 digits, or `nil`.
             public var description: String {
                 switch self {
                 case .int(let v): "\(v)"
                 case .string(let v): v
                 case .uuid(let v): v.uuidString
+                case .objectId(let v): v.stringValue
                 case .null: "nil"
                 }
             }
@@ -242,6 +245,7 @@ struct HistoryResolver {
             case .int(let v): .int(Int(v))
             case .string(let v): .string(v)
             case .uuid(let v): .uuid(v)
+            case .objectId(let v): .objectId(v)
             case .null: .null
             default: nil
             }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// Conversions between stored values and the loosely typed values of the dynamic API
 /// (`DynamicObject` subscripts, `Migration.create`), by the stored property schema.
@@ -24,6 +25,8 @@ enum DynamicValues {
         case .date(let d): return d
         case .uuid(let u): return u
         case .link: return nil
+        case .objectId(let id): return id
+        case .decimal128(let d): return Decimal128(bid: d)
         }
     }
 
@@ -45,6 +48,8 @@ enum DynamicValues {
         case .date: (v as? Date).map { .date($0) }
         case .uuid: (v as? UUID).map { .uuid($0) } ?? (v as? String).flatMap(UUID.init(uuidString:)).map { .uuid($0) }
         case .link: nil
+        case .objectId: ValueConversion.objectId(v).map { .objectId($0) }
+        case .decimal128: ValueConversion.decimal(v).map { .decimal128($0) }
         }
         guard let converted else { throw mismatch(given, property, className, nil) }
         return converted

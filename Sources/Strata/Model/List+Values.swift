@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 // Aggregates over a list's own values (lists of numbers and dates). Nil elements are ignored;
 // `min`/`max`/`average` of no values are nil and `sum` is zero, as in RealmSwift.
@@ -14,11 +15,12 @@ public extension List where Element.PersistedType: MinMaxType {
 public extension List where Element.PersistedType: AddableType {
     /// The sum of the elements.
     func sum() -> Element {
+        let type = (Element.self as! any _Persistable.Type)._strataTypeInfo.type
+        if type == .decimal128 { return element(.decimal128(decimalSum().total)) }
         var ints: Int64 = 0, doubles = 0.0
         for v in storedValues() {
             if case .int(let i) = v { ints &+= i } else { doubles += v.numeric ?? 0 }
         }
-        let type = (Element.self as! any _Persistable.Type)._strataTypeInfo.type
         let total: StrataStorage.Value = switch type {
         case .int: .int(ints)
         case .float: .float(Float(doubles))
@@ -29,6 +31,10 @@ public extension List where Element.PersistedType: AddableType {
 
     /// The mean of the elements, or nil when there are none.
     func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
+        if let type = T.self as? any _Persistable.Type, type._strataTypeInfo.type == .decimal128 {
+            let (total, count) = decimalSum()
+            return count == 0 ? nil : type._strataFrom(_StrataValue(.decimal128(total / BID128(integer: count)))) as? T
+        }
         let numbers = storedValues().compactMap(\.numeric)
         guard !numbers.isEmpty, let type = T.self as? any _Persistable.Type else { return nil }
         let mean = numbers.reduce(0, +) / Double(numbers.count)
@@ -51,6 +57,12 @@ extension List {
     /// An element from a stored (non-link) value.
     func element(_ value: StrataStorage.Value) -> Element {
         (Element.self as! any _Persistable.Type)._strataFrom(_StrataValue(value)) as! Element
+    }
+
+    /// The exact sum of the elements as decimal128s, and how many there are.
+    private func decimalSum() -> (total: BID128, count: Int) {
+        let values = storedValues()
+        return (values.reduce(BID128.zero) { $0 + ($1.decimal128 ?? .zero) }, values.count)
     }
 
     private func extreme(wantMax: Bool) -> Element? {

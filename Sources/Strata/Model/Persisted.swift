@@ -24,10 +24,10 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// A property with the type's default value (0, "", false, empty Data, nil, the reference
-    /// date, the zero UUID).
+    /// date, the zero UUID, a newly generated ObjectId).
     @inlinable
     public init() {
-        self.init(wrappedValue: _defaultValue(Value.self), options: [])
+        self.init(wrappedValue: Value._strataDefault, options: [])
     }
 
     /// A property with an explicit default value.
@@ -72,18 +72,11 @@ struct PersistedOptions: OptionSet {
     @inlinable static var primaryKey: PersistedOptions { PersistedOptions(rawValue: 2) }
 }
 
-/// The value a property of type `V` has when its declaration gives none.
-@usableFromInline
-func _defaultValue<V: _Persistable>(_: V.Type) -> V {
-    let info = V._strataTypeInfo
-    return V._strataFrom(_StrataValue(info.isOptional ? .null : ValueCodec.defaultValue(info.type)))
-}
-
 extension Persisted where Value.PersistedType: _Indexable {
     /// An indexed property: `==` and `IN` queries on it use a B-tree index.
     @inlinable
     public init(indexed: Bool) {
-        self.init(wrappedValue: _defaultValue(Value.self), options: indexed ? .indexed : [])
+        self.init(wrappedValue: Value._strataDefault, options: indexed ? .indexed : [])
     }
 
     /// An indexed property with a default value.
@@ -97,7 +90,7 @@ extension Persisted where Value.PersistedType: _PrimaryKey {
     /// The primary key: unique, looked up in O(log n), immutable once the object is added.
     @inlinable
     public init(primaryKey: Bool) {
-        self.init(wrappedValue: _defaultValue(Value.self), options: primaryKey ? .primaryKey : [])
+        self.init(wrappedValue: Value._strataDefault, options: primaryKey ? .primaryKey : [])
     }
 
     /// The primary key with a default value.

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 // The protocols RealmSwift uses to say which Swift types `@Persisted` may store, with the
 // hidden requirements Strata uses to move values between Swift and storage without
@@ -73,9 +74,17 @@ public protocol _Persistable: _HasPersistedType {
     /// The value of managed property `index` of `object`: by default decoded as a `Value`
     /// first; ints, doubles and strings read their slot directly.
     static func _strataRead(_ object: ObjectBase, _ index: Int) -> Self
+    /// The value of a property declared without one: by default the stored type's default
+    /// (nil for an optional); a new `ObjectId` for an `ObjectId`, as RealmSwift gives.
+    static var _strataDefault: Self { get }
 }
 
 extension _Persistable {
+    public static var _strataDefault: Self {
+        let info = _strataTypeInfo
+        return _strataFrom(_StrataValue(info.isOptional ? .null : ValueCodec.defaultValue(info.type)))
+    }
+
     public static func _strataRead(_ object: ObjectBase, _ index: Int) -> Self {
         _strataFrom(object._managedValue(index))
     }
@@ -195,6 +204,15 @@ extension UUID: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
         if case .uuid(let u) = v.value { u } else { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
     }
     public var _strataValue: _StrataValue { _StrataValue(.uuid(self)) }
+}
+
+extension Decimal128: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = Decimal128
+    public static var _strataTypeInfo: _StrataTypeInfo { .plain(.decimal128) }
+    public static func _strataFrom(_ v: _StrataValue) -> Decimal128 {
+        if case .decimal128(let d) = v.value { Decimal128(bid: d) } else { Decimal128() }
+    }
+    public var _strataValue: _StrataValue { _StrataValue(.decimal128(bid)) }
 }
 
 extension Optional: _HasPersistedType where Wrapped: _HasPersistedType {

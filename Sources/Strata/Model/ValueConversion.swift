@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// Turns the loosely typed values users pass (`init(value:)`, `create(_:value:)`,
 /// subscripts, `setValue(_:forKey:)`) into stored values, checking each against its
@@ -110,6 +111,8 @@ enum ValueConversion {
         case .date: (v as? Date).map { .date($0) }
         case .uuid: (v as? UUID).map { .uuid($0) } ?? (v as? String).flatMap(UUID.init(uuidString:)).map { .uuid($0) }
         case .link: nil
+        case .objectId: objectId(v).map { .objectId($0) }
+        case .decimal128: decimal(v).map { .decimal128($0) }
         }
         guard let converted else { throw mismatch(given, property, className, reason: nil) }
         return converted
@@ -147,6 +150,25 @@ enum ValueConversion {
         guard width < 64 else { return true }
         let limit = Int64(1) << Int64(width - 1)
         return value >= -limit && value < limit
+    }
+
+    /// An `ObjectId`, or a string of its 24 hexadecimal digits.
+    static func objectId(_ v: Any) -> ObjectId? {
+        (v as? ObjectId) ?? (v as? String).flatMap { try? ObjectId(string: $0) }
+    }
+
+    /// A decimal128 from a `Decimal128`, decimal text, a `Decimal` or a number (as
+    /// `Decimal128(value:)` converts them); nil for anything else.
+    static func decimal(_ v: Any) -> BID128? {
+        switch v {
+        case let x as Decimal128: x.bid
+        case let x as String: BID128(text: x)
+        case let x as Decimal: BID128(text: x.description)
+        case let x as Double: BID128(binary: x, digits: 15)
+        case let x as Float: BID128(binary: Double(x), digits: 7)
+        case let x as NSNumber where !(x is Bool): Decimal128(number: x).bid
+        default: integer(v, width: 64).map { BID128(integer: $0) }
+        }
     }
 
     static func floating(_ v: Any) -> Double? {

@@ -1,6 +1,7 @@
 import Foundation
 import StrataQuery
 import StrataStorage
+import StrataValues
 
 /// Marks the types that `<`, `<=`, `>`, `>=` apply to in type-safe queries: every integer
 /// width, `Float`, `Double`, `Date` and their optionals.
@@ -13,6 +14,7 @@ extension Int64: _QueryNumeric {}
 extension Float: _QueryNumeric {}
 extension Double: _QueryNumeric {}
 extension Date: _QueryNumeric {}
+extension Decimal128: _QueryNumeric {}
 extension Optional: _QueryNumeric where Wrapped: _Persistable, Wrapped.PersistedType: _QueryNumeric {}
 
 extension Query where T: _HasPersistedType, T.PersistedType: _QueryNumeric {

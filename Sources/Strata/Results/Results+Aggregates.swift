@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 extension Results {
     /// The smallest value of a numeric or date property, or nil when there are no objects
@@ -16,6 +17,7 @@ extension Results {
     /// The sum of a numeric property (0 for no objects; nulls are ignored).
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         let p = aggregated(property, "sum")
+        if p.type == .decimal128 { return convert(.decimal128(decimalSum(p).total))! }
         var intSum: Int64 = 0
         var doubleSum = 0.0
         forEachValue(p) { v in
@@ -30,6 +32,10 @@ extension Results {
     /// The mean of a numeric property, or nil when there are no (non-null) values.
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         let p = aggregated(property, "average")
+        if p.type == .decimal128 {
+            let (total, count) = decimalSum(p)
+            return count == 0 ? nil : convert(.decimal128(total / BID128(integer: count)))
+        }
         var total = 0.0
         var n = 0
         forEachValue(p) { v in total += v.numeric ?? 0; n += 1 }
@@ -77,6 +83,16 @@ extension Results {
         return best.flatMap { convert($0) }
     }
 
+    /// The exact sum of a decimal128 property and how many non-null values it adds.
+    private func decimalSum(_ p: PropertySchema) -> (total: BID128, count: Int) {
+        var total = BID128.zero, count = 0
+        forEachValue(p) { v in
+            total = total + (v.decimal128 ?? .zero)
+            count += 1
+        }
+        return (total, count)
+    }
+
     private func aggregated(_ name: String, _ what: String) -> PropertySchema {
         core.confinement.check()
         let p = property(name, for: "compute \(what)")
@@ -120,7 +136,8 @@ extension Results {
         case (.double, .float(let f)): adapted = .double(Double(f))
         case (.float, .int(let i)): adapted = .float(Float(i))
         case (.float, .double(let d)): adapted = .float(Float(d))
-        case (.int, .int), (.double, .double), (.float, .float), (.date, .date): adapted = value
+        case (.int, .int), (.double, .double), (.float, .float), (.date, .date), (.decimal128, .decimal128): adapted = value
+        case (.double, .decimal128(let d)): adapted = .double(d.doubleValue)
         default: return nil
         }
         return type._strataFrom(_StrataValue(adapted)) as? T

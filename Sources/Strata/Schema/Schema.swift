@@ -28,6 +28,8 @@ public enum PropertyType: Int {
         case .date: self = .date
         case .uuid: self = .UUID
         case .link: self = .object
+        case .objectId: self = .objectId
+        case .decimal128: self = .decimal128
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// One property value as `query`, `show` and `diff` print it.
 enum Cell {
@@ -31,6 +32,8 @@ enum Cell {
             case .date(let d): return HistoryFile.preciseTime(d)
             case .uuid(let u): return u.uuidString
             case .link(let k): return "#\(k)"
+            case .objectId(let id): return id.stringValue
+            case .decimal128(let d): return d.text
             }
         }
     }
@@ -42,7 +45,7 @@ enum Cell {
     }
 
     /// As a JSON value: strings, numbers, booleans, null; dates as ISO-8601 strings, data as
-    /// base64, UUIDs as strings, links as the target's primary key (or "#objectKey"), lists
+    /// base64, UUIDs and ObjectIds as strings, links as the target's primary key (or "#objectKey"), lists
     /// as their element count; non-finite numbers as "nan", "inf", "-inf".
     var json: JSONScalar {
         switch self {
@@ -60,6 +63,8 @@ enum Cell {
             case .date(let d): return .string(HistoryFile.preciseTime(d))
             case .uuid(let u): return .string(u.uuidString)
             case .link(let k): return .string("#\(k)")
+            case .objectId(let id): return .string(id.stringValue)
+            case .decimal128(let d): return .string(d.text)
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataStorage
+import StrataValues
 
 /// The values of `strata export` and `strata import` lines (docs/INSPECTOR.md, "Export
 /// format"): each property value as JSON, chosen by the property's stored type so that every
@@ -9,8 +10,10 @@ import StrataStorage
 /// - bool, string: JSON booleans and strings; int: a JSON integer
 /// - double: the shortest decimal that reads back as the same double; float: the same, of the
 ///   float widened to a double; not-a-number and infinities as "nan", "inf", "-inf"
-/// - data: base64; uuid: its string; date: seconds since 2001-01-01T00:00:00Z (the way a
+/// - data: base64; uuid: its string; objectId: its 24 hexadecimal digits; date: seconds since 2001-01-01T00:00:00Z (the way a
 ///   `Date` holds it) as a number (import also takes an ISO-8601 string)
+/// - decimal128: its exact text as a JSON string (`"1.50"`, `"-Inf"`, `"NaN"`); import also
+///   takes a JSON number, read exactly from its text
 /// - a link: the target's primary key, or its object key when its class has none; null
 /// - a list: an array of its elements in the same forms
 enum ObjectLines {
@@ -30,6 +33,8 @@ enum ObjectLines {
         case .date(let d): return number(d.timeIntervalSinceReferenceDate)
         case .uuid(let u): return "\"" + u.uuidString + "\""
         case .link(let k): return try linkKey(k)
+        case .objectId(let id): return "\"" + id.stringValue + "\""
+        case .decimal128(let d): return "\"" + d.text + "\""
         }
     }
 
@@ -88,6 +93,16 @@ enum ObjectLines {
         case .uuid:
             guard case .string(let s) = json, let u = UUID(uuidString: s) else { throw wrong("a UUID") }
             return .uuid(u)
+        case .objectId:
+            guard case .string(let s) = json, let id = try? ObjectId(string: s) else { throw wrong("an ObjectId (24 hexadecimal digits)") }
+            return .objectId(id)
+        case .decimal128:
+            switch json {
+            case .string(let text), .number(let text):
+                guard let d = BID128(text: text) else { throw wrong("a decimal number") }
+                return .decimal128(d)
+            default: throw wrong("a decimal number")
+            }
         case .link:
             throw Problem("\(name): a link is resolved after the objects are added")
         }

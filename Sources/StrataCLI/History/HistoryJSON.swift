@@ -20,6 +20,7 @@ enum HistoryJSON {
             case .int(let v)?: try c.encode(v, forKey: .primaryKey)
             case .string(let v)?: try c.encode(v, forKey: .primaryKey)
             case .uuid(let v)?: try c.encode(v.uuidString, forKey: .primaryKey)
+            case .objectId(let v)?: try c.encode(v.stringValue, forKey: .primaryKey)
             case .null?: try c.encodeNil(forKey: .primaryKey)
             }
             try c.encodeIfPresent(properties, forKey: .properties)

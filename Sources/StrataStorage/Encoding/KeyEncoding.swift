@@ -1,11 +1,14 @@
 import Foundation
+import StrataValues
 
 /// The one place where index keys and object keys are built (docs/FILE-FORMAT.md, "Keys").
 ///
 /// Index keys sort in value order under LMDB's byte-wise comparison, so ranges and prefixes
 /// scan in order: a tag byte (0 null, 1 value), then integers as 8 bytes big endian with the
 /// sign bit flipped, floats/doubles/dates as order-preserving 8-byte doubles, strings as UTF-8,
-/// data raw, UUIDs as 16 bytes, bools as 1 byte. Keys longer than LMDB's limit are truncated;
+/// data raw, UUIDs as 16 bytes, ObjectIds as their 12 bytes, bools as 1 byte, decimal128s as
+/// `BID128.appendOrderedKey` (equal values of different exponents share one key). Keys longer
+/// than LMDB's limit are truncated;
 /// lookups through such keys re-check the row (`IndexKey.isExact`).
 package enum IndexKey {
     /// The largest index key: LMDB's default maximum key size.
@@ -32,6 +35,8 @@ package enum IndexKey {
         case .data(let d): out.append(contentsOf: d.prefix(maxLength - 1))
         case .uuid(let u): withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
         case .link(let k): appendBigEndian(k, to: &out)
+        case .objectId(let id): id.withBytes { out.append(contentsOf: $0) }
+        case .decimal128(let d): d.appendOrderedKey(to: &out)
         }
         return out
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataValues
 
 /// One stored value, as a closed enum: the currency between the object API, the query
 /// engine and the row encoding. Integers of every width are `int`; `Date` keeps full
@@ -16,6 +17,9 @@ package enum Value: Hashable, Sendable {
     case uuid(UUID)
     /// A to-one link: the target object's key (the target class is in the schema).
     case link(ObjectKey)
+    case objectId(ObjectId)
+    /// A decimal128 number (compares and hashes by value: `1.0 == 1.00`).
+    case decimal128(BID128)
 
     /// Whether the value is `null`.
     package var isNull: Bool { if case .null = self { return true } else { return false } }
@@ -50,9 +54,27 @@ extension Value {
         case (.data(let x), .data(let y)): return compareBytes(x, y)
         case (.uuid(let x), .uuid(let y)): return compareBytes(x.bytes, y.bytes)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.decimal128(let x), .decimal128(let y)): return BID128.compare(x, y)
+        case (.decimal128(let x), .int), (.decimal128(let x), .float), (.decimal128(let x), .double):
+            return BID128.compare(x, b.decimal128!)
+        case (.int, .decimal128(let y)), (.float, .decimal128(let y)), (.double, .decimal128(let y)):
+            return BID128.compare(a.decimal128!, y)
         default:
             if let x = a.numeric, let y = b.numeric { return x < y ? -1 : (x == y ? 0 : (x > y ? 1 : (x.isNaN ? -1 : 1))) }
             return a.kindOrder < b.kindOrder ? -1 : (a.kindOrder == b.kindOrder ? 0 : 1)
+        }
+    }
+
+    /// The value as a decimal128 when it is a number: integers exactly, a float to 7 and a
+    /// double to 15 significant digits (as RealmSwift converts them).
+    package var decimal128: BID128? {
+        switch self {
+        case .decimal128(let d): d
+        case .int(let i): BID128(integer: i)
+        case .float(let f): BID128(binary: Double(f), digits: 7)
+        case .double(let d): BID128(binary: d, digits: 15)
+        default: nil
         }
     }
 
@@ -60,12 +82,13 @@ extension Value {
         switch self {
         case .null: 0
         case .bool: 1
-        case .int, .float, .double: 2
+        case .int, .float, .double, .decimal128: 2
         case .date: 3
         case .string: 4
         case .data: 5
         case .uuid: 6
         case .link: 7
+        case .objectId: 8
         }
     }
 

@@ -1,10 +1,13 @@
 import Foundation
+import StrataValues
 
 /// The one place where a value becomes slot bytes and back (and so where value-level
 /// encryption will hook in). Encodings per type (docs/FILE-FORMAT.md, "Values"):
 /// bool 1 byte; int minimal little-endian two's complement (0 is empty); float 4 and double
 /// 8 bytes little endian; date a double of seconds since 2001-01-01; string UTF-8; data raw;
-/// uuid 16 bytes; link the target's object key as a minimal little-endian unsigned integer.
+/// uuid 16 bytes; link the target's object key as a minimal little-endian unsigned integer;
+/// objectId its 12 bytes in order; decimal128 its 16-byte BID encoding little endian (the low
+/// 64 bits first, as Realm).
 @usableFromInline
 package enum ValueCodec {
     /// Appends the slot bytes of a non-null value.
@@ -26,6 +29,8 @@ package enum ValueCodec {
         case .data(let d): return try d.withUnsafeBytes(body)
         case .uuid(let u): return try withUnsafeBytes(of: u.uuid, body)
         case .link(let key): return try withLowBytes(key, count: (key.bitWidth - key.leadingZeroBitCount + 7) / 8, body)
+        case .objectId(let id): return try id.withBytes(body)
+        case .decimal128(let d): return try withUnsafeBytes(of: d.bits.littleEndian, body)
         }
     }
 
@@ -89,6 +94,8 @@ package enum ValueCodec {
             var x: UInt64 = 0
             for i in 0..<b.count { x |= UInt64(b[i]) << (8 * UInt64(i)) }
             return .link(x)
+        case .objectId: return b.count == 12 ? .objectId(ObjectId(bytes: b)) : .null
+        case .decimal128: return b.count == 16 ? .decimal128(BID128(bits: UInt128(littleEndian: b.loadUnaligned(as: UInt128.self)))) : .null
         }
     }
 
@@ -105,6 +112,8 @@ package enum ValueCodec {
         case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
         case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .link: .null
+        case .objectId: .objectId(ObjectId())
+        case .decimal128: .decimal128(.zero)
         }
     }
 }

@@ -12,6 +12,10 @@ package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
     case uuid = 8
     /// A to-one link to an object of `PropertySchema.linkTarget`.
     case link = 9
+    /// A 12-byte `ObjectId`.
+    case objectId = 10
+    /// An IEEE 754-2008 decimal128 (`Decimal128`), 16 bytes.
+    case decimal128 = 11
 
     @usableFromInline package var description: String {
         switch self {
@@ -24,17 +28,19 @@ package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
         case .date: "date"
         case .uuid: "uuid"
         case .link: "link"
+        case .objectId: "objectId"
+        case .decimal128: "decimal128"
         }
     }
 
-    /// Whether `<`, `>`, `BETWEEN`, `@min`, `@max` apply.
+    /// Whether `<`, `>` and `BETWEEN` apply.
     package var isOrdered: Bool {
         switch self {
-        case .int, .float, .double, .date, .string: true
+        case .int, .float, .double, .date, .string, .objectId, .decimal128: true
         default: false
         }
     }
 
-    /// Whether the type is a number (int, float or double).
-    package var isNumeric: Bool { self == .int || self == .float || self == .double }
+    /// Whether the type is a number (int, float, double or decimal128).
+    package var isNumeric: Bool { self == .int || self == .float || self == .double || self == .decimal128 }
 }
