@@ -8,6 +8,8 @@ private actor Store {
     private var realm: Realm?
     /// The items sorted by id, kept across calls (and so across threads).
     private var items: Results<StressItem>?
+    /// The observer registered by `watch`.
+    private var token: NotificationToken?
 
     func open(_ configuration: Realm.Configuration) async throws {
         let realm = try await Realm(configuration: configuration, actor: self)
@@ -31,6 +33,17 @@ private actor Store {
     func ids() throws -> [Int] {
         try XCTUnwrap(realm).refresh()
         return try XCTUnwrap(items).map(\.id)
+    }
+
+    /// Observes the items on this actor (`observe(on:)`), recording each change there, until
+    /// `stopWatching`.
+    func watch(into observed: Observed) async throws {
+        token = try await XCTUnwrap(items).observe(on: self) { _, change in observed.note(change) }
+    }
+
+    func stopWatching() {
+        token?.invalidate()
+        token = nil
     }
 
     /// Records the changes of the items sorted by id, on the actor, until the calling task is
@@ -78,6 +91,20 @@ final class ActorRealmTests: ConcurrencyTestCase {
         assertInOrder(observed.all, all: Array(1...5))
         consumer.cancel()
         try await consumer.value
+    }
+
+    func testObservingOnTheActorDeliversTheInitialResultsAndEveryCommitThere() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        let observed = Observed()
+        try await store.watch(into: observed)
+        await eventually("the initial results") { observed.all.count == 1 }
+        for id in 1...3 { try await store.add(id) }
+        let configuration = configuration()
+        try await Task.detached { try ConcurrencyTestCase.insert(4...6, configuration) }.value
+        await eventually("the six commits") { observed.all.last?.ids.count == 6 }
+        assertInOrder(observed.all, all: Array(1...6))
+        await store.stopWatching()
     }
 
     func testUsingTheRealmOutsideItsActorTrapsWithAClearMessage() throws {

@@ -65,15 +65,18 @@ final class Observed: Sendable {
     /// is cancelled).
     func record(_ changes: AsyncStream<RealmCollectionChange<Results<StressItem>>>,
                 isolation: isolated (any Actor)? = #isolation) async {
-        for await change in changes {
-            switch change {
-            case .initial(let items):
-                append(Entry(isInitial: true, ids: items.map(\.id)))
-            case .update(let items, _, let insertions, _):
-                append(Entry(isInitial: false, ids: items.map(\.id), insertions: insertions))
-            case .error(let error):
-                XCTFail("the stream reported \(error)")
-            }
+        for await change in changes { note(change) }
+    }
+
+    /// Records one change, read where it is delivered.
+    func note(_ change: RealmCollectionChange<Results<StressItem>>) {
+        switch change {
+        case .initial(let items):
+            append(Entry(isInitial: true, ids: items.map(\.id)))
+        case .update(let items, _, let insertions, _):
+            append(Entry(isInitial: false, ids: items.map(\.id), insertions: insertions))
+        case .error(let error):
+            XCTFail("the change reported \(error)")
         }
     }
 
