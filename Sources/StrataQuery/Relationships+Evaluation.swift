@@ -367,10 +367,10 @@ extension Evaluator {
         case .count:
             return .int(Int64(values.count))
         case .sum(let p) where p.type == .decimal128:
-            return .decimal128(values.reduce(BID128.zero) { $0 + ($1.decimal128 ?? .zero) })
+            return .decimal128(Value.decimalSum(values))
         case .avg(let p) where p.type == .decimal128:
             guard !values.isEmpty else { return .null }
-            return .decimal128(values.reduce(BID128.zero) { $0 + ($1.decimal128 ?? .zero) } / BID128(integer: values.count))
+            return .decimal128(Value.decimalSum(values) / BID128(integer: values.count))
         case .sum(let p):
             if p.type == .int { return .int(values.reduce(Int64(0)) { $0 &+ (Int64(exactly: $1.numeric ?? 0) ?? 0) }) }
             let total = values.reduce(0.0) { $0 + ($1.numeric ?? 0) }

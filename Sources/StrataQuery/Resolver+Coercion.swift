@@ -119,7 +119,7 @@ extension Resolver {
             guard let d = BID128(text: s) else { throw mismatch() }
             return .decimal128(d)
         case (.decimal128, _):
-            guard let d = v.decimal128 else { throw mismatch() }
+            guard let d = v.asDecimal128 else { throw mismatch() }
             return .decimal128(d)
         case (.link, _):
             throw QueryError("cannot compare the link '\(p.name)' with \(source); a link compares with nil or an object argument", at: position)

@@ -1,6 +1,7 @@
 /// Arithmetic and comparison: exact decimal arithmetic rounded half to even at 34 digits;
-/// comparison by value across exponents (`1.0 == 1.00`).
-extension Decimal128: Comparable, Hashable {
+/// comparison by value across exponents (`1.0 == 1.00`). `Numeric`, as in RealmSwift, so
+/// generic numeric code (`reduce(.zero, +)`) takes decimals.
+extension Decimal128: Comparable, Hashable, Numeric {
     /// Whether the two numbers are equal in value. NaN is equal to nothing, itself included.
     public static func == (lhs: Decimal128, rhs: Decimal128) -> Bool {
         !lhs.isNaN && !rhs.isNaN && lhs.bid == rhs.bid

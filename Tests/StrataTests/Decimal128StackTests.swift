@@ -130,6 +130,8 @@ final class Decimal128StackTests: StrataTestCase {
         let prices = items[0].prices
         XCTAssertEqual(prices.sum().stringValue, "995.3")
         XCTAssertEqual((prices.average() as Decimal128?)?.stringValue, "248.825")
+        XCTAssertEqual(prices.average() as Double?, 248.825)
+        XCTAssertEqual(items.average(ofProperty: "price") as Double?, 0.4)
         XCTAssertEqual(prices.min()?.stringValue, "-5")
         XCTAssertEqual(prices.max()?.stringValue, "1E3")
     }

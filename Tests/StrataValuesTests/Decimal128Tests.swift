@@ -136,6 +136,16 @@ final class Decimal128Tests: XCTestCase {
         XCTAssertEqual(sum, 2)
     }
 
+    func testGenericNumericCodeAddsDecimalsExactly() {
+        func total<T: Numeric>(_ values: [T]) -> T { values.reduce(.zero, +) }
+        XCTAssertEqual(total([d("0.1"), d("0.2"), d("0.3")]).stringValue, "6E-1")
+        XCTAssertEqual(Decimal128.zero.stringValue, "0")
+        XCTAssertNil(Decimal128(exactly: UInt128.max))
+        XCTAssertEqual(d("1.5E3").decimalValue, Decimal(1500))
+        XCTAssertEqual(d("-2.5E-1").doubleValue, -0.25)
+        XCTAssertEqual(d("-Inf").doubleValue, -.infinity)
+    }
+
     func testTheEncodingIsBIDAsRealmStoresIt() {
         XCTAssertEqual(d("1").bid.bits, 0x3040_0000_0000_0000 << 64 | 1)
         XCTAssertEqual(d("-1.5").bid.bits, 0xB03E_0000_0000_0000 << 64 | 15)

@@ -31,12 +31,17 @@ public extension List where Element.PersistedType: AddableType {
 
     /// The mean of the elements, or nil when there are none.
     func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
-        if let type = T.self as? any _Persistable.Type, type._strataTypeInfo.type == .decimal128 {
+        guard let type = T.self as? any _Persistable.Type else { return nil }
+        if (Element.self as! any _Persistable.Type)._strataTypeInfo.type == .decimal128 {
+            // The exact decimal mean, as a decimal or as the nearest double.
             let (total, count) = decimalSum()
-            return count == 0 ? nil : type._strataFrom(_StrataValue(.decimal128(total / BID128(integer: count)))) as? T
+            guard count > 0 else { return nil }
+            let mean = total / BID128(integer: count)
+            let value: StrataStorage.Value = type._strataTypeInfo.type == .decimal128 ? .decimal128(mean) : .double(mean.doubleValue)
+            return type._strataFrom(_StrataValue(value)) as? T
         }
         let numbers = storedValues().compactMap(\.numeric)
-        guard !numbers.isEmpty, let type = T.self as? any _Persistable.Type else { return nil }
+        guard !numbers.isEmpty else { return nil }
         let mean = numbers.reduce(0, +) / Double(numbers.count)
         let value: StrataStorage.Value = switch type._strataTypeInfo.type {
         case .int: .int(Int64(mean))
@@ -62,7 +67,7 @@ extension List {
     /// The exact sum of the elements as decimal128s, and how many there are.
     private func decimalSum() -> (total: BID128, count: Int) {
         let values = storedValues()
-        return (values.reduce(BID128.zero) { $0 + ($1.decimal128 ?? .zero) }, values.count)
+        return (StrataStorage.Value.decimalSum(values), values.count)
     }
 
     private func extreme(wantMax: Bool) -> Element? {

@@ -87,7 +87,7 @@ extension Results {
     private func decimalSum(_ p: PropertySchema) -> (total: BID128, count: Int) {
         var total = BID128.zero, count = 0
         forEachValue(p) { v in
-            total = total + (v.decimal128 ?? .zero)
+            total = total + (v.asDecimal128 ?? .zero)
             count += 1
         }
         return (total, count)

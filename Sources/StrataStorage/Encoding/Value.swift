@@ -57,9 +57,9 @@ extension Value {
         case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.decimal128(let x), .decimal128(let y)): return BID128.compare(x, y)
         case (.decimal128(let x), .int), (.decimal128(let x), .float), (.decimal128(let x), .double):
-            return BID128.compare(x, b.decimal128!)
+            return BID128.compare(x, b.asDecimal128!)
         case (.int, .decimal128(let y)), (.float, .decimal128(let y)), (.double, .decimal128(let y)):
-            return BID128.compare(a.decimal128!, y)
+            return BID128.compare(a.asDecimal128!, y)
         default:
             if let x = a.numeric, let y = b.numeric { return x < y ? -1 : (x == y ? 0 : (x > y ? 1 : (x.isNaN ? -1 : 1))) }
             return a.kindOrder < b.kindOrder ? -1 : (a.kindOrder == b.kindOrder ? 0 : 1)
@@ -68,7 +68,7 @@ extension Value {
 
     /// The value as a decimal128 when it is a number: integers exactly, a float to 7 and a
     /// double to 15 significant digits (as RealmSwift converts them).
-    package var decimal128: BID128? {
+    package var asDecimal128: BID128? {
         switch self {
         case .decimal128(let d): d
         case .int(let i): BID128(integer: i)
@@ -76,6 +76,11 @@ extension Value {
         case .double(let d): BID128(binary: d, digits: 15)
         default: nil
         }
+    }
+
+    /// The exact decimal128 sum of the numbers among `values`.
+    package static func decimalSum(_ values: some Sequence<Value>) -> BID128 {
+        values.reduce(BID128.zero) { $0 + ($1.asDecimal128 ?? .zero) }
     }
 
     private var kindOrder: Int {
