@@ -110,6 +110,8 @@ package enum Evaluator {
             return BytesTest.compile(slot, op, Array(s.utf8))
         case (.data, .data(let d)):
             return BytesTest.compile(slot, op, Array(d))
+        case (.decimal128, .decimal128(let d)):
+            return DecimalTest.compile(slot, op, d)
         case (.link, .link(let k)) where op == .equal || op == .notEqual:
             let want = op == .equal
             return { row in (linkKey(row.slotBytes(slot)) == k) == want }

@@ -166,13 +166,14 @@ package struct Lexer {
         try checkNumberEnd(start)
         let text = String(chars[start..<index])
         if isFloat {
-            // A double holds any 15 significant digits exactly; a longer literal stays decimal,
-            // so that a decimal128 property compares with every digit written.
-            if Self.significantDigits(text) > 15, let decimal = BID128(text: text) {
+            guard let d = Double(text) else { throw QueryError("invalid number '\(text)'", at: start) }
+            // A literal the double does not hold exactly (more than 15 significant digits, or
+            // beyond a double's range) stays decimal, so that a decimal128 property compares
+            // with the number written; binary numbers compare with its nearest double.
+            if let decimal = BID128(text: text), decimal != BID128(binary: d, digits: 15) {
                 add(.literal(.decimal128(decimal)), from: start)
                 return
             }
-            guard let d = Double(text) else { throw QueryError("invalid number '\(text)'", at: start) }
             add(.literal(.double(d)), from: start)
         } else {
             guard let i = Int64(text) else {
@@ -180,11 +181,6 @@ package struct Lexer {
             }
             add(.literal(.int(i)), from: start)
         }
-    }
-
-    /// The digits of a number's text before its exponent, leading zeros left out.
-    private static func significantDigits(_ text: String) -> Int {
-        text.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber).drop { $0 == "0" }.count
     }
 
     /// Rejects a number running straight into a name, like `12abc`.

@@ -22,6 +22,13 @@ final class D128PriceV1: Object {
     @Persisted var tax: Decimal128?
 }
 
+final class D128PriceV2: Object {
+    override class func _realmObjectName() -> String? { "D128Price" }
+    @Persisted var price: Decimal128
+    @Persisted var tax: Decimal128?
+    @Persisted var fee: Decimal128
+}
+
 /// `Decimal128` through the whole stack: stored and read back from a reopened file, queried,
 /// sorted, aggregated exactly, exported and imported by the `strata` executable.
 final class Decimal128StackTests: StrataTestCase {
@@ -155,6 +162,14 @@ final class Decimal128StackTests: StrataTestCase {
             XCTAssertEqual(prices.map(\.tax), [nil, nil, nil])
             XCTAssertEqual(prices[0].price, Decimal128(value: "0.1"))
         }
+        // Rows written before `fee` existed read it, and match queries, as 0.
+        let realm = try Realm(configuration: config(2, D128PriceV2.self))
+        let all = realm.objects(D128PriceV2.self)
+        XCTAssertEqual(all.map(\.fee.stringValue), ["0", "0", "0"])
+        XCTAssertEqual(all.filter("fee == 0").count, 3)
+        XCTAssertEqual(all.filter("fee > -1 AND fee < 1E-6176").count, 3, "1E-6176 is below a double's range")
+        XCTAssertEqual(all.filter("fee != 0 OR fee > 0").count, 0)
+        XCTAssertEqual(all.filter("tax == nil").count, 3)
     }
 
     func testStrataQueryFiltersAndPrintsDecimalsAsTheirText() throws {

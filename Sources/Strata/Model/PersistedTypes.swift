@@ -69,6 +69,9 @@ public protocol _Persistable: _HasPersistedType {
     static var _strataTypeInfo: _StrataTypeInfo { get }
     /// The Swift value of a stored value.
     static func _strataFrom(_ value: _StrataValue) -> Self
+    /// The Swift value of a stored value, or nil when the stored value stands for none (an
+    /// enum raw value without a case, a failed custom mapping): how an optional reads it.
+    static func _strataFromStored(_ value: _StrataValue) -> Self?
     /// The stored form of this value.
     var _strataValue: _StrataValue { get }
     /// The value of managed property `index` of `object`: by default decoded as a `Value`
@@ -80,6 +83,8 @@ public protocol _Persistable: _HasPersistedType {
 }
 
 extension _Persistable {
+    public static func _strataFromStored(_ value: _StrataValue) -> Self? { _strataFrom(value) }
+
     public static var _strataDefault: Self {
         let info = _strataTypeInfo
         return _strataFrom(_StrataValue(info.isOptional ? .null : ValueCodec.defaultValue(info.type)))
@@ -226,7 +231,7 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     }
     public static func _strataFrom(_ v: _StrataValue) -> Wrapped? {
         if case .null = v.value { return nil }
-        return Wrapped._strataFrom(v)
+        return Wrapped._strataFromStored(v)
     }
     public var _strataValue: _StrataValue { self?._strataValue ?? _StrataValue(.null) }
 }

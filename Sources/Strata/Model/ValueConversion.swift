@@ -114,7 +114,11 @@ enum ValueConversion {
         case .objectId: objectId(v).map { .objectId($0) }
         case .decimal128: decimal(v).map { .decimal128($0) }
         }
-        guard let converted else { throw mismatch(given, property, className, reason: nil) }
+        guard let converted else {
+            // An enum or a custom mapping converts as the value it is stored as.
+            if let mapped = v as? any _MappedPersistable { return try value(mapped._strataStoredForm, for: property, className: className) }
+            throw mismatch(given, property, className, reason: nil)
+        }
         return converted
     }
 

@@ -7,14 +7,15 @@ import StrataStorage
 /// against the Realm being queried.
 enum QueryArguments {
     /// `args` with objects (and arrays, sets and collections of objects) replaced by
-    /// `ObjectArgument`s; every other argument is passed on as it is.
+    /// `ObjectArgument`s, and enums and custom mapped values by their stored form; every
+    /// other argument is passed on as it is.
     static func prepare(_ args: [Any], for core: RealmCore) -> [Any] {
-        guard args.contains(where: { !ArgumentConversion.isCommon($0) && ($0 is ObjectBase || $0 is ObjectCollectionArgument) })
-        else { return args }
+        guard args.contains(where: { !ArgumentConversion.isCommon($0) }) else { return args }
         return args.map { arg in
+            if ArgumentConversion.isCommon(arg) { return arg }
             if let object = arg as? ObjectBase { return argument(object, for: core) }
             if let collection = arg as? ObjectCollectionArgument { return collection.queryObjects.map { argument($0, for: core) } }
-            return arg
+            return MappedArguments.storedForm(arg)
         }
     }
 
