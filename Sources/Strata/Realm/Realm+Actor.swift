@@ -19,15 +19,11 @@ extension Realm {
         withExtendedLifetime(opening) {}
     }
 
-    /// Opens `configuration` on a serial queue of its own, creating or migrating the file
-    /// there. The instance returned, confined to that queue, only keeps the file open until
-    /// the caller's own instance is made.
+    /// `openOnOwnQueue`, awaited. The instance returned, confined to that queue, only keeps
+    /// the file open until the caller's own instance is made.
     private static func openOffCaller(_ configuration: Configuration) async throws -> Realm {
-        let queue = DispatchQueue(label: "strata.open")
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try Realm(configuration: configuration, queue: queue) })
-            }
+        try await withCheckedThrowingContinuation { continuation in
+            openOnOwnQueue(configuration) { continuation.resume(with: $0) }
         }
     }
 }
