@@ -6,6 +6,7 @@ import Strata
 final class MixedHolder: Object {
     @Persisted var name = ""
     @Persisted var value: AnyRealmValue
+    @Persisted(indexed: true) var key: AnyRealmValue
     @Persisted var values: List<AnyRealmValue>
 }
 
@@ -26,6 +27,7 @@ final class AnyRealmValueTests: StrataTestCase {
                     let holder = MixedHolder()
                     holder.name = "h\(String(format: "%02d", i))"
                     holder.value = kind
+                    holder.key = kind
                     realm.add(holder)
                 }
                 realm.create(MixedHolder.self, value: ["name": "list", "value": 3, "values": [AnyRealmValue.int(1), .none, .string("a"), .double(2)]])
@@ -78,6 +80,43 @@ final class AnyRealmValueTests: StrataTestCase {
             XCTAssertEqual(names("value > 2 AND value < 8"), ["h04", "h11", "list"])
             XCTAssertEqual(names("value == %@", Decimal128(number: 7)), ["h11"])
             XCTAssertEqual(names("ANY values == 'a'"), ["list"])
+            XCTAssertEqual(names("ANY values == 2"), ["list"])
+            XCTAssertEqual(names("value == 12.5"), [])
+            XCTAssertEqual(realm.objects(MixedHolder.self).where { $0.value == .int(1) }.map(\.name), ["h05"])
+            XCTAssertEqual(realm.objects(MixedHolder.self).where { $0.value > .float(2) && $0.value < .double(3) }.map(\.name), ["h04"])
+        }
+    }
+
+    func testAnIndexedMixedPropertyFindsEveryNumericKindAndNothingElse() throws {
+        try fill()
+        try closingRealms {
+            let realm = try openRealm(types: [MixedHolder.self])
+            func names(_ query: String, _ args: Any...) -> [String] {
+                realm.objects(MixedHolder.self).filter(query, args).sorted(byKeyPath: "name").map(\.name)
+            }
+            XCTAssertEqual(names("key == 1"), ["h05"])
+            let plan = realm.objects(MixedHolder.self).filter("key == 1").explain()
+            XCTAssertTrue(plan.hasPrefix("index lookup on MixedHolder.key"), plan)
+            XCTAssertEqual(names("key == %@", Decimal128(number: 1)), ["h05"])
+            XCTAssertEqual(names("key == 2.5"), ["h04"])
+            XCTAssertEqual(names("key == 7"), ["h11"])
+            XCTAssertEqual(names("key IN {1, '1', -5, 'none'}"), ["h01", "h05", "h06"])
+            XCTAssertEqual(names("key == %@", Data([0, 1, 255])), ["h08"])
+            XCTAssertEqual(names("key == %@", Int.max), ["h02"])
+            try realm.write { realm.objects(MixedHolder.self).filter("key == 1").first!.key = .string("one") }
+            XCTAssertEqual(names("key == 1"), [])
+            XCTAssertEqual(names("key == 'one'"), ["h05"])
+        }
+    }
+
+    func testSortingOrdersNoneThenBoolsThenNumbersByValueThenOtherKinds() throws {
+        try fill()
+        try closingRealms {
+            let realm = try openRealm(types: [MixedHolder.self])
+            let sorted = realm.objects(MixedHolder.self).sorted(byKeyPath: "value").map(\.value)
+            XCTAssertEqual(Array(sorted.prefix(8)), [.none, .bool(true), .int(-5), .double(1), .float(2.5), .int(3), .decimal128(Decimal128(number: 7)), .int(Int.max)])
+            XCTAssertEqual(sorted[8], .date(Date(timeIntervalSinceReferenceDate: 12.5)))
+            XCTAssertEqual(Array(sorted[9...10]), [.string(""), .string("1")])
         }
     }
 
