@@ -18,6 +18,13 @@ extension StrataTestCase {
         return process
     }
 
+    /// Runs `strata import` of `lines`, written out as a JSON Lines file, into the file `name`.
+    func strataImport(_ lines: [String], into name: String) throws -> WorkerProcess {
+        let jsonl = fileURL(name + ".jsonl").path
+        try lines.map { $0 + "\n" }.joined().write(toFile: jsonl, atomically: true, encoding: .utf8)
+        return try strata(["import", fileURL(name).path, jsonl])
+    }
+
     /// Runs `strata` with `arguments`, requires exit status 0 and one line on stdout, and
     /// returns that line parsed as JSON.
     func strataJSON(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Any {
