@@ -467,26 +467,26 @@ package final class TransactionLinkSource: LinkSource {
 
     package func row(_ table: Int, _ key: ObjectKey) throws -> RowView? {
         guard let t = try self.table(table) else { return nil }
-        return try txn.row(t, key)
+        return try txn.rows.read(t, key)
     }
 
     package func origins(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> [ObjectKey] {
         guard let t = try table(origin) else { return [] }
-        return try txn.origins(t, property, linkingTo: target)
+        return try txn.links.origins(t, property, linkingTo: target)
     }
 
     package func originCount(_ origin: Int, _ property: PropertySchema, linkingTo target: ObjectKey) throws -> Int {
         guard let t = try table(origin) else { return 0 }
-        return try txn.originCount(t, property, linkingTo: target)
+        return try txn.links.originCount(t, property, linkingTo: target)
     }
 
     package func listValues(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> [Value] {
         guard let t = try table(owner) else { return [] }
-        return try txn.listValues(t, property, owner: key)
+        return try txn.lists.values(t, property, owner: key)
     }
 
     package func listCount(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> Int {
         guard let t = try table(owner) else { return 0 }
-        return try txn.listCount(t, property, owner: key)
+        return try txn.lists.count(t, property, owner: key)
     }
 }

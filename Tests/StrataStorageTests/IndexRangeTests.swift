@@ -31,7 +31,7 @@ final class IndexRangeTests: XCTestCase {
         let table = try XCTUnwrap(try txn.table("Sample"))
         var byKey: [ObjectKey: Double?] = [:]
         for d in doubles {
-            let key = try txn.insert(table, values: [d.map(Value.double) ?? .null, .float(Float(d ?? 0))])
+            let key = try txn.objects.insert(table, values: [d.map(Value.double) ?? .null, .float(Float(d ?? 0))])
             byKey[key] = d
         }
         try body(txn, table) { byKey[$0]! }
@@ -52,7 +52,7 @@ final class IndexRangeTests: XCTestCase {
                 for high in bounds {
                     for (lowIn, highIn) in [(true, true), (false, false), (true, false)] {
                         let range = IndexRange(lower: low.map(Value.double), lowerInclusive: lowIn, upper: high.map(Value.double), upperInclusive: highIn)
-                        let found = try txn.lookup(table, d, in: range).compactMap(value).filter { !$0.isNaN }.sorted()
+                        let found = try txn.indexes.lookup(table, d, in: range).compactMap(value).filter { !$0.isNaN }.sorted()
                         XCTAssertEqual(found, expected(low, lowIn, high, highIn), "\(range)")
                     }
                 }
@@ -63,11 +63,11 @@ final class IndexRangeTests: XCTestCase {
     func testNegativeZeroSortsWithZeroAndNullsAreNeverInARange() throws {
         try withSamples { txn, table, value in
             let d = sample.properties[0]
-            let zero = try txn.lookup(table, d, in: IndexRange(lower: .double(-0.0), upper: .double(0))).map(value)
+            let zero = try txn.indexes.lookup(table, d, in: IndexRange(lower: .double(-0.0), upper: .double(0))).map(value)
             XCTAssertEqual(zero.count, 2)
             XCTAssertTrue(zero.allSatisfy { $0 == 0 })
-            XCTAssertEqual(try txn.lookup(table, d, in: IndexRange(lower: .double(0), lowerInclusive: false, upper: nil)).compactMap(value).filter { !$0.isNaN }.min(), 1e-300)
-            let all = try txn.lookup(table, d, in: IndexRange(lower: nil, upper: nil)).map(value)
+            XCTAssertEqual(try txn.indexes.lookup(table, d, in: IndexRange(lower: .double(0), lowerInclusive: false, upper: nil)).compactMap(value).filter { !$0.isNaN }.min(), 1e-300)
+            let all = try txn.indexes.lookup(table, d, in: IndexRange(lower: nil, upper: nil)).map(value)
             XCTAssertEqual(all.count, doubles.count - 2, "everything but the two nulls, NaNs included")
             XCTAssertFalse(all.contains { $0 == nil })
         }
@@ -76,7 +76,7 @@ final class IndexRangeTests: XCTestCase {
     func testFloatKeysAreStoredAsDoubles() throws {
         try withSamples { txn, table, value in
             let f = sample.properties[1]
-            let found = try txn.lookup(table, f, in: IndexRange(lower: .float(-2.5), upper: .float(1))).map(value)
+            let found = try txn.indexes.lookup(table, f, in: IndexRange(lower: .float(-2.5), upper: .float(1))).map(value)
             XCTAssertEqual(found.compactMap { $0 }.sorted(), [-2.5, -1, -0.0, 0, 1e-300, 1])
         }
     }
@@ -89,9 +89,9 @@ final class IndexRangeTests: XCTestCase {
         let table = try XCTUnwrap(try txn.table("Words"))
         let words: [String?] = [nil, "", "a", "ab", "abc", "abd", "ac", "b", "\u{FF}", String(repeating: "z", count: 600) + "1", String(repeating: "z", count: 600) + "2"]
         var byKey: [ObjectKey: String?] = [:]
-        for w in words { byKey[try txn.insert(table, values: [w.map(Value.string) ?? .null])] = w }
+        for w in words { byKey[try txn.objects.insert(table, values: [w.map(Value.string) ?? .null])] = w }
         func prefix(_ p: String) throws -> [String] {
-            try txn.lookup(table, schema.properties[0], prefix: p).compactMap { byKey[$0]! }.sorted()
+            try txn.indexes.lookup(table, schema.properties[0], prefix: p).compactMap { byKey[$0]! }.sorted()
         }
         XCTAssertEqual(try prefix("ab"), ["ab", "abc", "abd"])
         XCTAssertEqual(try prefix("abc"), ["abc"])
@@ -99,7 +99,7 @@ final class IndexRangeTests: XCTestCase {
         XCTAssertEqual(try prefix("c"), [])
         XCTAssertEqual(try prefix("").count, words.count - 1, "the empty prefix reaches every non-null key; the predicate rejects them")
         XCTAssertEqual(try prefix(String(repeating: "z", count: 600) + "1").count, 2, "keys are cut at 510 bytes: a superset")
-        XCTAssertEqual(try txn.lookup(table, schema.properties[0], in: IndexRange(lower: .string("ab"), lowerInclusive: false, upper: .string("b"), upperInclusive: false))
+        XCTAssertEqual(try txn.indexes.lookup(table, schema.properties[0], in: IndexRange(lower: .string("ab"), lowerInclusive: false, upper: .string("b"), upperInclusive: false))
                        .compactMap { byKey[$0]! }.sorted(), ["abc", "abd", "ac"])
     }
 }

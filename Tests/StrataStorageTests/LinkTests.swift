@@ -24,43 +24,43 @@ final class LinkTests: XCTestCase {
 
     func testBacklinksFollowInsertsUpdatesAndDeletes() throws {
         let (txn, people, dogs) = try open()
-        let jane = try txn.insert(people, values: [.string("Jane"), .null])
-        let joe = try txn.insert(people, values: [.string("Joe"), .null])
-        let rex = try txn.insert(dogs, values: [.string("Rex"), .link(jane)])
-        let fido = try txn.insert(dogs, values: [.string("Fido"), .link(jane)])
-        XCTAssertEqual(try txn.origins(dogs, dog.properties[1], linkingTo: jane), [rex, fido])
-        XCTAssertEqual(try txn.originCount(dogs, dog.properties[1], linkingTo: jane), 2)
-        try txn.update(dogs, fido, [(dog.properties[1], .link(joe))])
-        XCTAssertEqual(try txn.origins(dogs, dog.properties[1], linkingTo: jane), [rex])
-        XCTAssertEqual(try txn.origins(dogs, dog.properties[1], linkingTo: joe), [fido])
-        try txn.delete(dogs, rex)
-        XCTAssertEqual(try txn.originCount(dogs, dog.properties[1], linkingTo: jane), 0)
+        let jane = try txn.objects.insert(people, values: [.string("Jane"), .null])
+        let joe = try txn.objects.insert(people, values: [.string("Joe"), .null])
+        let rex = try txn.objects.insert(dogs, values: [.string("Rex"), .link(jane)])
+        let fido = try txn.objects.insert(dogs, values: [.string("Fido"), .link(jane)])
+        XCTAssertEqual(try txn.links.origins(dogs, dog.properties[1], linkingTo: jane), [rex, fido])
+        XCTAssertEqual(try txn.links.originCount(dogs, dog.properties[1], linkingTo: jane), 2)
+        try txn.objects.update(dogs, fido, [(dog.properties[1], .link(joe))])
+        XCTAssertEqual(try txn.links.origins(dogs, dog.properties[1], linkingTo: jane), [rex])
+        XCTAssertEqual(try txn.links.origins(dogs, dog.properties[1], linkingTo: joe), [fido])
+        try txn.objects.delete(dogs, rex)
+        XCTAssertEqual(try txn.links.originCount(dogs, dog.properties[1], linkingTo: jane), 0)
     }
 
     func testDeletingATargetNullifiesEveryLinkToIt() throws {
         let (first, people, dogs) = try open()
-        let jane = try first.insert(people, values: [.string("Jane"), .null])
-        try first.update(people, jane, [(person.properties[1], .link(jane))])
-        let rex = try first.insert(dogs, values: [.string("Rex"), .link(jane)])
+        let jane = try first.objects.insert(people, values: [.string("Jane"), .null])
+        try first.objects.update(people, jane, [(person.properties[1], .link(jane))])
+        let rex = try first.objects.insert(dogs, values: [.string("Rex"), .link(jane)])
         try first.commit(processName: "test", pid: 1)
         let txn = try StorageFile.open(path: path, options: .init()).beginWrite()
-        try txn.delete(try XCTUnwrap(try txn.table("Person")), jane)
-        XCTAssertEqual(try txn.row(dogs, rex)?.value(dog.properties[1]), .null)
+        try txn.objects.delete(try XCTUnwrap(try txn.table("Person")), jane)
+        XCTAssertEqual(try txn.rows.read(dogs, rex)?.value(dog.properties[1]), .null)
         XCTAssertEqual(txn.changes.classes["Dog"]?.modified[rex], ClassChanges.bit(1))
-        XCTAssertEqual(try txn.originCount(dogs, dog.properties[1], linkingTo: jane), 0)
+        XCTAssertEqual(try txn.links.originCount(dogs, dog.properties[1], linkingTo: jane), 0)
     }
 
     func testClearingATargetClassNullifiesLinksFromOtherClasses() throws {
         let (txn, people, dogs) = try open()
-        let jane = try txn.insert(people, values: [.string("Jane"), .null])
-        let rex = try txn.insert(dogs, values: [.string("Rex"), .link(jane)])
-        try txn.deleteAll(people)
-        XCTAssertEqual(try txn.row(dogs, rex)?.value(dog.properties[1]), .null)
+        let jane = try txn.objects.insert(people, values: [.string("Jane"), .null])
+        let rex = try txn.objects.insert(dogs, values: [.string("Rex"), .link(jane)])
+        try txn.objects.deleteAll(people)
+        XCTAssertEqual(try txn.rows.read(dogs, rex)?.value(dog.properties[1]), .null)
     }
 
     func testLinksToMissingObjectsAreRefused() throws {
         let (txn, _, dogs) = try open()
-        XCTAssertThrowsError(try txn.insert(dogs, values: [.string("Rex"), .link(999)])) { error in
+        XCTAssertThrowsError(try txn.objects.insert(dogs, values: [.string("Rex"), .link(999)])) { error in
             XCTAssertEqual((error as? StorageError)?.code, .invalidInput)
         }
     }

@@ -35,66 +35,66 @@ final class ListTests: XCTestCase {
 
     func testInsertRemoveReplaceAcrossManyChunksKeepOrder() throws {
         let (txn, people, _) = try open()
-        let owner = try txn.insert(people, values: [.null, .null])
+        let owner = try txn.objects.insert(people, values: [.null, .null])
         let tags = person.properties[1]
         var model: [Value] = []
         var rng = SystemRandomNumberGenerator()
         for i in 0..<3000 {
             let value: Value = i % 17 == 0 ? .null : .string("t\(i)")
             let at = model.isEmpty ? 0 : Int.random(in: 0...model.count, using: &rng)
-            try txn.listInsert(people, tags, owner: owner, [value], at: at)
+            try txn.lists.insert(people, tags, owner: owner, [value], at: at)
             model.insert(value, at: at)
             if i % 5 == 4 {
                 let r = Int.random(in: 0..<model.count, using: &rng)
-                XCTAssertEqual(try txn.listRemove(people, tags, owner: owner, at: r), model.remove(at: r))
+                XCTAssertEqual(try txn.lists.remove(people, tags, owner: owner, at: r), model.remove(at: r))
             }
             if i % 7 == 6 {
                 let r = Int.random(in: 0..<model.count, using: &rng)
-                try txn.listReplace(people, tags, owner: owner, at: r, with: .string("r\(i)"))
+                try txn.lists.replace(people, tags, owner: owner, at: r, with: .string("r\(i)"))
                 model[r] = .string("r\(i)")
             }
         }
-        XCTAssertEqual(try txn.listCount(people, tags, owner: owner), model.count)
-        XCTAssertEqual(try txn.listValues(people, tags, owner: owner), model)
+        XCTAssertEqual(try txn.lists.count(people, tags, owner: owner), model.count)
+        XCTAssertEqual(try txn.lists.values(people, tags, owner: owner), model)
         for i in stride(from: 0, to: model.count, by: 97) {
-            XCTAssertEqual(try txn.listValue(people, tags, owner: owner, at: i), model[i])
+            XCTAssertEqual(try txn.lists.value(people, tags, owner: owner, at: i), model[i])
         }
-        try txn.listInsert(people, tags, owner: owner, (0..<1000).map { .string("bulk\($0)") }, at: 10)
-        XCTAssertEqual(try txn.listValue(people, tags, owner: owner, at: 1009), .string("bulk999"))
-        try txn.listRemoveAll(people, tags, owner: owner)
-        XCTAssertEqual(try txn.listCount(people, tags, owner: owner), 0)
+        try txn.lists.insert(people, tags, owner: owner, (0..<1000).map { .string("bulk\($0)") }, at: 10)
+        XCTAssertEqual(try txn.lists.value(people, tags, owner: owner, at: 1009), .string("bulk999"))
+        try txn.lists.removeAll(people, tags, owner: owner)
+        XCTAssertEqual(try txn.lists.count(people, tags, owner: owner), 0)
     }
 
     func testObjectListsKeepBacklinksWithDuplicatesAndLoseDeletedTargets() throws {
         let (txn, people, dogs) = try open()
         let list = person.properties[0]
-        let rex = try txn.insert(dogs, values: [.string("Rex")])
-        let fido = try txn.insert(dogs, values: [.string("Fido")])
-        let jane = try txn.insert(people, values: [.null, .null])
-        let joe = try txn.insert(people, values: [.null, .null])
-        try txn.listInsert(people, list, owner: jane, [.link(rex), .link(fido), .link(rex)], at: 0)
-        try txn.listInsert(people, list, owner: joe, [.link(rex)], at: 0)
-        XCTAssertEqual(try txn.origins(people, list, linkingTo: rex), [jane, joe])
-        XCTAssertEqual(try txn.originCount(people, list, linkingTo: rex), 2)
-        try txn.listRemove(people, list, owner: jane, at: 0)
-        XCTAssertEqual(try txn.origins(people, list, linkingTo: rex), [jane, joe], "one occurrence is left in jane's list")
-        try txn.delete(dogs, rex)
-        XCTAssertEqual(try txn.listValues(people, list, owner: jane), [.link(fido)])
-        XCTAssertEqual(try txn.listValues(people, list, owner: joe), [])
-        XCTAssertEqual(try txn.originCount(people, list, linkingTo: rex), 0)
-        try txn.delete(people, jane)
-        XCTAssertEqual(try txn.originCount(people, list, linkingTo: fido), 0)
-        XCTAssertThrowsError(try txn.listInsert(people, list, owner: joe, [.link(999)], at: 0))
-        XCTAssertThrowsError(try txn.listInsert(people, list, owner: joe, [.null], at: 0), "an object list holds no nil")
+        let rex = try txn.objects.insert(dogs, values: [.string("Rex")])
+        let fido = try txn.objects.insert(dogs, values: [.string("Fido")])
+        let jane = try txn.objects.insert(people, values: [.null, .null])
+        let joe = try txn.objects.insert(people, values: [.null, .null])
+        try txn.lists.insert(people, list, owner: jane, [.link(rex), .link(fido), .link(rex)], at: 0)
+        try txn.lists.insert(people, list, owner: joe, [.link(rex)], at: 0)
+        XCTAssertEqual(try txn.links.origins(people, list, linkingTo: rex), [jane, joe])
+        XCTAssertEqual(try txn.links.originCount(people, list, linkingTo: rex), 2)
+        try txn.lists.remove(people, list, owner: jane, at: 0)
+        XCTAssertEqual(try txn.links.origins(people, list, linkingTo: rex), [jane, joe], "one occurrence is left in jane's list")
+        try txn.objects.delete(dogs, rex)
+        XCTAssertEqual(try txn.lists.values(people, list, owner: jane), [.link(fido)])
+        XCTAssertEqual(try txn.lists.values(people, list, owner: joe), [])
+        XCTAssertEqual(try txn.links.originCount(people, list, linkingTo: rex), 0)
+        try txn.objects.delete(people, jane)
+        XCTAssertEqual(try txn.links.originCount(people, list, linkingTo: fido), 0)
+        XCTAssertThrowsError(try txn.lists.insert(people, list, owner: joe, [.link(999)], at: 0))
+        XCTAssertThrowsError(try txn.lists.insert(people, list, owner: joe, [.null], at: 0), "an object list holds no nil")
     }
 
     func testClearingTheTargetClassEmptiesTheListsOfIt() throws {
         let (txn, people, dogs) = try open()
         let list = person.properties[0]
-        let rex = try txn.insert(dogs, values: [.string("Rex")])
-        let jane = try txn.insert(people, values: [.null, .null])
-        try txn.listInsert(people, list, owner: jane, [.link(rex), .link(rex)], at: 0)
-        try txn.deleteAll(dogs)
-        XCTAssertEqual(try txn.listCount(people, list, owner: jane), 0)
+        let rex = try txn.objects.insert(dogs, values: [.string("Rex")])
+        let jane = try txn.objects.insert(people, values: [.null, .null])
+        try txn.lists.insert(people, list, owner: jane, [.link(rex), .link(rex)], at: 0)
+        try txn.objects.deleteAll(dogs)
+        XCTAssertEqual(try txn.lists.count(people, list, owner: jane), 0)
     }
 }

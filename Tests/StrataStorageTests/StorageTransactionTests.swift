@@ -23,20 +23,20 @@ final class StorageTransactionTests: XCTestCase {
         let txn = try file.beginWrite()
         try txn.store(classes: [dog])
         let table = try XCTUnwrap(try txn.table("Dog"))
-        let a = try txn.insert(table, values: [.string("rex"), .int(3)])
-        let b = try txn.insert(table, values: [.string("rex"), .int(4)])
-        XCTAssertEqual(try txn.lookup(table, dog.properties[0], equalTo: .string("rex")), [a, b])
-        try txn.update(table, a, [(dog.properties[0], .string("max"))])
-        XCTAssertEqual(try txn.lookup(table, dog.properties[0], equalTo: .string("rex")), [b])
-        XCTAssertEqual(try txn.lookup(table, dog.properties[0], equalTo: .string("max")), [a])
-        try txn.delete(table, b)
-        XCTAssertEqual(try txn.lookup(table, dog.properties[0], equalTo: .string("rex")), [])
+        let a = try txn.objects.insert(table, values: [.string("rex"), .int(3)])
+        let b = try txn.objects.insert(table, values: [.string("rex"), .int(4)])
+        XCTAssertEqual(try txn.indexes.lookup(table, dog.properties[0], equalTo: .string("rex")), [a, b])
+        try txn.objects.update(table, a, [(dog.properties[0], .string("max"))])
+        XCTAssertEqual(try txn.indexes.lookup(table, dog.properties[0], equalTo: .string("rex")), [b])
+        XCTAssertEqual(try txn.indexes.lookup(table, dog.properties[0], equalTo: .string("max")), [a])
+        try txn.objects.delete(table, b)
+        XCTAssertEqual(try txn.indexes.lookup(table, dog.properties[0], equalTo: .string("rex")), [])
         let version = try txn.commit(processName: "test", pid: 1)
         XCTAssertEqual(version, 1)
 
         let read = try file.beginRead()
         XCTAssertEqual(read.version, 1)
-        XCTAssertEqual(try read.count(try XCTUnwrap(try read.table("Dog"))), 1)
+        XCTAssertEqual(try read.rows.count(try XCTUnwrap(try read.table("Dog"))), 1)
     }
 
     /// Commits `count` inserts of a dog, one transaction each, with `retention`.
@@ -45,7 +45,7 @@ final class StorageTransactionTests: XCTestCase {
             let txn = try file.beginWrite()
             if try txn.table("Dog") == nil { try txn.store(classes: [dog]) }
             txn.historyRetention = retention
-            _ = try txn.insert(try XCTUnwrap(try txn.table("Dog")), values: [.string("dog \(i)"), .int(Int64(i))])
+            _ = try txn.objects.insert(try XCTUnwrap(try txn.table("Dog")), values: [.string("dog \(i)"), .int(Int64(i))])
             try txn.commit(processName: "test", pid: 1)
         }
     }
@@ -57,8 +57,8 @@ final class StorageTransactionTests: XCTestCase {
             try commitDogs(file, 5, retention: HistoryRetentionPolicy(keepCount: 1, keepAge: nil, maximumCount: nil))
             let read = try file.beginRead()
             XCTAssertEqual(read.version, 5)
-            XCTAssertEqual(try read.historyBounds().count, 1)
-            let meta = try XCTUnwrap(read.meta)
+            XCTAssertEqual(try read.history.bounds().count, 1)
+            let meta = try XCTUnwrap(read.database(MetaKeys.database))
             XCTAssertNil(try MetaKeys.readInteger(read.lmdb, meta, MetaKeys.version) as UInt64?, "no version key in a new file")
             XCTAssertEqual(try MetaKeys.readInteger(read.lmdb, meta, MetaKeys.format) as UInt32?, StorageFile.formatVersion)
         }
@@ -72,7 +72,7 @@ final class StorageTransactionTests: XCTestCase {
             try commitDogs(file, 2)
             // Make it a file older Strata wrote: format 1, with the version key.
             let txn = try file.beginWrite()
-            let meta = try XCTUnwrap(txn.meta)
+            let meta = try XCTUnwrap(txn.database(MetaKeys.database))
             try MetaKeys.writeInteger(txn.lmdb, meta, MetaKeys.format, UInt32(1))
             try MetaKeys.writeInteger(txn.lmdb, meta, MetaKeys.version, UInt64(2))
             try txn.lmdb.commit()
@@ -82,7 +82,7 @@ final class StorageTransactionTests: XCTestCase {
         try commitDogs(file, 3)
         let read = try file.beginRead()
         XCTAssertEqual(read.version, 5)
-        let meta = try XCTUnwrap(read.meta)
+        let meta = try XCTUnwrap(read.database(MetaKeys.database))
         XCTAssertEqual(try MetaKeys.readInteger(read.lmdb, meta, MetaKeys.version) as UInt64?, 5)
         XCTAssertEqual(try MetaKeys.readInteger(read.lmdb, meta, MetaKeys.format) as UInt32?, 1, "not upgraded: older Strata may still open it")
     }
@@ -92,14 +92,14 @@ final class StorageTransactionTests: XCTestCase {
         let txn = try file.beginWrite()
         try txn.store(classes: [dog])
         let table = try XCTUnwrap(try txn.table("Dog"))
-        let keys = try (0..<3).map { try txn.insert(table, values: [.string("dog \($0)"), .int(Int64($0))]) }
+        let keys = try (0..<3).map { try txn.objects.insert(table, values: [.string("dog \($0)"), .int(Int64($0))]) }
         // The second row's slot ends run backwards: its bytes cannot be told apart.
         var key = ObjectKeyCoding.encode(keys[1])
         try withUnsafeBytes(of: &key) { k in
             try [UInt8]([0, 2, 3, 1, 7, 7, 7]).withUnsafeBytes { try txn.lmdb.put(table.rows, key: k, value: $0) }
         }
         var visited: [ObjectKey] = []
-        XCTAssertThrowsError(try txn.forEachRow(table) { key, _ in visited.append(key); return true }) { error in
+        XCTAssertThrowsError(try txn.rows.forEach(table) { key, _ in visited.append(key); return true }) { error in
             let error = error as? StorageError
             XCTAssertEqual(error?.code, .invalidDatabase)
             XCTAssertTrue(error?.message.contains("'Dog' object \(keys[1])") ?? false, "\(String(describing: error))")
@@ -147,7 +147,7 @@ final class StorageTransactionTests: XCTestCase {
                 let setup = try file.beginWrite()
                 try setup.store(classes: [pet])
                 let t0 = try XCTUnwrap(try setup.table("Pet"))
-                for k in 0..<Int64(10) { _ = try setup.insert(t0, values: [.int(k), .int(0), .string("p")]) }
+                for k in 0..<Int64(10) { _ = try setup.objects.insert(t0, values: [.int(k), .int(0), .string("p")]) }
                 _ = try setup.commit(processName: "test", pid: 1)
                 let txn = try file.beginWrite()
                 let table = try XCTUnwrap(try txn.table("Pet"))
@@ -155,9 +155,9 @@ final class StorageTransactionTests: XCTestCase {
                     for step in steps {
                         let key = { (k: Int64) in ObjectKeyCoding.key(forIntegerPrimaryKey: k) }
                         switch step {
-                        case .insert(let k): _ = try txn.insert(table, values: [.int(k), .int(0), .string("p")])
-                        case .update(let k, let slot): try txn.update(table, key(k), [(pet.properties[slot], slot == 1 ? .int(7) : .string("q"))])
-                        case .delete(let k): try txn.delete(table, key(k))
+                        case .insert(let k): _ = try txn.objects.insert(table, values: [.int(k), .int(0), .string("p")])
+                        case .update(let k, let slot): try txn.objects.update(table, key(k), [(pet.properties[slot], slot == 1 ? .int(7) : .string("q"))])
+                        case .delete(let k): try txn.objects.delete(table, key(k))
                         }
                     }
                 }
@@ -189,11 +189,11 @@ final class StorageTransactionTests: XCTestCase {
         var txn = try file.beginWrite()
         try txn.store(classes: [dog])
         var table = try XCTUnwrap(try txn.table("Dog"))
-        let key = try txn.insert(table, values: [.string("a"), .int(1)])
+        let key = try txn.objects.insert(table, values: [.string("a"), .int(1)])
         try txn.commit(processName: "test", pid: 7)
         txn = try file.beginWrite()
         table = try XCTUnwrap(try txn.table("Dog"))
-        try txn.update(table, key, [(dog.properties[1], .int(2))])
+        try txn.objects.update(table, key, [(dog.properties[1], .int(2))])
         txn.commitDescription = "birthday"
         try txn.commit(processName: "test", pid: 7)
 
@@ -218,7 +218,7 @@ final class StorageTransactionTests: XCTestCase {
         let file = try StorageFile.open(path: path, options: .init())
         let txn = try file.beginWrite()
         try txn.store(classes: [dog])
-        _ = try txn.insert(try XCTUnwrap(try txn.table("Dog")), values: [.string("x"), .int(0)])
+        _ = try txn.objects.insert(try XCTUnwrap(try txn.table("Dog")), values: [.string("x"), .int(0)])
         txn.abort()
         let read = try file.beginRead()
         XCTAssertNil(try read.table("Dog"))

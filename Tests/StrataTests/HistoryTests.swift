@@ -252,9 +252,9 @@ final class HistoryTests: StrataTestCase {
     private func backdate(_ versions: ClosedRange<UInt64>, by age: Double) throws {
         let txn = try StorageFile.open(path: fileURL().path, options: .init()).beginWrite()
         defer { txn.abort() }
-        let db = try XCTUnwrap(txn.historyDatabase)
+        let db = try XCTUnwrap(txn.history.database)
         for version in versions {
-            var entry = try XCTUnwrap(try txn.historyEntry(version))
+            var entry = try XCTUnwrap(try txn.history.entry(version))
             entry.time -= age
             var key = version.bigEndian
             try withUnsafeBytes(of: &key) { k in try entry.encoded().withUnsafeBytes { try txn.lmdb.put(db, key: k, value: $0) } }

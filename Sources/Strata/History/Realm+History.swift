@@ -119,7 +119,7 @@ extension Realm {
         core.confinement.check()
         return try translatingErrors(path: core.path) {
             let txn = try core.transaction()
-            return try txn.historyEntry(version).map { try HistoryResolver(txn).entry($0) }
+            return try txn.history.entry(version).map { try HistoryResolver(txn).entry($0) }
         }
     }
 
@@ -127,7 +127,7 @@ extension Realm {
     /// nil when the file has no history yet.
     public var retainedHistory: ClosedRange<UInt64>? {
         core.confinement.check()
-        let bounds = core.reading { try core.transaction().historyBounds() }
+        let bounds = core.reading { try core.transaction().history.bounds() }
         guard let oldest = bounds.oldest, let newest = bounds.newest else { return nil }
         return oldest...newest
     }
@@ -141,7 +141,7 @@ extension Realm {
         core.confinement.check()
         return try translatingErrors(path: core.path) {
             let txn = try core.transaction()
-            let bounds = try txn.historyBounds()
+            let bounds = try txn.history.bounds()
             let range = bounds.oldest.flatMap { o in bounds.newest.map { o...$0 } }
             guard from <= to else {
                 throw Error(.invalidInput, "Version \(from) is above version \(to): give the older version first", path: core.path)
@@ -151,7 +151,7 @@ extension Realm {
                 throw Error(.invalidInput, "Versions \(from) and \(to) must both be retained; the retained history is \(retained)", path: core.path)
             }
             var entries: [StrataStorage.HistoryEntry] = []
-            try txn.forEachHistoryEntry(after: from, newestFirst: false) { entry in
+            try txn.history.forEach(after: from, newestFirst: false) { entry in
                 guard entry.version <= to else { return false }
                 entries.append(entry)
                 return true
@@ -170,7 +170,7 @@ extension Realm {
             let resolver = HistoryResolver(txn)
             var result: [HistoryEntry] = []
             if let limit, limit <= 0 { return result }
-            try txn.forEachHistoryEntry(after: since, newestFirst: true) { entry in
+            try txn.history.forEach(after: since, newestFirst: true) { entry in
                 if include(entry) {
                     result.append(try resolver.entry(entry))
                 }
@@ -238,7 +238,7 @@ struct HistoryResolver {
             if keysArePrimaryKeys {
                 return .init(objectKey: key, primaryKey: .int(Int(Int64(bitPattern: key ^ (1 << 63)))))
             }
-            guard let primaryKey, let table, let row = try txn.row(table, key) else {
+            guard let primaryKey, let table, let row = try txn.rows.read(table, key) else {
                 return .init(objectKey: key, primaryKey: nil)
             }
             let value: Realm.HistoryEntry.PrimaryKey? = switch row.value(primaryKey) {

@@ -30,7 +30,7 @@ final class MigrationContext {
     let txn: StorageTransaction
     let path: String
     /// The stored schema before the migration.
-    let oldSchema: StoredSchema
+    let oldSchema: FileSchema
     /// The tables as they were before the migration (same row databases as the new ones).
     private var oldTables: [String: Table] = [:]
     /// Configured classes by name.
@@ -67,7 +67,7 @@ final class MigrationContext {
             }
             try translatingErrors(path: path) {
                 try context.finish()
-                try txn.setSchemaVersion(newVersion)
+                try txn.meta.setSchemaVersion(newVersion)
                 txn.discardChanges()   // list rewrites record changes; a migration's entry has none
                 txn.commitDescription = "Migration from schema version \(oldVersion) to \(newVersion)"
                 try txn.commit(processName: processName, pid: pid)
@@ -103,11 +103,11 @@ final class MigrationContext {
         var work: [String: SlotWork] = [:]
         for info in infos {
             guard let old = oldSchema.classes[info.name] else {
-                targets.append(try txn.freshIDs(info.schema))
+                targets.append(try txn.meta.freshIDs(info.schema))
                 continue
             }
             let code = info.schema
-            var next = try txn.nextPropertyID(info.name)
+            var next = try txn.meta.nextPropertyID(info.name)
             var slots = SlotWork()
             var properties: [PropertySchema] = []
             for var p in code.properties {
@@ -145,8 +145,8 @@ final class MigrationContext {
     private func rewriteRows(_ name: String, _ slots: SlotWork) throws {
         guard let table = try txn.table(name), let old = oldTables[name] else { return }
         let slotCount = max(old.schema.slotCount, table.schema.slotCount)
-        for key in try txn.allKeys(table) {
-            guard let row = try txn.row(table, key) else { continue }
+        for key in try txn.rows.allKeys(table) {
+            guard let row = try txn.rows.read(table, key) else { continue }
             var values = slots.defaults
             for (from, to) in slots.copies {
                 var v = row.value(from)
@@ -161,7 +161,7 @@ final class MigrationContext {
                     throw Realm.Error(.invalidInput, "Property '\(name).\(p.name)' was narrowed to int\(p.intWidth), but object \(key) holds \(i); convert it in the migration block under a new property name")
                 }
             }
-            if !values.isEmpty { try txn.migrationUpdate(table, key, slotCount: slotCount, values) }
+            if !values.isEmpty { try txn.migration.update(table, key, slotCount: slotCount, values) }
             for p in slots.lists { try checkListElements(table, p, owner: key) }
         }
     }
@@ -169,7 +169,7 @@ final class MigrationContext {
     /// Turns the nil elements of a list made required into the default, and fails when a
     /// narrowed integer list holds a value that does not fit.
     private func checkListElements(_ table: Table, _ p: PropertySchema, owner: ObjectKey) throws {
-        let values = try txn.listValues(table, p, owner: owner)
+        let values = try txn.lists.values(table, p, owner: owner)
         var converted = values
         for (i, v) in values.enumerated() {
             if v.isNull && !p.isOptional { converted[i] = ValueCodec.defaultValue(p.type) }
@@ -177,7 +177,7 @@ final class MigrationContext {
                 throw Realm.Error(.invalidInput, "List '\(table.name).\(p.name)' was narrowed to int\(p.intWidth), but object \(owner) holds \(n); convert it in the migration block under a new property name")
             }
         }
-        if converted != values { try txn.rewriteList(table, p, owner, converted) }
+        if converted != values { try txn.lists.rewrite(table, p, owner: owner, converted) }
     }
 
     // MARK: Step 3: finishing
@@ -190,19 +190,19 @@ final class MigrationContext {
             }
         }
         for name in removed.sorted() {
-            if let old = oldTables[name] { try txn.reservePropertyIDs(name, below: max(try txn.nextPropertyID(name), old.schema.slotCount)) }
+            if let old = oldTables[name] { try txn.meta.reservePropertyIDs(name, below: max(try txn.meta.nextPropertyID(name), old.schema.slotCount)) }
         }
         var moved: [(String, [ObjectKey: ObjectKey])] = []
         for name in changed.union(touched).subtracting(removed).sorted() {
-            let keys = try txn.rebuild(name, old: oldTables[name])
+            let keys = try txn.migration.rebuild(name, old: oldTables[name])
             if !keys.isEmpty { moved.append((name, keys)) }
             let before = oldTables[name]?.schema.slotCount ?? 0
-            try txn.reservePropertyIDs(name, below: max(try txn.nextPropertyID(name), before))
+            try txn.meta.reservePropertyIDs(name, below: max(try txn.meta.nextPropertyID(name), before))
         }
         // Links, lists and backlinks: follow re-keyed objects, drop what points at deleted
         // objects, rebuild the backlinks of every relationship of or into a changed class.
-        for (name, keys) in moved { try txn.remapKeys(of: name, keys) }
-        try txn.repairRelationships(changed.union(touched).union(removed))
+        for (name, keys) in moved { try txn.migration.remapKeys(of: name, keys) }
+        try txn.migration.repairRelationships(changed.union(touched).union(removed))
     }
 
     // MARK: Step 2: what the block calls
@@ -238,7 +238,7 @@ final class MigrationContext {
     }
 
     func exists(_ object: DynamicObject) -> Bool {
-        attempt(false) { try table(of: object).map { try txn.row($0, object.dynamicKey) != nil } ?? false }
+        attempt(false) { try table(of: object).map { try txn.rows.read($0, object.dynamicKey) != nil } ?? false }
     }
 
     func get(_ object: DynamicObject, _ name: String) -> Any? {
@@ -246,9 +246,9 @@ final class MigrationContext {
             guard let schema = schema(of: object), let property = schema.property(named: name) else {
                 throw fail("'\(object.dynamicClassName)' has no property '\(name)' in the \(object.isOldObject ? "old" : "new") schema")
             }
-            guard let table = try table(of: object), let row = try txn.row(table, object.dynamicKey) else { return nil }
+            guard let table = try table(of: object), let row = try txn.rows.read(table, object.dynamicKey) else { return nil }
             if property.isList {
-                let values = try txn.listValues(table, property, owner: object.dynamicKey)
+                let values = try txn.lists.values(table, property, owner: object.dynamicKey)
                 if property.type == .link, let target = property.linkTarget {
                     return values.compactMap { v -> DynamicObject? in
                         guard case .link(let k) = v else { return nil }
@@ -282,7 +282,7 @@ final class MigrationContext {
         guard object.dynamicClassName == target else {
             throw fail("Invalid value for property '\(className).\(property.name)': it links to '\(target)' objects, not '\(object.dynamicClassName)' objects")
         }
-        guard let table = try txn.table(target), try txn.row(table, object.dynamicKey) != nil else {
+        guard let table = try txn.table(target), try txn.rows.read(table, object.dynamicKey) != nil else {
             throw fail("Invalid value for property '\(className).\(property.name)': the '\(target)' object was deleted or is not in the new schema")
         }
         return .link(object.dynamicKey)
@@ -295,7 +295,7 @@ final class MigrationContext {
             throw fail("Invalid value '\(value.map { "\($0)" } ?? "nil")' for list '\(table.name).\(property.name)': give an array")
         }
         let stored = try elements.map { try storedValue($0, property, className: table.name) }
-        try txn.rewriteList(table, property, owner, stored)
+        try txn.lists.rewrite(table, property, owner: owner, stored)
     }
 
     func set(_ object: DynamicObject, _ name: String, _ value: Any?) {
@@ -314,7 +314,7 @@ final class MigrationContext {
             }
             let stored = try storedValue(value, property, className: schema.name)
             let slotCount = max(oldTables[schema.name]?.schema.slotCount ?? 0, schema.slotCount)
-            try txn.migrationUpdate(table, object.dynamicKey, slotCount: slotCount, [property.id: stored])
+            try txn.migration.update(table, object.dynamicKey, slotCount: slotCount, [property.id: stored])
             touched.insert(schema.name)
         }
     }
@@ -326,7 +326,7 @@ final class MigrationContext {
                 throw fail("Cannot enumerate objects of type '\(typeName)': it is in neither the old nor the new schema")
             }
             guard let table = oldTables[typeName] else { return [] }
-            return try txn.allKeys(table)
+            return try txn.rows.allKeys(table)
         }
         let hasNew = txn.schema.classes[typeName] != nil
         for key in keys {
@@ -368,7 +368,7 @@ final class MigrationContext {
                 }
             }
             touched.insert(typeName)
-            let key = try txn.migrationInsert(table, values: values)
+            let key = try txn.migration.insert(table, values: values)
             for (p, given) in lists { try setList(table, p, owner: key, given) }
             return key
         }
@@ -379,7 +379,7 @@ final class MigrationContext {
         perform {
             guard object.migrationContext === self else { throw fail("Can only delete an object handed to this migration") }
             guard let table = try txn.table(object.dynamicClassName) ?? oldTables[object.dynamicClassName] else { return }
-            try txn.migrationDelete(table, object.dynamicKey)
+            try txn.migration.delete(table, object.dynamicKey)
             touched.insert(object.dynamicClassName)
         }
     }
@@ -388,11 +388,11 @@ final class MigrationContext {
         attempt(false) {
             let existed = oldSchema.classes[typeName] != nil || txn.schema.classes[typeName] != nil
             if configured.contains(typeName), let table = try txn.table(typeName) {
-                try txn.migrationEmpty(table)
-                if let old = oldTables[typeName] { try txn.migrationEmpty(old) }
+                try txn.migration.empty(table)
+                if let old = oldTables[typeName] { try txn.migration.empty(old) }
                 touched.insert(typeName)
             } else if let old = try oldTables[typeName] ?? txn.table(typeName) {
-                try txn.migrationEmpty(old)
+                try txn.migration.empty(old)
                 txn.removeFromSchema([typeName])
                 removed.insert(typeName)
             }

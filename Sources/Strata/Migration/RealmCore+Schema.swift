@@ -17,7 +17,7 @@ extension RealmCore {
         /// Configured classes the file does not have.
         var missing: [ModelClass]
 
-        init(_ infos: [ModelClass], _ stored: StoredSchema, storedVersion: UInt64?) {
+        init(_ infos: [ModelClass], _ stored: FileSchema, storedVersion: UInt64?) {
             fileVersion = storedVersion ?? 0
             isNew = stored.classes.isEmpty && storedVersion == nil
             differences = SchemaDifferences.lines(infos, stored)
@@ -54,7 +54,7 @@ extension RealmCore {
                 let decision = try { () throws -> SchemaDecision in
                     let txn = try file!.beginRead()
                     defer { txn.abort() }
-                    return SchemaDecision(infos, txn.schema, storedVersion: try txn.storedSchemaVersion)
+                    return SchemaDecision(infos, txn.schema, storedVersion: try txn.meta.schemaVersion)
                 }()
                 if decision.needsMigration(configuration.schemaVersion) {
                     file = nil
@@ -77,7 +77,7 @@ extension RealmCore {
         checkedClasses = infos
         let first = try translatingErrors(path: path) { () throws -> SchemaDecision in
             let txn = try transaction()
-            return SchemaDecision(infos, txn.schema, storedVersion: try txn.storedSchemaVersion)
+            return SchemaDecision(infos, txn.schema, storedVersion: try txn.meta.schemaVersion)
         }
         let wanted = configuration.schemaVersion
         try check(first, wanted)
@@ -86,15 +86,15 @@ extension RealmCore {
             endTransaction()
             let txn = try translatingErrors(path: path) { try file.beginWrite() }
             defer { txn.abort() }
-            let fresh = SchemaDecision(infos, txn.schema, storedVersion: try txn.storedSchemaVersion)
+            let fresh = SchemaDecision(infos, txn.schema, storedVersion: try txn.meta.schemaVersion)
             try check(fresh, wanted)
             if fresh.needsMigration(wanted) {
                 try MigrationContext.run(txn, path: path, infos: infos, oldVersion: fresh.fileVersion, newVersion: wanted,
                                          block: configuration.migrationBlock, processName: Self.processName, pid: getpid())
             } else if !fresh.missing.isEmpty {
                 try translatingErrors(path: path) {
-                    try txn.store(classes: fresh.missing.map { try txn.freshIDs($0.schema) })
-                    if try txn.storedSchemaVersion == nil { try txn.setSchemaVersion(wanted) }
+                    try txn.store(classes: fresh.missing.map { try txn.meta.freshIDs($0.schema) })
+                    if try txn.meta.schemaVersion == nil { try txn.meta.setSchemaVersion(wanted) }
                     try txn.commit(processName: Self.processName, pid: getpid())
                 }
             }
@@ -139,7 +139,7 @@ extension RealmCore {
             validatedSchema = txn.schema
             return nil
         }
-        let version = try txn.storedSchemaVersion.map { "\($0)" } ?? "0"
+        let version = try txn.meta.schemaVersion.map { "\($0)" } ?? "0"
         return "The schema of \(changed.sorted().map { "'\($0)'" }.joined(separator: ", ")) in '\(path)' was changed by a migration (in another process or on another thread; the file is now at schema version \(version)). This Realm was opened with the old schema (version \(configuration.schemaVersion)) and cannot read the new one: close every Realm of the file and open it again with the new schemaVersion and models."
     }
 }

@@ -4,7 +4,7 @@ import StrataStorage
 /// each in RealmSwift's words ("Property 'Dog.age' has been added."); none when they match.
 enum SchemaDifferences {
     /// The differences of each class of `infos` that `stored` has.
-    static func lines(_ infos: [ModelClass], _ stored: StoredSchema) -> [String] {
+    static func lines(_ infos: [ModelClass], _ stored: FileSchema) -> [String] {
         infos.flatMap { info in stored.classes[info.name].map { lines(code: info.schema, stored: $0) } ?? [] }
     }
 

@@ -256,14 +256,14 @@ final class ListStore {
     struct Operations {
         let txn: StorageTransaction
         let store: ListStore
-        func count() throws -> Int { try txn.listCount(store.table, store.property, owner: store.ownerKey) }
-        func values() throws -> [StrataStorage.Value] { try txn.listValues(store.table, store.property, owner: store.ownerKey) }
-        func value(at i: Int) throws -> StrataStorage.Value { try txn.listValue(store.table, store.property, owner: store.ownerKey, at: i) }
-        func insert(_ values: [StrataStorage.Value], at i: Int) throws { try txn.listInsert(store.table, store.property, owner: store.ownerKey, values, at: i) }
+        func count() throws -> Int { try txn.lists.count(store.table, store.property, owner: store.ownerKey) }
+        func values() throws -> [StrataStorage.Value] { try txn.lists.values(store.table, store.property, owner: store.ownerKey) }
+        func value(at i: Int) throws -> StrataStorage.Value { try txn.lists.value(store.table, store.property, owner: store.ownerKey, at: i) }
+        func insert(_ values: [StrataStorage.Value], at i: Int) throws { try txn.lists.insert(store.table, store.property, owner: store.ownerKey, values, at: i) }
         @discardableResult
-        func remove(at i: Int) throws -> StrataStorage.Value { try txn.listRemove(store.table, store.property, owner: store.ownerKey, at: i) }
-        func replace(at i: Int, with v: StrataStorage.Value) throws { try txn.listReplace(store.table, store.property, owner: store.ownerKey, at: i, with: v) }
-        func removeAll() throws { try txn.listRemoveAll(store.table, store.property, owner: store.ownerKey) }
+        func remove(at i: Int) throws -> StrataStorage.Value { try txn.lists.remove(store.table, store.property, owner: store.ownerKey, at: i) }
+        func replace(at i: Int, with v: StrataStorage.Value) throws { try txn.lists.replace(store.table, store.property, owner: store.ownerKey, at: i, with: v) }
+        func removeAll() throws { try txn.lists.removeAll(store.table, store.property, owner: store.ownerKey) }
     }
 
     /// Runs a read; traps on a storage error (as RealmSwift does) or a deleted owner.

@@ -38,7 +38,7 @@ final class GraphWrite {
             // Members read in place: copying a whole `ModelProperty` would retain its strings.
             info.properties[index].read(base + info.properties[index].offset).value
         }
-        let key = try translatingErrors(path: core.path) { try core.transaction().insert(binding.table, values: row) }
+        let key = try translatingErrors(path: core.path) { try core.transaction().objects.insert(binding.table, values: row) }
         object.attach(core, binding, key)
     }
 
@@ -105,19 +105,19 @@ final class GraphWrite {
         var existed = false
         let key: ObjectKey = try translatingErrors(path: core.path) {
             let defaults = stored.contains { $0 == nil } ? defaultValues(info) : []
-            if update != .error, let pk, let existing = try txn.objectKey(binding.table, primaryKey: stored[pk.id] ?? defaults[pk.id]) {
+            if update != .error, let pk, let existing = try txn.indexes.objectKey(binding.table, primaryKey: stored[pk.id] ?? defaults[pk.id]) {
                 var changes: [(PropertySchema, StrataStorage.Value)] = []
                 for (index, v) in stored.enumerated() where index != pk.id {
                     if let v { changes.append((binding.properties[index], v)) }
                 }
-                try txn.update(binding.table, existing, changes, onlyIfDifferent: update == .modified)
+                try txn.objects.update(binding.table, existing, changes, onlyIfDifferent: update == .modified)
                 existed = true
                 return existing
             }
             let row = Self.newRow(info, binding) { index in
                 stored[index] ?? (info.properties[index].linkTarget == nil ? defaults[index] : .null)
             }
-            return try txn.insert(binding.table, values: row)
+            return try txn.objects.insert(binding.table, values: row)
         }
         if let object {
             if !isNested && pending.isEmpty && lists.isEmpty && written.isEmpty {
@@ -130,7 +130,7 @@ final class GraphWrite {
             let hasPrimaryKey = try ModelClass.of(type(of: target)).schema.primaryKey != nil
             let targetKey = try add(target, update: hasPrimaryKey ? update : .error)
             try translatingErrors(path: core.path) {
-                try txn.update(binding.table, key, [(binding.properties[index], .link(targetKey))], onlyIfDifferent: true)
+                try txn.objects.update(binding.table, key, [(binding.properties[index], .link(targetKey))], onlyIfDifferent: true)
             }
         }
         for (index, elements) in lists {
@@ -141,8 +141,8 @@ final class GraphWrite {
                 return .link(try add(target, update: hasPrimaryKey ? update : .error))
             }
             try translatingErrors(path: core.path) {
-                if existed { try txn.listRemoveAll(binding.table, binding.properties[index], owner: key) }
-                try txn.listInsert(binding.table, binding.properties[index], owner: key, values, at: 0)
+                if existed { try txn.lists.removeAll(binding.table, binding.properties[index], owner: key) }
+                try txn.lists.insert(binding.table, binding.properties[index], owner: key, values, at: 0)
             }
         }
         return (binding, key)

@@ -73,7 +73,7 @@ public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throw
         let file = try StorageFile.open(path: path, options: .init(readOnly: StorageFile.openInstance(path: path) == nil))
         let txn = try file.beginRead()
         defer { txn.abort() }
-        if let version = try txn.storedSchemaVersion { return version }
+        if let version = try txn.meta.schemaVersion { return version }
         if txn.schema.classes.isEmpty {
             throw StorageError(.invalidDatabase, "'\(path)' is not an initialised Strata database: it has no schema")
         }

@@ -141,7 +141,7 @@ struct ChangeLog {
         var entries: [StrataStorage.HistoryEntry] = []
         if since < version {
             try translatingErrors(path: core.path) {
-                try txn.forEachHistoryEntry(after: since, newestFirst: false) { entry in
+                try txn.history.forEach(after: since, newestFirst: false) { entry in
                     guard entry.version <= txn.version else { return false }
                     entries.append(entry)
                     return true

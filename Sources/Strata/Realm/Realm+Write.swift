@@ -132,7 +132,7 @@ extension Realm {
         guard object.managingCore!.file === core.file else {
             fatalError("Can only delete an object from the Realm it belongs to")
         }
-        do { try translatingErrors { _ = try core.transaction().delete(binding.table, object.objectKey) } } catch { trap(error) }
+        do { try translatingErrors { _ = try core.transaction().objects.delete(binding.table, object.objectKey) } } catch { trap(error) }
     }
 
     /// Deletes every object of a sequence.
@@ -150,7 +150,7 @@ extension Realm {
     public func delete<Element: ObjectBase>(_ objects: Results<Element>) {
         core.checkWrite()
         if objects.isWholeTable, let binding = objects.binding {
-            do { try translatingErrors { try core.transaction().deleteAll(binding.table) } } catch { trap(error) }
+            do { try translatingErrors { try core.transaction().objects.deleteAll(binding.table) } } catch { trap(error) }
             return
         }
         delete(Array(objects))
@@ -163,7 +163,7 @@ extension Realm {
             try translatingErrors {
                 let txn = try core.transaction()
                 for name in txn.schema.classes.keys.sorted() where core.manages(name) {
-                    if let table = try txn.table(name) { try txn.deleteAll(table) }
+                    if let table = try txn.table(name) { try txn.objects.deleteAll(table) }
                 }
             }
         } catch { trap(error) }
@@ -202,10 +202,10 @@ extension Realm {
                 // The object key is the primary key: the existence check reads the row, which
                 // the accessor then keeps.
                 let objectKey = ObjectKeyCoding.key(forIntegerPrimaryKey: i)
-                guard let row = try translatingErrors(path: core.path, { try core.transaction().row(table, objectKey) }) else { return nil }
+                guard let row = try translatingErrors(path: core.path, { try core.transaction().rows.read(table, objectKey) }) else { return nil }
                 return core.object(type, binding, objectKey, row: row)
             }
-            guard let objectKey = try translatingErrors(path: core.path, { try core.transaction().objectKey(table, primaryKey: value) })
+            guard let objectKey = try translatingErrors(path: core.path, { try core.transaction().indexes.objectKey(table, primaryKey: value) })
             else { return nil }
             return core.object(type, binding, objectKey)
         } catch { trap(error) }

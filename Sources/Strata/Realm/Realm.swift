@@ -31,7 +31,7 @@ public struct Realm {
         core.confinement.check()
         return core.reading {
             let txn = try core.transaction()
-            return try txn.schema.classes.keys.allSatisfy { name in try txn.table(name).map(txn.count) ?? 0 == 0 }
+            return try txn.schema.classes.keys.allSatisfy { name in try txn.table(name).map(txn.rows.count) ?? 0 == 0 }
         }
     }
 

@@ -44,7 +44,7 @@ final class RealmCore {
     /// The stored schema last found compatible with this instance's classes; a snapshot with
     /// another one is checked again (`schemaChangeProblem`). Compared by value, which is
     /// cheap when unchanged: the file hands out one decoded schema per distinct byte string.
-    var validatedSchema: StoredSchema?
+    var validatedSchema: FileSchema?
     /// An in-memory Realm's file, deleted when its last instance goes.
     private let memoryFile: InMemoryFile?
     /// The snapshot a frozen instance reads forever, from any thread (`RealmCore+Freeze.swift`);
@@ -91,7 +91,7 @@ final class RealmCore {
         token.core = self
     }
 
-    private func checkSchema(_ infos: [ModelClass], against stored: StoredSchema) throws {
+    private func checkSchema(_ infos: [ModelClass], against stored: FileSchema) throws {
         let lines = SchemaDifferences.lines(infos, stored)
         if !lines.isEmpty {
             throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n- " + lines.joined(separator: "\n- "), path: path)
@@ -192,7 +192,7 @@ final class RealmCore {
         if let b = try binding(for: info) { return b }
         try translatingErrors(path: path) {
             let txn = try transaction()
-            try txn.store(classes: try ModelClass.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map { try txn.freshIDs($0.schema) })
+            try txn.store(classes: try ModelClass.withLinkTargets([info]).filter { txn.schema.classes[$0.name] == nil }.map { try txn.meta.freshIDs($0.schema) })
         }
         return try binding(for: info)!
     }
@@ -200,7 +200,7 @@ final class RealmCore {
     /// The row of object `key`, or nil if it no longer exists.
     @inline(__always)
     func row(_ binding: TableBinding, _ key: ObjectKey) throws -> RowView? {
-        try transaction().row(binding.table, key)
+        try transaction().rows.read(binding.table, key)
     }
 
     /// A managed accessor for stored object `key`.

@@ -109,14 +109,14 @@ extension Results {
             try translatingErrors(path: core.path) {
                 let txn = try core.transaction()
                 if isWholeTable {
-                    try txn.forEachRow(binding.table) { _, row in
+                    try txn.rows.forEach(binding.table) { _, row in
                         let v = row.value(slot)
                         if !(skippingNull && v.isNull) { body(v) }
                         return true
                     }
                     return
                 }
-                try txn.forEachRow(binding.table, keys: keys) { _, row in
+                try txn.rows.forEach(binding.table, keys: keys) { _, row in
                     let v = row.value(slot)
                     if !(skippingNull && v.isNull) { body(v) }
                 }

@@ -82,7 +82,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// write (a read snapshot keeps the cursor's rows valid).
     func tableScan() -> RowScan? {
         guard isWholeTable, !core.writes.isInWriteTransaction, let binding else { return nil }
-        return RowScan(core.reading { try core.transaction().scan(binding.table) }, core: core, binding: binding)
+        return RowScan(core.reading { try core.transaction().rows.scan(binding.table) }, core: core, binding: binding)
     }
 
     /// The object `key` of the results' class.

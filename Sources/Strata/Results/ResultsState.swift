@@ -40,17 +40,17 @@ final class ResultsState {
     private func countMatches() -> Int {
         if isWholeTable {
             guard let binding = currentBinding() else { return 0 }
-            return core.reading { try core.transaction().count(binding.table) }
+            return core.reading { try core.transaction().rows.count(binding.table) }
         }
         if let cached, evaluatedStamp == core.snapshot.stamp { return cached.keys.count }
         if query == nil, case .backlinks(let name, let target) = source {
             guard let binding = currentBinding(), let property = binding.table.schema.property(named: name) else { return 0 }
-            return core.reading { try core.transaction().originCount(binding.table, property, linkingTo: target) }
+            return core.reading { try core.transaction().links.originCount(binding.table, property, linkingTo: target) }
         }
         if query == nil, case .list(let name, let owner, let ownerInfo) = source {
             guard let table = core.reading({ try core.binding(for: ownerInfo) })?.table,
                   let property = table.schema.property(named: name) else { return 0 }
-            return core.reading { try core.transaction().listCount(table, property, owner: owner) }
+            return core.reading { try core.transaction().lists.count(table, property, owner: owner) }
         }
         // A query is evaluated and its keys kept, so the iteration or subscript that usually
         // follows a count reads them instead of scanning again.
@@ -114,11 +114,11 @@ final class ResultsState {
             return try QueryEvaluation(query, in: table, txn)
         case .backlinks(let name, let target):
             guard let property = table.schema.property(named: name) else { return .empty }
-            return try QueryEvaluation(query, candidates: try txn.origins(table, property, linkingTo: target), in: table, txn)
+            return try QueryEvaluation(query, candidates: try txn.links.origins(table, property, linkingTo: target), in: table, txn)
         case .list(let name, let owner, let ownerInfo):
             guard let ownerTable = try core.binding(for: ownerInfo)?.table,
                   let property = ownerTable.schema.property(named: name) else { return .empty }
-            let members = try txn.listValues(ownerTable, property, owner: owner).compactMap { value -> ObjectKey? in
+            let members = try txn.lists.values(ownerTable, property, owner: owner).compactMap { value -> ObjectKey? in
                 if case .link(let key) = value { return key } else { return nil }
             }
             return try QueryEvaluation(query, candidates: members, in: table, txn)

@@ -39,7 +39,7 @@ public struct Schema: CustomStringConvertible, Equatable {
     /// Every class, sorted by name.
     public let objectSchema: [ObjectSchema]
 
-    init(stored: StoredSchema) {
+    init(stored: FileSchema) {
         let known = ModelClass.discovered
         objectSchema = stored.sorted.map { c in ObjectSchema(c, objectClass: known.first { $0.name == c.name }?.type) }
     }

@@ -37,7 +37,7 @@ struct CheckCommand: Command {
         let txn = try file.beginRead()
         defer { txn.abort() }
         var total = 0
-        for schema in txn.schema.sorted { if let table = try txn.table(schema.name) { total += try txn.count(table) } }
+        for schema in txn.schema.sorted { if let table = try txn.table(schema.name) { total += try txn.rows.count(table) } }
         let progress = Progress("checking", unit: "objects", total: total)
         defer { progress.finish() }
         let outcome: Result

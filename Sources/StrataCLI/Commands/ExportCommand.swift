@@ -40,7 +40,7 @@ struct ExportCommand: Command {
         for schema in txn.schema.sorted where only.isEmpty || only.contains(schema.name) {
             if let table = try txn.table(schema.name) { tables.append(table) }
         }
-        let total = try tables.reduce(0) { $0 + (try txn.count($1)) }
+        let total = try tables.reduce(0) { $0 + (try txn.rows.count($1)) }
         let progress = Progress("exporting", unit: "objects", total: total)
         defer { progress.finish() }
         let out = LineWriter()
@@ -68,7 +68,7 @@ struct ExportCommand: Command {
             }
         }
         let included = txn.schema.sorted.filter { names.contains($0.name) }
-        let line = SchemaLine(schema: .init(version: try txn.storedSchemaVersion, classes: included.map { ClassJSON($0) }))
+        let line = SchemaLine(schema: .init(version: try txn.meta.schemaVersion, classes: included.map { ClassJSON($0) }))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(line), as: UTF8.self)

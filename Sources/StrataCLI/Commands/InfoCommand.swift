@@ -58,13 +58,13 @@ struct InfoCommand: Command {
         var classes: [ClassJSON] = []
         for schema in txn.schema.sorted {
             guard let table = try txn.table(schema.name) else { continue }
-            classes.append(ClassJSON(schema, objects: try txn.count(table)))
+            classes.append(ClassJSON(schema, objects: try txn.rows.count(table)))
         }
-        let bounds = try txn.historyBounds()
+        let bounds = try txn.history.bounds()
         let pages = Info.Pages(used: used / pageSize, free: max(0, highWater - used) / pageSize,
                                unused: max(0, bytes / pageSize - highWater / pageSize))
         return Info(file: path, bytes: bytes, pageSize: pageSize, pages: pages, usedBytes: pages.used * pageSize,
-                    freeBytes: pages.free * pageSize, version: txn.version, schemaVersion: try txn.storedSchemaVersion,
+                    freeBytes: pages.free * pageSize, version: txn.version, schemaVersion: try txn.meta.schemaVersion,
                     history: Info.History(count: bounds.count, oldest: bounds.oldest, newest: bounds.newest),
                     objects: classes.reduce(0) { $0 + ($1.objects ?? 0) }, classes: classes)
     }

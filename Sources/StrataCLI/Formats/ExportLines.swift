@@ -17,7 +17,7 @@ struct ExportLines {
             linkKeys[property.id] = try linkKey(property)
         }
         let objectKey: (ObjectKey) throws -> String = { String($0) }
-        let rows = txn.scan(table)
+        let rows = txn.rows.scan(table)
         while let (key, row) = try rows.next() {
             var line = prefix + String(key) + ",\"values\":{"
             for (i, property) in table.schema.properties.enumerated() {
@@ -25,7 +25,7 @@ struct ExportLines {
                 line += names[i]
                 let linkKey = linkKeys[property.id] ?? objectKey
                 if property.isList {
-                    let elements = try txn.listValues(table, property, owner: key)
+                    let elements = try txn.lists.values(table, property, owner: key)
                     line += "[" + (try elements.map { try ObjectLines.json($0, linkKey: linkKey) }).joined(separator: ",") + "]"
                 } else {
                     line += try ObjectLines.json(row.value(property), linkKey: linkKey)
@@ -43,7 +43,7 @@ struct ExportLines {
             return { String($0) }
         }
         return { key in
-            guard let row = try txn.row(target, key) else { return "null" }
+            guard let row = try txn.rows.read(target, key) else { return "null" }
             return ObjectLines.json(row.value(pk)) { String($0) }
         }
     }

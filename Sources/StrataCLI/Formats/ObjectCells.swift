@@ -114,12 +114,12 @@ final class CellReader {
 
     /// The cells of `properties` of object `key` of `table`, or nil when it does not exist.
     func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema]) throws -> [Cell]? {
-        guard let row = try txn.row(table, key) else { return nil }
+        guard let row = try txn.rows.read(table, key) else { return nil }
         var cells: [Cell] = []
         cells.reserveCapacity(properties.count)
         for property in properties {
             if property.isList {
-                cells.append(.list(count: try txn.listCount(table, property, owner: key)))
+                cells.append(.list(count: try txn.lists.count(table, property, owner: key)))
                 continue
             }
             let value = row.hasSlot(property.id) ? row.value(property) : .null
@@ -135,7 +135,7 @@ final class CellReader {
     /// The primary key of object `key` of class `className`, or nil when the class has none.
     private func primaryKey(of key: ObjectKey, in className: String) throws -> Value? {
         if targets[className] == nil { targets[className] = try txn.table(className) }
-        guard let table = targets[className] ?? nil, let pk = table.primaryKey, let row = try txn.row(table, key) else { return nil }
+        guard let table = targets[className] ?? nil, let pk = table.primaryKey, let row = try txn.rows.read(table, key) else { return nil }
         return row.value(pk)
     }
 }

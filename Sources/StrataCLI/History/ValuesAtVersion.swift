@@ -36,12 +36,12 @@ final class ValuesAtVersion {
     private init(_ txn: StorageTransaction, version: UInt64) throws {
         self.txn = txn
         reader = CellReader(txn)
-        guard let oldest = try txn.historyBounds().oldest, oldest <= version, version <= txn.version else {
+        guard let oldest = try txn.history.bounds().oldest, oldest <= version, version <= txn.version else {
             changedLater = nil
             return
         }
         var entries: [HistoryEntry] = []
-        try txn.forEachHistoryEntry(after: version, newestFirst: false) { entries.append($0); return true }
+        try txn.history.forEach(after: version, newestFirst: false) { entries.append($0); return true }
         changedLater = NetChanges.fold(entries, schema: txn.schema).classes.mapValues { c in
             Later(cleared: c.cleared, replaced: Set(c.inserted).union(c.deleted), modified: c.modified)
         }

@@ -19,7 +19,7 @@ enum ImportSchema {
     /// when the file has none); returns their names. Throws `LineError` for line `line` when
     /// a class differs from the file's or a link names a class neither has.
     static func apply(_ schema: SchemaLine.Schema, line: Int, _ txn: StorageTransaction) throws -> [String] {
-        let wasEmpty = try txn.schema.classes.isEmpty && txn.storedSchemaVersion == nil
+        let wasEmpty = try txn.schema.classes.isEmpty && txn.meta.schemaVersion == nil
         var missing: [ClassSchema] = []
         for described in schema.classes {
             let wanted: ClassSchema
@@ -38,8 +38,8 @@ enum ImportSchema {
                 throw LineError(line: line, message: "\(c.name).\(p.name) links to class '\(p.linkTarget ?? "")', which neither the input nor the file has")
             }
         }
-        if !missing.isEmpty { try txn.store(classes: missing.map { try txn.freshIDs($0) }) }
-        if wasEmpty, let version = schema.version { try txn.setSchemaVersion(version) }
+        if !missing.isEmpty { try txn.store(classes: missing.map { try txn.meta.freshIDs($0) }) }
+        if wasEmpty, let version = schema.version { try txn.meta.setSchemaVersion(version) }
         return missing.map(\.name)
     }
 

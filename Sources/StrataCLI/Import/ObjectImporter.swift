@@ -61,7 +61,7 @@ final class ObjectImporter {
             if property.isList || property.isOptional || property.type == .link { continue }
             throw LineError(line: line, message: "\(schema.name).\(property.name) is missing")
         }
-        let key = try storage(line) { try txn.insert(table, values: row) }
+        let key = try storage(line) { try txn.objects.insert(table, values: row) }
         if let inputKey, table.primaryKey == nil { keyMaps[schema.name, default: [:]][inputKey] = key }
         if !relationships.isEmpty { pending.append((line, table, key, relationships)) }
         count += 1
@@ -76,11 +76,11 @@ final class ObjectImporter {
                     guard case .array(let elements) = json else { continue }
                     let values = try elements.map { try element($0, property, of: object.table, line: object.line) }
                     if values.isEmpty { continue }
-                    try storage(object.line) { try txn.listInsert(object.table, property, owner: object.key, values, at: 0) }
+                    try storage(object.line) { try txn.lists.insert(object.table, property, owner: object.key, values, at: 0) }
                 } else {
                     let value = try element(json, property, of: object.table, line: object.line)
                     if case .null = value { continue }
-                    try storage(object.line) { try txn.update(object.table, object.key, [(property, value)]) }
+                    try storage(object.line) { try txn.objects.update(object.table, object.key, [(property, value)]) }
                 }
             }
             progress(n + 1)
@@ -105,7 +105,7 @@ final class ObjectImporter {
             do { value = try ObjectLines.value(json, for: pk, in: target.name) } catch let problem as ObjectLines.Problem {
                 throw LineError(line: line, message: "\(name): \(problem.description)")
             }
-            guard let targetKey = try txn.objectKey(target, primaryKey: value) else {
+            guard let targetKey = try txn.indexes.objectKey(target, primaryKey: value) else {
                 throw LineError(line: line, message: "\(name): no \(target.name) with primary key \(describe(value))")
             }
             return .link(targetKey)

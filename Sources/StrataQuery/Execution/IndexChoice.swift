@@ -33,14 +33,14 @@ package struct IndexChoice {
         switch access {
         case .equal(let property, let values):
             var n = 0
-            for value in values where n <= limit { n += try txn.entryCount(table, property, equalTo: value) }
+            for value in values where n <= limit { n += try txn.indexes.entryCount(table, property, equalTo: value) }
             return n
         case .prefix(let property, let prefix):
-            return try txn.entryCount(table, property, prefix: prefix, limit: limit)
+            return try txn.indexes.entryCount(table, property, prefix: prefix, limit: limit)
         case .range(let property, let range):
-            return try txn.entryCount(table, property, in: range, limit: limit)
+            return try txn.indexes.entryCount(table, property, in: range, limit: limit)
         case .test(let c):
-            return try txn.entryCount(table, c.property)
+            return try txn.indexes.entryCount(table, c.property)
         }
     }
 

@@ -27,8 +27,8 @@ package struct QueryEvaluation {
                 keys = candidates
             } else {
                 keys = []
-                keys.reserveCapacity(try txn.count(table))
-                try txn.forEachRow(table) { key, _ in keys.append(key); return true }
+                keys.reserveCapacity(try txn.rows.count(table))
+                try txn.rows.forEach(table) { key, _ in keys.append(key); return true }
             }
             return
         }

@@ -12,14 +12,14 @@ package enum QueryExecution {
     package static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
         // The commonest indexed query: its lookup yields the matches, in key order, once each.
-        if let lookup = query.exactLookup { return try txn.lookup(table, lookup.property, equalTo: lookup.value) }
+        if let lookup = query.exactLookup { return try txn.indexes.lookup(table, lookup.property, equalTo: lookup.value) }
         let plan = query.plan
         if case .nothing = plan { return [] }
         // An index access that yields exactly the matches needs no choosing.
         if case .index(let access, covers: true) = plan { return try coveredKeys(access, query, in: table, txn) }
         guard let choice = try IndexChoice(plan, in: table, txn) else {
             var keys: [ObjectKey] = []
-            try txn.forEachRow(table) { key, row in
+            try txn.rows.forEach(table) { key, row in
                 if query.matches(row) { keys.append(key) }
                 return true
             }
@@ -28,13 +28,13 @@ package enum QueryExecution {
         if choice.covers { return try coveredKeys(choice.access, query, in: table, txn) }
         var keys: [ObjectKey] = []
         if case .range(let property, let range) = choice.access, property.isPrimaryKey {
-            let walked = try txn.forEachRow(table, primaryKeyIn: range) { key, row in
+            let walked = try txn.rows.forEach(table, primaryKeyIn: range) { key, row in
                 if query.matches(row) { keys.append(key) }
                 return true
             }
             if walked { return keys }
         }
-        try txn.forEachRow(table, keys: try sortedCandidates(choice.access, in: table, txn)) { key, row in
+        try txn.rows.forEach(table, keys: try sortedCandidates(choice.access, in: table, txn)) { key, row in
             if query.matches(row) { keys.append(key) }
         }
         return keys
@@ -54,9 +54,9 @@ package enum QueryExecution {
                         orderingFirst k: Int, by sortKeys: [SortKey]) throws -> [ObjectKey] {
         var keys: [ObjectKey] = []
         let everyRow = query.constantResult == true
-        if everyRow { keys.reserveCapacity(try txn.count(table)) }
+        if everyRow { keys.reserveCapacity(try txn.rows.count(table)) }
         var top = PartialSort.TopK(k, by: sortKeys)
-        try txn.forEachRow(table) { key, row in
+        try txn.rows.forEach(table) { key, row in
             if everyRow || query.matches(row) {
                 top.offer((keys.count, row))
                 keys.append(key)
@@ -90,9 +90,9 @@ package enum QueryExecution {
         case .range(let property, _) where property.isPrimaryKey && table.keysArePrimaryKeys:
             return try candidates(access, in: table, txn)
         case .test(let c):
-            let found = try txn.scanIndex(table, c.property, where: IndexValueTest.compile(c))
+            let found = try txn.indexes.scan(table, c.property, where: IndexValueTest.compile(c))
             var keys = found.matches
-            try txn.forEachRow(table, keys: tableOrder(found.unsure)) { key, row in
+            try txn.rows.forEach(table, keys: tableOrder(found.unsure)) { key, row in
                 if query.matches(row) { keys.append(key) }
             }
             return tableOrder(keys)
@@ -112,11 +112,11 @@ package enum QueryExecution {
         let reader = reader(query, txn)
         var keys: [ObjectKey] = []
         if let choice = try IndexChoice(query.plan, in: table, txn) {
-            try txn.forEachRow(table, keys: try sortedCandidates(choice.access, in: table, txn)) { key, row in
+            try txn.rows.forEach(table, keys: try sortedCandidates(choice.access, in: table, txn)) { key, row in
                 if query.matches(key, row, reader) { keys.append(key) }
             }
         } else {
-            try txn.forEachRow(table) { key, row in
+            try txn.rows.forEach(table) { key, row in
                 if query.matches(key, row, reader) { keys.append(key) }
                 return true
             }
@@ -129,27 +129,27 @@ package enum QueryExecution {
     package static func filter(_ keys: [ObjectKey], _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks {
             let reader = reader(query, txn)
-            let kept = try keys.filter { key in try txn.row(table, key).map { query.matches(key, $0, reader) } ?? false }
+            let kept = try keys.filter { key in try txn.rows.read(table, key).map { query.matches(key, $0, reader) } ?? false }
             try reader.check()
             return kept
         }
-        return try keys.filter { key in try txn.row(table, key).map(query.matches) ?? false }
+        return try keys.filter { key in try txn.rows.read(table, key).map(query.matches) ?? false }
     }
 
     /// The object keys an index access yields (a superset of the matches, in any order).
     package static func candidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         switch access {
         case .equal(let property, let values):
-            if values.count == 1 { return try txn.lookup(table, property, equalTo: values[0]) }
+            if values.count == 1 { return try txn.indexes.lookup(table, property, equalTo: values[0]) }
             var keys: [ObjectKey] = []
-            for value in values { keys += try txn.lookup(table, property, equalTo: value) }
+            for value in values { keys += try txn.indexes.lookup(table, property, equalTo: value) }
             return keys
         case .prefix(let property, let prefix):
-            return try txn.lookup(table, property, prefix: prefix)
+            return try txn.indexes.lookup(table, property, prefix: prefix)
         case .range(let property, let range):
-            return try txn.lookup(table, property, in: range)
+            return try txn.indexes.lookup(table, property, in: range)
         case .test(let c):
-            let found = try txn.scanIndex(table, c.property, where: IndexValueTest.compile(c))
+            let found = try txn.indexes.scan(table, c.property, where: IndexValueTest.compile(c))
             return found.matches + found.unsure
         }
     }
@@ -189,7 +189,7 @@ package enum QueryExecution {
             var seen = Set<[Value]>()
             var values: [Value] = []
             return try keys.filter { key in
-                guard let row = try txn.row(table, key) else { return false }
+                guard let row = try txn.rows.read(table, key) else { return false }
                 values.removeAll(keepingCapacity: true)
                 for k in distinctKeys {
                     guard let target = k.path.isEmpty ? row : try follow(k.path, from: row, txn) else { return false }
@@ -218,7 +218,7 @@ package enum QueryExecution {
     package static func rowReader(for keys: [ObjectKey], in table: Table,
                           _ txn: StorageTransaction) throws -> (ObjectKey) throws -> RowView? {
         guard keys.count > 64, keys.last! &- keys.first! < UInt64(keys.count) &* 8,
-              zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return { try txn.row(table, $0) } }
+              zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return { try txn.rows.read(table, $0) } }
         return try AscendingRowReader(table, txn).row
     }
 
@@ -231,7 +231,7 @@ package enum QueryExecution {
         @exclusivity(unchecked) private var current: (ObjectKey, RowView)?
 
         init(_ table: Table, _ txn: StorageTransaction) throws {
-            cursor = txn.scan(table)
+            cursor = txn.rows.scan(table)
             self.table = table
             self.txn = txn
             current = try cursor.next()
@@ -241,7 +241,7 @@ package enum QueryExecution {
         func row(_ key: ObjectKey) throws -> RowView? {
             while let (k, _) = current, k < key { current = try cursor.next() }
             if let (k, row) = current, k == key { return row }
-            return try txn.row(table, key)
+            return try txn.rows.read(table, key)
         }
     }
 
@@ -252,7 +252,7 @@ package enum QueryExecution {
             guard case .link(let p) = step, !current.isNull(p.id), current.hasSlot(p.id),
                   case .link(let key) = current.value(p),
                   let target = try txn.table(step.targetClass),
-                  let next = try txn.row(target, key) else { return nil }
+                  let next = try txn.rows.read(target, key) else { return nil }
             current = next
         }
         return current

@@ -40,7 +40,7 @@ final class DatabaseHandles: Sendable {
             let known = snapshot()
             let wanted = specs.filter { known[$0.name] == nil }
             if wanted.isEmpty { return }
-            let opened = try StorageError.translating(context()) { () throws(LMDBError) in
+            let opened = try StorageError.translating(context()) {
                 let txn = try Transaction(environment, readOnly: !create)
                 var opened: [String: Database] = [:]
                 for spec in wanted {

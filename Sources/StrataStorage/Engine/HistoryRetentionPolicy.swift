@@ -1,5 +1,3 @@
-import LMDB
-
 /// Which history entries a commit keeps (docs/FILE-FORMAT.md, "Retention").
 ///
 /// An entry is protected when it is one of the newest `keepCount` entries or younger than
@@ -33,34 +31,4 @@ package struct HistoryRetentionPolicy: Equatable, Sendable {
 
     /// Whether the policy never removes anything.
     var keepsEverything: Bool { keepCount == nil && keepAge == nil && maximumCount == nil }
-}
-
-extension StorageTransaction {
-    /// Removes up to `HistoryRetentionPolicy.removalsPerCommit` of the oldest entries that
-    /// `policy` does not keep, as of `now` (seconds since 1970). Returns how many it removed.
-    @discardableResult
-    func applyHistoryRetention(_ policy: HistoryRetentionPolicy, history db: Database, now: Double) throws -> Int {
-        if policy.keepsEverything { return 0 }
-        var remaining = try lmdb.count(db)
-        if let keep = policy.keepCount, policy.keepAge == nil, remaining <= keep,
-           remaining <= policy.maximumCount ?? .max { return 0 }
-        return try lmdb.withCursor(db) { cursor in
-            var removed = 0
-            while removed < HistoryRetentionPolicy.removalsPerCommit, remaining > 1, let oldest = try cursor.first() {
-                let overCap = remaining > (policy.maximumCount ?? .max)
-                if !overCap {
-                    if let keep = policy.keepCount, remaining <= keep { break }
-                    if let age = policy.keepAge {
-                        // An entry that does not decode is removed, not kept forever.
-                        if let time = HistoryEntry.header(oldest.value)?.time, time >= now - age { break }
-                    }
-                    if policy.keepCount == nil && policy.keepAge == nil { break }
-                }
-                try cursor.deleteCurrent()
-                remaining -= 1
-                removed += 1
-            }
-            return removed
-        }
-    }
 }

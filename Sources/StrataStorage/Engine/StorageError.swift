@@ -36,14 +36,31 @@ package struct StorageError: Error, CustomStringConvertible {
 
     package var description: String { message }
 
-    /// Runs LMDB calls and translates the error one throws, once, with what was being done
-    /// (`context`): the boundary between the LMDB binding and the storage layer.
+    /// Runs LMDB calls and the storage layer's own checks, and translates the LMDB error one
+    /// throws, once, with what was being done (`context`): the boundary between the LMDB
+    /// binding and the storage layer. A storage error passes as it is.
     @inline(__always)
     static func translating<T>(_ context: @autoclosure () -> String,
-                               _ body: () throws(LMDBError) -> T) throws(StorageError) -> T {
+                               _ body: () throws -> T) throws(StorageError) -> T {
         do {
             return try body()
+        } catch let error as StorageError {
+            throw error
+        } catch let error as LMDBError {
+            throw lmdb(error, context())
         } catch {
+            throw StorageError(.fail, "\(context()): \(error)")
+        }
+    }
+
+    /// `translating` for LMDB calls that also run the caller's code (a closure called per
+    /// row or entry): what that code throws passes on unchanged.
+    @inline(__always)
+    static func translatingLMDBErrors<T>(_ context: @autoclosure () -> String,
+                                         _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as LMDBError {
             throw lmdb(error, context())
         }
     }

@@ -28,7 +28,7 @@ extension StorageFile {
     }
 
     /// Throws when a write's new version would exceed `maximumActiveVersions`.
-    func checkRoomForNewVersion() throws {
+    func checkRoomForNewVersion() throws(StorageError) {
         try state.withLock { state throws(StorageError) in
             let pins = state.pins
             if let limit = state.activeVersionLimit, pins.distinctVersions + 1 > limit {

@@ -58,14 +58,14 @@ extension StorageFile {
     /// Bytes that old snapshots keep from reuse: the pages freed by LMDB transaction
     /// `transaction` and later, which a writer may not reuse while a snapshot of
     /// `transaction` is open (LMDB reuses only pages freed before its oldest reader).
-    package func bytesHeld(bySnapshotOf transaction: Int) throws -> Int {
+    package func bytesHeld(bySnapshotOf transaction: Int) throws(StorageError) -> Int {
         try freePageCount(freedFrom: transaction) * environment.pageSize
     }
 
     /// The pages on LMDB's free list freed by transaction `first` or later.
-    private func freePageCount(freedFrom first: Int = 0) throws -> Int {
+    private func freePageCount(freedFrom first: Int = 0) throws(StorageError) -> Int {
         var pages = 0
-        do {
+        try StorageError.translating("Reading the free pages of '\(path)'") {
             let txn = try Transaction(environment, readOnly: true)
             defer { txn.abort() }
             // The free list is database 0: keys are the freeing transaction's id, values
@@ -78,8 +78,6 @@ extension StorageFile {
                     entry = try cursor.next()
                 }
             }
-        } catch let error as LMDBError {
-            throw StorageError.lmdb(error, "Reading the free pages of '\(path)'")
         }
         return pages
     }

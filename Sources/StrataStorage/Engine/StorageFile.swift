@@ -21,7 +21,7 @@ package final class StorageFile: @unchecked Sendable {
     /// The file's mutable state in this process, guarded by `state`.
     struct SharedState {
         /// The stored schema bytes decoded last, and what they decoded to.
-        var schemaCache: ([UInt8], StoredSchema)?
+        var schemaCache: ([UInt8], FileSchema)?
         /// The history retention this process's commits apply.
         var retention = HistoryRetentionPolicy.default
         /// The versions this process's snapshots pin.
@@ -143,7 +143,7 @@ package final class StorageFile: @unchecked Sendable {
     private func openDatabases() throws(StorageError) {
         let context = "Opening the databases of '\(path)'"
         try handles.open([(MetaKeys.database, []), (MetaKeys.history, [])], create: !isReadOnly, context: context)
-        let txn = try StorageError.translating(context) { () throws(LMDBError) in try Transaction(environment, readOnly: true) }
+        let txn = try StorageError.translating(context) { try Transaction(environment, readOnly: true) }
         defer { txn.abort() }
         if let meta = handles.snapshot()[MetaKeys.database] {
             try handles.open(Table.databases(for: SchemaStore.load(txn, meta, cache: self)), create: false, context: context)
@@ -151,8 +151,8 @@ package final class StorageFile: @unchecked Sendable {
     }
 
     /// Verifies that the file is an empty new environment or a Strata database this code reads.
-    private func checkFormat() throws {
-        do {
+    private func checkFormat() throws(StorageError) {
+        try StorageError.translating("Reading '\(path)'") {
             let txn = try Transaction(environment, readOnly: true)
             defer { txn.abort() }
             guard let meta = try txn.openDatabase(MetaKeys.database) else {
@@ -169,28 +169,22 @@ package final class StorageFile: @unchecked Sendable {
             if try format == 0 && txn.count(meta) > 0 {
                 throw StorageError(.invalidDatabase, "'\(path)' has no Strata format marker")
             }
-        } catch let error as StorageError {
-            throw error
-        } catch let error as LMDBError {
-            throw StorageError.lmdb(error, "Reading '\(path)'")
-        } catch {
-            throw StorageError(.fail, "Reading '\(path)': \(error)")
         }
     }
 
     /// Begins a read transaction on the newest version.
-    package func beginRead() throws -> StorageTransaction {
+    package func beginRead() throws(StorageError) -> StorageTransaction {
         try StorageTransaction(file: self, write: false)
     }
 
     /// Begins the write transaction (waiting for any other writer, in any process).
-    package func beginWrite() throws -> StorageTransaction {
+    package func beginWrite() throws(StorageError) -> StorageTransaction {
         if isReadOnly { throw StorageError(.fileAccess, "'\(path)' is open read-only: writes are not allowed") }
         return try StorageTransaction(file: self, write: true)
     }
 
     /// The decoded schema if `bytes` are the ones decoded last.
-    func cachedSchema(for bytes: [UInt8]) -> StoredSchema? {
+    func cachedSchema(for bytes: [UInt8]) -> FileSchema? {
         state.withLock { state in
             guard let (b, s) = state.schemaCache, b == bytes else { return nil }
             return s
@@ -198,7 +192,7 @@ package final class StorageFile: @unchecked Sendable {
     }
 
     /// Remembers the schema decoded from `bytes`.
-    func cacheSchema(_ schema: StoredSchema, for bytes: [UInt8]) {
+    func cacheSchema(_ schema: FileSchema, for bytes: [UInt8]) {
         state.withLock { $0.schemaCache = (bytes, schema) }
     }
 }

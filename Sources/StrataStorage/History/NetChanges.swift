@@ -9,7 +9,7 @@
 package enum NetChanges {
     /// Folds `entries` (oldest first, consecutive) into one change set. `schema` names the
     /// properties a replaced object is modified in.
-    package static func fold(_ entries: [HistoryEntry], schema: StoredSchema) -> ChangeSet {
+    package static func fold(_ entries: [HistoryEntry], schema: FileSchema) -> ChangeSet {
         var states: [String: ClassState] = [:]
         for entry in entries {
             for (name, changes) in entry.changes.classes {

@@ -44,7 +44,7 @@ package struct IntegrityCheck {
         report.classes += 1
         var rows = 0
         var pks = Set<Value>()
-        try txn.forEachRow(table) { key, row in
+        try txn.rows.forEach(table) { key, row in
             rows += 1
             if let pk = table.primaryKey {
                 let value = row.value(pk)
@@ -57,14 +57,14 @@ package struct IntegrityCheck {
             }
             for property in table.indexedProperties {
                 let value = row.value(property)
-                if try !txn.lookup(table, property, equalTo: value).contains(key) {
+                if try !txn.indexes.lookup(table, property, equalTo: value).contains(key) {
                     throw Problem(description: "'\(table.name)' object \(key): no entry in the index of '\(property.name)' for '\(describe(value))'")
                 }
             }
             for link in table.links {
                 guard case .link(let target) = row.value(link) else { continue }
                 try checkTarget(table, link, key, target)
-                if try !txn.origins(table, link, linkingTo: target).contains(key) {
+                if try !txn.links.origins(table, link, linkingTo: target).contains(key) {
                     throw Problem(description: "'\(table.name)' object \(key): its link '\(link.name)' to object \(target) has no backlink")
                 }
                 report.links += 1
@@ -77,7 +77,7 @@ package struct IntegrityCheck {
         }
         report.objects += rows
         for property in table.indexedProperties {
-            let entries = try txn.lmdbCall("Counting an index") { try txn.lmdb.count(table.indexes[property.id]!) }
+            let entries = try txn.indexes.entryCount(table, property)
             if entries != rows {
                 throw Problem(description: "'\(table.name)': the index of '\(property.name)' has \(entries) entries for \(rows) objects")
             }
@@ -89,11 +89,11 @@ package struct IntegrityCheck {
     private mutating func check(list: PropertySchema, of table: Table, owner: ObjectKey) throws {
         let values: [Value]
         do {
-            values = try txn.listValues(table, list, owner: owner)
+            values = try txn.lists.values(table, list, owner: owner)
         } catch {
             throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' cannot be read (\(error))")
         }
-        if try txn.listCount(table, list, owner: owner) != values.count {
+        if try txn.lists.count(table, list, owner: owner) != values.count {
             throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' directory does not match its chunks")
         }
         report.listElements += values.count
@@ -102,7 +102,7 @@ package struct IntegrityCheck {
         for case .link(let target) in values { occurrences[target, default: 0] += 1 }
         for (target, _) in occurrences {
             try checkTarget(table, list, owner, target)
-            if try !txn.origins(table, list, linkingTo: target).contains(owner) {
+            if try !txn.links.origins(table, list, linkingTo: target).contains(owner) {
                 throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' holds object \(target) with no backlink")
             }
         }
@@ -111,23 +111,12 @@ package struct IntegrityCheck {
     /// Every backlink entry stands for a link or list membership that exists.
     private func checkBacklinks(_ table: Table) throws {
         for property in table.schema.properties where table.backlinks[property.id] != nil {
-            let db = table.backlinks[property.id]!
-            var entries: [(target: ObjectKey, origin: ObjectKey)] = []
-            try txn.lmdbCall("Reading backlinks") {
-                try txn.lmdb.withCursor(db) { cursor in
-                    var entry = try cursor.first()
-                    while let e = entry {
-                        entries.append((ObjectKeyCoding.decode(e.key), ObjectKeyCoding.decode(e.value)))
-                        entry = try cursor.next()
-                    }
-                }
-            }
-            for (target, origin) in entries {
+            for (target, origin) in try txn.links.all(table, property) {
                 let holds: Bool
                 if property.isList {
-                    holds = try txn.row(table, origin) != nil && txn.listValues(table, property, owner: origin).contains(.link(target))
+                    holds = try txn.rows.read(table, origin) != nil && txn.lists.values(table, property, owner: origin).contains(.link(target))
                 } else {
-                    holds = try txn.row(table, origin)?.value(property) == .link(target)
+                    holds = try txn.rows.read(table, origin)?.value(property) == .link(target)
                 }
                 if !holds {
                     throw Problem(description: "'\(table.name).\(property.name)': a backlink says object \(origin) links to object \(target), but it does not")
@@ -137,7 +126,7 @@ package struct IntegrityCheck {
     }
 
     private func checkTarget(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ target: ObjectKey) throws {
-        guard let name = property.linkTarget, let targetTable = try txn.table(name), try txn.row(targetTable, target) != nil else {
+        guard let name = property.linkTarget, let targetTable = try txn.table(name), try txn.rows.read(targetTable, target) != nil else {
             throw Problem(description: "'\(table.name)' object \(owner): '\(property.name)' points at \(property.linkTarget ?? "?") object \(target), which does not exist")
         }
     }

@@ -59,12 +59,12 @@ package final class Table {
 
     /// The databases every class of `schema` needs, by name, with their flags (worked out
     /// once per schema value: every transaction asks).
-    static func databases(for schema: StoredSchema) -> [(name: String, flags: Database.Flags)] {
+    static func databases(for schema: FileSchema) -> [(name: String, flags: Database.Flags)] {
         schema.layout.all { schema.sorted.flatMap { databases(for: $0).map { ($0.name, $0.flags) } } }
     }
 
     /// The databases of class `name` of `schema` (worked out once per schema value).
-    static func databases(of name: String, in schema: StoredSchema) -> [DatabaseSpec]? {
+    static func databases(of name: String, in schema: FileSchema) -> [DatabaseSpec]? {
         guard let classSchema = schema.classes[name] else { return nil }
         return schema.layout.ofClass(name) { databases(for: classSchema) }
     }
@@ -83,61 +83,5 @@ package final class Table {
             result.append((MetaKeys.list(schema.name, p.id), [], .list(property: p.id)))
         }
         return result
-    }
-}
-
-/// The stored schema of a file: every class by name.
-package struct StoredSchema: Sendable, Equatable {
-    package var classes: [String: ClassSchema] {
-        didSet { layout = DatabaseLayout() }
-    }
-    /// The databases the classes need, worked out on first use; copies of this value share it
-    /// until one of them changes `classes`.
-    fileprivate private(set) var layout = DatabaseLayout()
-
-    package init(classes: [String: ClassSchema] = [:]) { self.classes = classes }
-
-    package static func == (lhs: StoredSchema, rhs: StoredSchema) -> Bool { lhs.classes == rhs.classes }
-
-    /// The classes sorted by name, as stored.
-    package var sorted: [ClassSchema] { classes.values.sorted { $0.name < $1.name } }
-
-    /// Every to-one link property (with its class) whose target is the class named `target`.
-    package func links(to target: String) -> [(origin: ClassSchema, property: PropertySchema)] {
-        sorted.flatMap { c in c.properties.filter { $0.isToOneLink && $0.linkTarget == target }.map { (c, $0) } }
-    }
-
-    /// Every object-list property (with its class) whose elements are of the class `target`.
-    package func lists(of target: String) -> [(origin: ClassSchema, property: PropertySchema)] {
-        sorted.flatMap { c in c.properties.filter { $0.isList && $0.linkTarget == target }.map { (c, $0) } }
-    }
-}
-
-/// The database names a `StoredSchema` needs, remembered per schema value.
-private final class DatabaseLayout: Sendable {
-    private struct Known {
-        var every: [(name: String, flags: Database.Flags)]?
-        var perClass: [String: [Table.DatabaseSpec]] = [:]
-    }
-    private let known = Mutex(Known())
-
-    /// Every class's databases, from `make` the first time.
-    func all(_ make: () -> [(name: String, flags: Database.Flags)]) -> [(name: String, flags: Database.Flags)] {
-        known.withLock { known in
-            if let every = known.every { return every }
-            let made = make()
-            known.every = made
-            return made
-        }
-    }
-
-    /// The databases of class `name`, from `make` the first time.
-    func ofClass(_ name: String, _ make: () -> [Table.DatabaseSpec]) -> [Table.DatabaseSpec] {
-        known.withLock { known in
-            if let spec = known.perClass[name] { return spec }
-            let made = make()
-            known.perClass[name] = made
-            return made
-        }
     }
 }

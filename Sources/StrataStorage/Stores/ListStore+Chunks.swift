@@ -1,0 +1,119 @@
+import LMDB
+
+/// The directories and chunks of lists: keys, reads, writes and the splitting of chunks.
+extension ListStore {
+    static func key(_ owner: ObjectKey, chunk: UInt32? = nil) -> [UInt8] {
+        var key: [UInt8] = []
+        IndexKey.appendBigEndian(owner, to: &key)
+        if let chunk { withUnsafeBytes(of: chunk.bigEndian) { key.append(contentsOf: $0) } }
+        return key
+    }
+
+    func listDatabase(_ table: Table, _ property: PropertySchema) throws(StorageError) -> Database {
+        guard let db = table.lists[property.id] else {
+            throw StorageError(.fail, "'\(table.name).\(property.name)' is not a list")
+        }
+        return db
+    }
+
+    func read<T>(_ table: Table, _ property: PropertySchema, key: [UInt8],
+                         _ body: (UnsafeRawBufferPointer?) throws(StorageError) -> T) throws(StorageError) -> T {
+        let db = try listDatabase(table, property)
+        let txn = transaction.lmdb
+        return try StorageError.translating("Reading the list '\(table.name).\(property.name)'") {
+            try key.withUnsafeBytes { try body(try txn.get(db, key: $0)) }
+        }
+    }
+
+    func directory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey) throws(StorageError) -> ListEncoding.Directory {
+        try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) in
+            guard let bytes else { return ListEncoding.Directory() }
+            guard let dir = ListEncoding.Directory(bytes) else { throw damagedList(table, property, owner) }
+            return dir
+        }
+    }
+
+    func chunk(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ id: UInt32) throws(StorageError) -> [[UInt8]?] {
+        try read(table, property, key: Self.key(owner, chunk: id)) { (bytes) throws(StorageError) in
+            guard let bytes, let elements = ListEncoding.elements(bytes) else { throw damagedList(table, property, owner) }
+            return elements
+        }
+    }
+
+    func damagedList(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey) -> StorageError {
+        StorageError(.invalidDatabase, "'\(transaction.file.path)' is damaged: the list '\(table.name).\(property.name)' of object \(owner) cannot be read")
+    }
+
+    func put(_ table: Table, _ property: PropertySchema, key: [UInt8], _ value: [UInt8]) throws(StorageError) {
+        let db = try listDatabase(table, property)
+        let txn = transaction.lmdb
+        try StorageError.translating("Writing the list '\(table.name).\(property.name)'") {
+            try key.withUnsafeBytes { k in try value.withUnsafeBytes { try txn.put(db, key: k, value: $0) } }
+        }
+    }
+
+    func deleteEntry(_ table: Table, _ property: PropertySchema, key: [UInt8]) throws(StorageError) {
+        let db = try listDatabase(table, property)
+        let txn = transaction.lmdb
+        try StorageError.translating("Writing the list '\(table.name).\(property.name)'") {
+            _ = try key.withUnsafeBytes { try txn.delete(db, key: $0) }
+        }
+    }
+
+    func putDirectory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ dir: ListEncoding.Directory) throws(StorageError) {
+        if dir.total == 0 {
+            try deleteEntry(table, property, key: Self.key(owner))
+        } else {
+            try put(table, property, key: Self.key(owner), dir.encoded())
+        }
+    }
+
+    /// Writes chunk `c` as `elements`, splitting it when it overflows and dropping it when empty.
+    func replaceChunk(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
+                              _ dir: inout ListEncoding.Directory, _ c: Int, with elements: [[UInt8]?]) throws(StorageError) {
+        let id = dir.chunks[c].id
+        if elements.isEmpty {
+            try deleteEntry(table, property, key: Self.key(owner, chunk: id))
+            dir.chunks.remove(at: c)
+            return
+        }
+        let runs = ListEncoding.runs(elements)
+        try put(table, property, key: Self.key(owner, chunk: id), ListEncoding.chunk(runs[0]))
+        dir.chunks[c].count = runs[0].count
+        var position = c + 1
+        for run in runs.dropFirst() {
+            let newID = dir.nextChunk
+            dir.nextChunk &+= 1
+            try put(table, property, key: Self.key(owner, chunk: newID), ListEncoding.chunk(run))
+            dir.chunks.insert((newID, run.count), at: position)
+            position += 1
+        }
+    }
+
+    /// Writes `elements` as new chunks at directory position `position`.
+    func writeRuns(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
+                           _ dir: inout ListEncoding.Directory, at position: Int, elements: [[UInt8]?]) throws(StorageError) {
+        var position = position
+        for run in ListEncoding.runs(elements) {
+            let id = dir.nextChunk
+            dir.nextChunk &+= 1
+            try put(table, property, key: Self.key(owner, chunk: id), ListEncoding.chunk(run))
+            dir.chunks.insert((id, run.count), at: position)
+            position += 1
+        }
+    }
+
+    func decode(_ element: [UInt8]?, _ property: PropertySchema) -> Value {
+        guard let element else { return .null }
+        return element.withUnsafeBytes { ValueCodec.decode($0, as: property.type) }
+    }
+
+    func checkListValue(_ table: Table, _ property: PropertySchema, _ value: Value) throws(StorageError) {
+        if case .null = value {
+            if property.isOptional { return }
+            throw StorageError(.invalidInput, "'\(table.name).\(property.name)' cannot hold nil")
+        }
+        if property.type == .link { try transaction.objects.checkLinkTarget(table, property, value) }
+        try ObjectWrites.checkSizes(table, CollectionOfOne(value))
+    }
+}

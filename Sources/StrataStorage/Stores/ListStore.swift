@@ -1,0 +1,165 @@
+import LMDB
+
+/// The list properties of every class in one transaction (docs/FILE-FORMAT.md, "Lists"):
+/// each list property has its own database holding, per owner object, a directory and chunks
+/// of at most 256 elements (ListEncoding). Reading element i reads the directory and one
+/// chunk; inserting or removing rewrites one chunk and the directory. A write keeps the
+/// backlinks of a list of objects (`LinkStore`) and records the owner as modified.
+package struct ListStore {
+    @usableFromInline let transaction: StorageTransaction
+
+    @usableFromInline init(_ transaction: StorageTransaction) { self.transaction = transaction }
+
+    /// Number of elements in `owner`'s list `property`.
+    package func count(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> Int {
+        try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) in
+            guard let bytes else { return 0 }
+            var o = 0
+            guard let total = Varint.read(bytes, at: &o) else { throw damagedList(table, property, owner) }
+            return Int(total)
+        }
+    }
+
+    /// Element `index` of `owner`'s list `property`: reads the directory and one chunk, and
+    /// decodes only that element.
+    package func value(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws(StorageError) -> Value {
+        let found = try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) -> (total: Int, chunk: UInt32, offset: Int)? in
+            guard let bytes else { return nil }
+            guard let found = ListEncoding.Directory.find(index, in: bytes) else { throw damagedList(table, property, owner) }
+            return found
+        }
+        guard let found, index >= 0, index < found.total else {
+            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(found?.total ?? 0) elements)")
+        }
+        return try read(table, property, key: Self.key(owner, chunk: found.chunk)) { (bytes) throws(StorageError) in
+            guard let bytes, let element = ListEncoding.element(at: found.offset, in: bytes) else { throw damagedList(table, property, owner) }
+            return element.map { ValueCodec.decode($0, as: property.type) } ?? .null
+        }
+    }
+
+    /// Every element of `owner`'s list `property`, in order.
+    package func values(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> [Value] {
+        let dir = try directory(table, property, owner)
+        var values: [Value] = []
+        values.reserveCapacity(dir.total)
+        let type = property.type
+        for c in dir.chunks {
+            // Decoded in place from the chunk's bytes: no copy of each element first.
+            try read(table, property, key: Self.key(owner, chunk: c.id)) { (bytes) throws(StorageError) in
+                let whole = bytes.map { ListEncoding.forEachElement(in: $0) { values.append($0.map { ValueCodec.decode($0, as: type) } ?? .null) } }
+                guard whole == true else { throw damagedList(table, property, owner) }
+            }
+        }
+        return values
+    }
+
+    /// Inserts `values` at `index` (0...count) of `owner`'s list `property`.
+    package func insert(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value], at index: Int) throws(StorageError) {
+        if values.isEmpty { return }
+        for v in values { try checkListValue(table, property, v) }
+        var dir = try directory(table, property, owner)
+        guard index >= 0, index <= dir.total else {
+            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
+        }
+        let new = values.map(ListEncoding.element)
+        if dir.chunks.isEmpty {
+            try writeRuns(table, property, owner, &dir, at: 0, elements: new)
+        } else {
+            let (c, offset) = dir.locate(index)!
+            var elements = try chunk(table, property, owner, dir.chunks[c].id)
+            elements.insert(contentsOf: new, at: offset)
+            try replaceChunk(table, property, owner, &dir, c, with: elements)
+        }
+        dir.total += values.count
+        try putDirectory(table, property, owner, dir)
+        for v in values { if case .link(let target) = v { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1) } }
+        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+    }
+
+    /// Removes element `index` of `owner`'s list `property` and returns it.
+    @discardableResult
+    package func remove(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws(StorageError) -> Value {
+        var dir = try directory(table, property, owner)
+        guard index >= 0, index < dir.total, let (c, offset) = dir.locate(index) else {
+            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
+        }
+        var elements = try chunk(table, property, owner, dir.chunks[c].id)
+        let removed = decode(elements.remove(at: offset), property)
+        try replaceChunk(table, property, owner, &dir, c, with: elements)
+        dir.total -= 1
+        try putDirectory(table, property, owner, dir)
+        if case .link(let target) = removed { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
+        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+        return removed
+    }
+
+    /// Replaces element `index` of `owner`'s list `property` with `value`.
+    package func replace(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int, with value: Value) throws(StorageError) {
+        try checkListValue(table, property, value)
+        var dir = try directory(table, property, owner)
+        guard index >= 0, index < dir.total, let (c, offset) = dir.locate(index) else {
+            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
+        }
+        var elements = try chunk(table, property, owner, dir.chunks[c].id)
+        let old = decode(elements[offset], property)
+        elements[offset] = ListEncoding.element(value)
+        try replaceChunk(table, property, owner, &dir, c, with: elements)
+        try putDirectory(table, property, owner, dir)
+        if case .link(let target) = old { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
+        if case .link(let target) = value { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1) }
+        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+    }
+
+    /// Empties `owner`'s list `property`.
+    package func removeAll(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
+        let dir = try directory(table, property, owner)
+        if dir.total == 0 { return }
+        if property.type == .link {
+            for v in try values(table, property, owner: owner) {
+                if case .link(let target) = v { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
+            }
+        }
+        for c in dir.chunks { try deleteEntry(table, property, key: Self.key(owner, chunk: c.id)) }
+        try deleteEntry(table, property, key: Self.key(owner))
+        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+    }
+
+    /// Replaces the elements of `owner`'s list `property` with `values` (backlinks follow).
+    package func rewrite(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value]) throws(StorageError) {
+        try removeAll(table, property, owner: owner)
+        try insert(table, property, owner: owner, values, at: 0)
+    }
+
+    /// The owners that have a non-empty list `property`, in key order.
+    func owners(_ table: Table, _ property: PropertySchema) throws(StorageError) -> [ObjectKey] {
+        guard let db = table.lists[property.id] else { return [] }
+        let txn = transaction.lmdb
+        var owners: [ObjectKey] = []
+        try StorageError.translating("Reading the lists of '\(table.name).\(property.name)'") {
+            try txn.withCursor(db) { cursor in
+                var entry = try cursor.first()
+                while let e = entry {
+                    if e.key.count == 8 { owners.append(ObjectKeyCoding.decode(e.key)) }
+                    entry = try cursor.next()
+                }
+            }
+        }
+        return owners
+    }
+
+    /// Empties every list `property` of the class and its backlinks, recording each owner
+    /// as modified.
+    func removeAll(_ table: Table, _ property: PropertySchema) throws(StorageError) {
+        let owners = try owners(table, property)
+        guard let db = table.lists[property.id] else { return }
+        let txn = transaction.lmdb
+        try StorageError.translating("Clearing the lists of '\(table.name).\(property.name)'") { try txn.empty(db) }
+        try transaction.links.removeAll(table, property)
+        transaction.record(table) { c in for owner in owners { c.recordModify(owner, property: property.id) } }
+    }
+}
+
+extension StorageTransaction {
+    /// The list properties of this transaction's objects.
+    @inlinable package var lists: ListStore { ListStore(self) }
+}

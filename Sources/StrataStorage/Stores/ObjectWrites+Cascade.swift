@@ -1,0 +1,49 @@
+import LMDB
+
+/// What a delete does to the objects that point at the deleted ones: their links become
+/// null and the deleted objects leave their lists (RealmSwift's behaviour), through the
+/// backlinks, so that nothing is found by scanning.
+extension ObjectWrites {
+    /// Sets to nil every link to object `key` of `target` (before it is deleted).
+    func unlinkIncoming(_ target: Table, _ key: ObjectKey) throws(StorageError) {
+        for (originSchema, property) in transaction.schema.links(to: target.name) {
+            guard let origin = try transaction.table(originSchema.name) else { continue }
+            for originKey in try transaction.links.origins(origin, property, linkingTo: key) {
+                try update(origin, originKey, [(property, .null)])
+            }
+        }
+    }
+
+    /// Sets to nil every link to any object of `target` (before the class is cleared). Links
+    /// from `target` itself are not touched: those rows go too.
+    func unlinkAllIncoming(_ target: Table) throws(StorageError) {
+        for (originSchema, property) in transaction.schema.links(to: target.name) where originSchema.name != target.name {
+            guard let origin = try transaction.table(originSchema.name) else { continue }
+            for (_, originKey) in try transaction.links.all(origin, property) {
+                try update(origin, originKey, [(property, .null)])
+            }
+        }
+    }
+
+    /// Removes every occurrence of object `target` from the lists of objects that hold it
+    /// (before `target` is deleted).
+    func unlistIncoming(_ targetTable: Table, _ target: ObjectKey) throws(StorageError) {
+        let lists = transaction.lists
+        for (originSchema, property) in transaction.schema.lists(of: targetTable.name) {
+            guard let origin = try transaction.table(originSchema.name) else { continue }
+            for owner in try transaction.links.origins(origin, property, linkingTo: target) {
+                let kept = try lists.values(origin, property, owner: owner).filter { $0 != .link(target) }
+                try lists.rewrite(origin, property, owner: owner, kept)
+            }
+        }
+    }
+
+    /// Empties every list of objects of `targetTable` held by other classes (before the class
+    /// is cleared).
+    func unlistAllIncoming(_ targetTable: Table) throws(StorageError) {
+        for (originSchema, property) in transaction.schema.lists(of: targetTable.name) where originSchema.name != targetTable.name {
+            guard let origin = try transaction.table(originSchema.name) else { continue }
+            try transaction.lists.removeAll(origin, property)
+        }
+    }
+}

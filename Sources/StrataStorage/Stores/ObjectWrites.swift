@@ -1,0 +1,191 @@
+import LMDB
+
+/// The largest string or data value, in bytes.
+package let maximumValueSize = 16 << 20
+
+/// The writes of whole objects in one write transaction, each across the stores it touches:
+/// an insert writes the row, its index entries and backlinks and records the change; a
+/// delete first nullifies the links and list elements that point at the object, then removes
+/// its lists, backlinks, index entries and row.
+package struct ObjectWrites {
+    @usableFromInline let transaction: StorageTransaction
+
+    @usableFromInline init(_ transaction: StorageTransaction) { self.transaction = transaction }
+
+    /// Inserts a new object from `values` (indexed by property id) and returns its key.
+    /// Throws `.invalidInput` for a duplicate primary key or an oversized value.
+    package func insert(_ table: Table, values: [Value]) throws(StorageError) -> ObjectKey {
+        try Self.checkSizes(table, values)
+        for link in table.links { try checkLinkTarget(table, link, values[link.id]) }
+        let key = try newKey(table, values)
+        let row = RowEncoder.encode(values)
+        let append = key > (try transaction.rows.lastKey(table))
+        var k = ObjectKeyCoding.encode(key)
+        let txn = transaction.lmdb
+        try StorageError.translating("Inserting into '\(table.name)'") {
+            do {
+                try withUnsafeBytes(of: &k) { kb in
+                    try row.withUnsafeBytes { try txn.put(table.rows, key: kb, value: $0, flags: append ? .append : .noOverwrite) }
+                }
+            } catch let e as LMDBError where e == .keyExists {
+                throw duplicatePrimaryKey(table, values)
+            }
+        }
+        if append { transaction.keys.last[table.name] = key }
+        for property in table.indexedProperties {
+            try transaction.indexes.add(table, property, values[property.id], key)
+        }
+        for link in table.links {
+            if case .link(let target) = values[link.id] { try transaction.links.add(table, link, target: target, origin: key) }
+        }
+        transaction.record(table) { $0.recordInsert(key) }
+        return key
+    }
+
+    /// Sets properties of object `key`. Index entries follow; unchanged values are skipped
+    /// when `onlyIfDifferent` (RealmSwift's `.modified` policy). `current` is the object's row
+    /// when the caller read it in this transaction after its last write (so it is still
+    /// valid), which saves reading it again.
+    package func update(_ table: Table, _ key: ObjectKey, _ changes: [(PropertySchema, Value)],
+                        onlyIfDifferent: Bool = false, current: RowView? = nil) throws(StorageError) {
+        let row = if let current { current } else { try transaction.rows.read(table, key) }
+        guard let old = row else {
+            throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
+        }
+        // The new values by property id: a short list (usually one), searched linearly, sorted
+        // by id for the encoder.
+        var newValues: [(id: Int, value: Value)] = []
+        newValues.reserveCapacity(changes.count)
+        for (property, value) in changes {
+            if property.isPrimaryKey, old.value(property) != value {
+                throw StorageError(.invalidInput, "Primary key '\(table.name).\(property.name)' cannot be changed once the object is added")
+            }
+            if onlyIfDifferent, old.value(property) == value { continue }
+            if let i = newValues.firstIndex(where: { $0.id == property.id }) {
+                newValues[i].value = value
+            } else {
+                newValues.append((property.id, value))
+            }
+        }
+        if newValues.isEmpty { return }
+        func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
+        try Self.checkSizes(table, newValues.lazy.map(\.value))
+        var relinked: [(PropertySchema, old: Value, new: Value)] = []
+        for link in table.links {
+            guard let new = newValue(link.id) else { continue }
+            try checkLinkTarget(table, link, new)
+            relinked.append((link, old.value(link), new))
+        }
+        let slotCount = max(table.slotCount, newValues.reduce(0) { max($0, $1.id) } + 1)
+        var oldIndexed: [(PropertySchema, Value)] = []
+        for (property, _) in changes where table.indexes[property.id] != nil && newValue(property.id) != nil {
+            oldIndexed.append((property, old.value(property)))
+        }
+        newValues.sort { $0.id < $1.id }
+        var k = ObjectKeyCoding.encode(key)
+        let txn = transaction.lmdb
+        try StorageError.translating("Updating '\(table.name)'") {
+            try withUnsafeBytes(of: &k) { kb in
+                // The row is copied before the put, which may move the page it lies in.
+                let put = { (row: UnsafeRawBufferPointer) in try txn.put(table.rows, key: kb, value: row) }
+                if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, put) != nil { return }
+                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues).withUnsafeBytes(put)
+            }
+        }
+        for (property, oldValue) in oldIndexed {
+            try transaction.indexes.remove(table, property, oldValue, key)
+            try transaction.indexes.add(table, property, newValue(property.id)!, key)
+        }
+        for (link, oldValue, newValue) in relinked where oldValue != newValue {
+            if case .link(let target) = oldValue { try transaction.links.remove(table, link, target: target, origin: key) }
+            if case .link(let target) = newValue { try transaction.links.add(table, link, target: target, origin: key) }
+        }
+        transaction.record(table) { c in for (id, _) in newValues { c.recordModify(key, property: id) } }
+    }
+
+    /// Deletes object `key` and its index entries. Returns false if it did not exist.
+    @discardableResult
+    package func delete(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+        guard try transaction.rows.read(table, key) != nil else { return false }
+        try unlinkIncoming(table, key)
+        try unlistIncoming(table, key)
+        for list in table.listProperties { try transaction.lists.removeAll(table, list, owner: key) }
+        guard let old = try transaction.rows.read(table, key) else { return false }
+        for link in table.links {
+            if case .link(let target) = old.value(link) { try transaction.links.remove(table, link, target: target, origin: key) }
+        }
+        var indexed: [(PropertySchema, Value)] = []
+        for property in table.indexedProperties {
+            indexed.append((property, old.value(property)))
+        }
+        try transaction.rows.remove(table, key)
+        for (property, value) in indexed { try transaction.indexes.remove(table, property, value, key) }
+        transaction.record(table) { $0.recordDelete(key) }
+        return true
+    }
+
+    /// Deletes every object of the class in one step (`mdb_drop` of its databases), recorded
+    /// in history as one "cleared" change rather than a key per object.
+    package func deleteAll(_ table: Table) throws(StorageError) {
+        try unlinkAllIncoming(table)
+        try unlistAllIncoming(table)
+        try transaction.rows.removeAll(table)
+        transaction.keys.last[table.name] = 0
+        transaction.record(table) { $0.recordClear() }
+    }
+
+    /// Throws `.invalidInput` for a string or data value over `maximumValueSize`.
+    static func checkSizes(_ table: Table, _ values: some Sequence<Value>) throws(StorageError) {
+        for v in values {
+            let size: Int
+            switch v {
+            case .string(let s): size = s.utf8.count
+            case .data(let d): size = d.count
+            default: continue
+            }
+            if size > maximumValueSize {
+                throw StorageError(.invalidInput, "A value of \(size) bytes for '\(table.name)' is over the \(maximumValueSize >> 20) MiB limit for strings and data")
+            }
+        }
+    }
+
+    /// Throws unless `value` is null or the key of an existing object of the link's target class.
+    func checkLinkTarget(_ origin: Table, _ property: PropertySchema, _ value: Value) throws(StorageError) {
+        guard case .link(let key) = value else { return }
+        guard let name = property.linkTarget, let target = try transaction.table(name), try transaction.rows.read(target, key) != nil else {
+            throw StorageError(.invalidInput, "'\(origin.name).\(property.name)' cannot link to \(property.linkTarget ?? "?") object \(key): it does not exist")
+        }
+    }
+
+    /// The key of a new object: its integer primary key when keys are primary keys, otherwise
+    /// the class's next key. Throws for a primary key that is too long or already taken.
+    private func newKey(_ table: Table, _ values: [Value]) throws(StorageError) -> ObjectKey {
+        if let pk = table.primaryKey, !IndexKey.isExact(values[pk.id]) {
+            throw StorageError(.invalidInput, "The primary key of a '\(table.name)' object is \(IndexKey.maxLength - 1) bytes or longer; primary keys must be shorter")
+        }
+        if table.keysArePrimaryKeys, let pk = table.primaryKey, case .int(let i) = values[pk.id] {
+            return ObjectKeyCoding.key(forIntegerPrimaryKey: i)
+        }
+        if let pk = table.primaryKey, try !transaction.indexes.lookup(table, pk, equalTo: values[pk.id]).isEmpty {
+            throw duplicatePrimaryKey(table, values)
+        }
+        let next: UInt64
+        if let n = transaction.keys.next[table.name] {
+            next = n
+        } else {
+            next = max(try transaction.meta.storedNextKey(table.name) ?? 1, try transaction.rows.lastKey(table) &+ 1)
+        }
+        transaction.keys.next[table.name] = next + 1
+        return next
+    }
+
+    private func duplicatePrimaryKey(_ table: Table, _ values: [Value]) -> StorageError {
+        let pk = table.primaryKey!
+        return StorageError(.invalidInput, "Attempting to create an object of type '\(table.name)' with an existing primary key value '\(describe(values[pk.id]))'")
+    }
+}
+
+extension StorageTransaction {
+    /// The writes of whole objects, across the stores.
+    @inlinable package var objects: ObjectWrites { ObjectWrites(self) }
+}

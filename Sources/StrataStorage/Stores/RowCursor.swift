@@ -1,0 +1,69 @@
+import LMDB
+
+/// Rows of one table in key order (see `RowStore.scan`), read in batches: each
+/// batch is one LMDB cursor walk that ends before `next` returns, so no cursor outlives the
+/// call that opened it, whatever becomes of the transaction afterwards.
+package final class RowCursor {
+    private let table: Table
+    private let transaction: StorageTransaction
+    /// The rows read ahead, and how many of them `next` has handed out.
+    @exclusivity(unchecked) private var batch: ContiguousArray<(ObjectKey, RowView)> = []
+    @exclusivity(unchecked) private var position = 0
+    /// Where the next batch starts; nil once the table's end is reached.
+    @exclusivity(unchecked) private var resume: ObjectKey? = 0
+    /// An error met while reading ahead, thrown when `next` reaches it.
+    @exclusivity(unchecked) private var failure: StorageError?
+    /// Rows per batch: enough that the cursor open and seek of a batch cost little per row.
+    private static let batchSize = 128
+
+    init(_ table: Table, transaction: StorageTransaction) {
+        self.table = table
+        self.transaction = transaction
+        batch.reserveCapacity(Self.batchSize)
+    }
+
+    /// The next object's key and row, or nil after the last.
+    package func next() throws(StorageError) -> (ObjectKey, RowView)? {
+        if position == batch.count {
+            if failure == nil { readBatch() }
+            if position == batch.count {
+                guard let failure else { return nil }
+                self.failure = nil
+                throw failure
+            }
+        }
+        defer { position += 1 }
+        return batch[position]
+    }
+
+    /// Reads the rows from `resume` on, up to `batchSize`; an error ends the batch early and
+    /// is kept in `failure`.
+    private func readBatch() {
+        batch.removeAll(keepingCapacity: true)
+        position = 0
+        guard let start = resume else { return }
+        resume = nil
+        let table = self.table, transaction = self.transaction
+        do {
+            try StorageError.translating("Scanning '\(table.name)'") {
+                try transaction.lmdb.withCursor(table.rows) { cursor in
+                    var key = ObjectKeyCoding.encode(start)
+                    var entry = try withUnsafeBytes(of: &key) { try cursor.seek(atLeast: $0) }
+                    while let (k, v) = entry {
+                        guard k.count == 8 else { throw transaction.rows.damaged(table, 0) }
+                        let key = ObjectKeyCoding.decode(k)
+                        guard let row = RowView(v) else { throw transaction.rows.damaged(table, key) }
+                        batch.append((key, row))
+                        if batch.count == Self.batchSize {
+                            resume = key == .max ? nil : key + 1
+                            return
+                        }
+                        entry = try cursor.next()
+                    }
+                }
+            }
+        } catch {
+            failure = error
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import LMDB
+
+/// Reading the rows of chosen keys, or of a range of integer primary keys, in one cursor walk.
+extension RowStore {
+    /// Calls `body` with the row of each of `keys` that exists, in the order of `keys`, through
+    /// one cursor: a key at most 4 after the one under the cursor (so at most 4 entries on)
+    /// is reached by stepping, any other by a seek, so keys in table order are read in one
+    /// forward walk, and sparse keys cost one seek each.
+    package func forEach(_ table: Table, keys: [ObjectKey], _ body: (ObjectKey, RowView) throws -> Void) throws {
+        if keys.isEmpty { return }
+        try StorageError.translatingLMDBErrors("Reading '\(table.name)'") {
+            try transaction.lmdb.withCursor(table.rows) { cursor in
+                var current: (key: ObjectKey, value: UnsafeRawBufferPointer)?
+                for key in keys {
+                    while let c = current, c.key < key, key &- c.key <= 4 {
+                        current = try cursor.next().map { (ObjectKeyCoding.decode($0.key), $0.value) }
+                    }
+                    if current?.key != key {
+                        var k = ObjectKeyCoding.encode(key)
+                        current = try withUnsafeBytes(of: &k) { try cursor.seek(atLeast: $0) }.map { (ObjectKeyCoding.decode($0.key), $0.value) }
+                    }
+                    guard let c = current, c.key == key else { continue }
+                    guard let row = RowView(c.value) else { throw damaged(table, key) }
+                    try body(key, row)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with each object (key and row) whose integer primary key lies in `range`,
+    /// in key order, until it returns false, when the primary key is the object key itself
+    /// (object keys are the key with the sign bit flipped, big endian); returns false without
+    /// reading anything otherwise. The rows are read in one cursor walk over the table.
+    @discardableResult
+    package func forEach(_ table: Table, primaryKeyIn range: IndexRange,
+                         _ body: (ObjectKey, RowView) throws -> Bool) throws -> Bool {
+        guard table.keysArePrimaryKeys else { return false }
+        func key(_ v: Value?) -> ObjectKey? {
+            guard case .int(let i)? = v else { return nil }
+            return ObjectKeyCoding.key(forIntegerPrimaryKey: i)
+        }
+        var low = key(range.lower) ?? 0
+        var high = key(range.upper) ?? .max
+        if range.lower != nil, !range.lowerInclusive {
+            if low == .max { return true }
+            low += 1
+        }
+        if range.upper != nil, !range.upperInclusive {
+            if high == 0 { return true }
+            high -= 1
+        }
+        guard low <= high else { return true }
+        var start = ObjectKeyCoding.encode(low)
+        try StorageError.translatingLMDBErrors("Reading '\(table.name)'") {
+            try withUnsafeBytes(of: &start) { s in
+                try transaction.lmdb.withCursor(table.rows) { cursor in
+                    var entry = try cursor.seek(atLeast: s)
+                    while let e = entry {
+                        let k = ObjectKeyCoding.decode(e.key)
+                        if k > high { break }
+                        guard let row = RowView(e.value) else { throw damaged(table, k) }
+                        guard try body(k, row) else { break }
+                        entry = try cursor.next()
+                    }
+                }
+            }
+        }
+        return true
+    }
+}

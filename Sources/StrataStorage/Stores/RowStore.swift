@@ -1,0 +1,109 @@
+import LMDB
+
+/// The rows of every class in one transaction (`rows.<Class>`: object key, 8 bytes big
+/// endian → row, `RowFormat`): reads, scans and the plain row writes. The writes here keep
+/// no index, backlink or change set: `ObjectWrites` does that around them.
+package struct RowStore {
+    @usableFromInline let transaction: StorageTransaction
+
+    @usableFromInline init(_ transaction: StorageTransaction) { self.transaction = transaction }
+
+    /// The row of object `key`, or nil if there is none.
+    @inline(__always)
+    package func read(_ table: Table, _ key: ObjectKey) throws(StorageError) -> RowView? {
+        var k = ObjectKeyCoding.encode(key)
+        let txn = transaction.lmdb
+        let bytes = try StorageError.translating("Reading '\(table.name)'") {
+            try withUnsafeBytes(of: &k) { try txn.get(table.rows, key: $0) }
+        }
+        guard let bytes else { return nil }
+        guard let row = RowView(bytes) else { throw damaged(table, key) }
+        return row
+    }
+
+    /// Number of objects of the class.
+    package func count(_ table: Table) throws(StorageError) -> Int {
+        let txn = transaction.lmdb
+        return try StorageError.translating("Counting '\(table.name)'") { try txn.count(table.rows) }
+    }
+
+    /// Calls `body` with each object's key and row, in key order, until it returns false.
+    package func forEach(_ table: Table, _ body: (ObjectKey, RowView) throws -> Bool) throws {
+        try StorageError.translatingLMDBErrors("Scanning '\(table.name)'") {
+            try transaction.lmdb.withCursor(table.rows) { cursor in
+                try cursor.forEach { k, v in
+                    guard k.count == 8 else { throw damaged(table, 0) }
+                    let key = ObjectKeyCoding.decode(k)
+                    guard let row = RowView(v) else { throw damaged(table, key) }
+                    return try body(key, row)
+                }
+            }
+        }
+    }
+
+    /// A cursor over every row of the class, in key order. Valid while this transaction is
+    /// open and (in a write) until its next write.
+    package func scan(_ table: Table) -> RowCursor {
+        RowCursor(table, transaction: transaction)
+    }
+
+    /// Every object key of the table, in key order.
+    package func allKeys(_ table: Table) throws -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        try forEach(table) { key, _ in keys.append(key); return true }
+        return keys
+    }
+
+    /// The highest object key of the class (0 when it has no rows), remembered until a write
+    /// that may lower it.
+    func lastKey(_ table: Table) throws(StorageError) -> ObjectKey {
+        if let k = transaction.keys.last[table.name] { return k }
+        let txn = transaction.lmdb
+        let k = try StorageError.translating("Reading '\(table.name)'") {
+            try txn.withCursor(table.rows) { try $0.last() }.map { ObjectKeyCoding.decode($0.key) } ?? 0
+        }
+        transaction.keys.last[table.name] = k
+        return k
+    }
+
+    /// Writes the row bytes of object `key`, replacing any row it had.
+    func put(_ table: Table, _ key: ObjectKey, _ bytes: [UInt8]) throws(StorageError) {
+        var k = ObjectKeyCoding.encode(key)
+        let txn = transaction.lmdb
+        try StorageError.translating("Writing '\(table.name)'") {
+            try withUnsafeBytes(of: &k) { kb in try bytes.withUnsafeBytes { try txn.put(table.rows, key: kb, value: $0) } }
+        }
+    }
+
+    /// Removes the row of object `key`; false if it had none.
+    @discardableResult
+    func remove(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+        var k = ObjectKeyCoding.encode(key)
+        let txn = transaction.lmdb
+        return try StorageError.translating("Deleting from '\(table.name)'") {
+            try withUnsafeBytes(of: &k) { try txn.delete(table.rows, key: $0) }
+        }
+    }
+
+    /// Empties every database of the class (rows, indexes, backlinks, lists) in one
+    /// `mdb_drop` each; the class stays in the schema.
+    func removeAll(_ table: Table) throws(StorageError) {
+        let txn = transaction.lmdb
+        try StorageError.translating("Clearing '\(table.name)'") {
+            try txn.empty(table.rows)
+            for db in table.indexes.values { try txn.empty(db) }
+            for db in table.backlinks.values { try txn.empty(db) }
+            for db in table.lists.values { try txn.empty(db) }
+        }
+    }
+
+    /// The error for a row that does not decode.
+    func damaged(_ table: Table, _ key: ObjectKey) -> StorageError {
+        StorageError(.invalidDatabase, "'\(transaction.file.path)' is damaged: the row of '\(table.name)' object \(key) cannot be read")
+    }
+}
+
+extension StorageTransaction {
+    /// The rows of this transaction's classes.
+    @inlinable package var rows: RowStore { RowStore(self) }
+}
