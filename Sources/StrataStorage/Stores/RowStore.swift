@@ -48,9 +48,10 @@ package struct RowStore {
     }
 
     /// Every object key of the table, in key order.
-    package func allKeys(_ table: Table) throws -> [ObjectKey] {
+    package func allKeys(_ table: Table) throws(StorageError) -> [ObjectKey] {
         var keys: [ObjectKey] = []
-        try forEach(table) { key, _ in keys.append(key); return true }
+        let rows = scan(table)
+        while let (key, _) = try rows.next() { keys.append(key) }
         return keys
     }
 
