@@ -121,6 +121,11 @@ extension Resolver {
         case (.decimal128, _):
             guard let d = v.asDecimal128 else { throw mismatch() }
             return .decimal128(d)
+        case (.mixed, .link):
+            throw QueryError("cannot compare the mixed '\(p.name)' with an object: it holds no objects", at: position)
+        case (.mixed, _):
+            // Any kind: numbers of every kind compare by value, other kinds only with their own.
+            return v
         case (.link, _):
             throw QueryError("cannot compare the link '\(p.name)' with \(source); a link compares with nil or an object argument", at: position)
         default:

@@ -10,6 +10,9 @@ package enum ValueSemantics {
     ///
     /// Null rules (Realm's): `==` holds when both are null, `!=` when exactly one is (so `!=`
     /// matches nil), every other operator is false when either side is null.
+    ///
+    /// Values of different kinds (a mixed value's), numbers of every kind being one kind and
+    /// strings and data another, are only ever unequal: a string never equals a number.
     package static func compare(_ lhs: Value, _ op: ComparisonOperator, _ rhs: Value, options: StringOptions) -> Bool {
         if lhs.isNull || rhs.isNull {
             switch op {
@@ -18,6 +21,7 @@ package enum ValueSemantics {
             default: return false
             }
         }
+        if kind(lhs) != kind(rhs) { return op == .notEqual }
         if let a = bytes(lhs), let b = bytes(rhs) {
             var x = a, y = b
             if !options.isEmpty, case .string(let s) = lhs, case .string(let t) = rhs {
@@ -52,6 +56,16 @@ package enum ValueSemantics {
         case .equal, .in: c == 0
         case .notEqual: c != 0
         default: false
+        }
+    }
+
+    /// The kind of a non-null value for comparisons: numbers share one, strings and data
+    /// another, every other type is its own.
+    private static func kind(_ v: Value) -> PropertyType? {
+        switch v {
+        case .int, .float, .double, .decimal128: .double
+        case .data: .string
+        default: v.storedType
         }
     }
 

@@ -80,7 +80,7 @@ final class PlanningTests: QueryTestCase {
         XCTAssertEqual(both.description, "(age > 2 AND id == 1) SORT(name ASC) LIMIT(1)")
         XCTAssertEqual(both.propertyIDs, [2, 0])
         XCTAssertEqual(both.indexHint?.property.name, "id")
-        let rows = Self.dogs.map(RowEncoder.encode)
+        let rows = Self.dogs.map { RowEncoder.encode($0) }
         let matched = rows.filter { r in r.withUnsafeBytes { both.matches(RowView($0)!) } }
         XCTAssertEqual(matched.count, 1)
         XCTAssertEqual(CompiledQuery.all(Self.dog).and(a).description, a.description)
@@ -108,7 +108,7 @@ final class PlanningTests: QueryTestCase {
     func testAQueryAnsweredByAnIndexCompilesItsRowPredicateOnFirstUse() throws {
         let covered = try compile("name == 'Rex'")
         guard case .index(_, covers: true) = covered.plan else { return XCTFail("\(covered.plan)") }
-        let rows = Self.dogs.map(RowEncoder.encode)
+        let rows = Self.dogs.map { RowEncoder.encode($0) }
         var results = [[Bool]](repeating: [], count: 8)
         let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: 8) { i in

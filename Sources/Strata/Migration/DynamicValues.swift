@@ -50,6 +50,7 @@ enum DynamicValues {
         case .link: nil
         case .objectId: ValueConversion.objectId(v).map { .objectId($0) }
         case .decimal128: ValueConversion.decimal(v).map { .decimal128($0) }
+        case .mixed: ValueConversion.mixed(v)
         }
         guard let converted else { throw mismatch(given, property, className, nil) }
         return converted

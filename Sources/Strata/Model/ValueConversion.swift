@@ -113,6 +113,7 @@ enum ValueConversion {
         case .link: nil
         case .objectId: objectId(v).map { .objectId($0) }
         case .decimal128: decimal(v).map { .decimal128($0) }
+        case .mixed: mixed(v)
         }
         guard let converted else {
             // An enum or a custom mapping converts as the value it is stored as.
@@ -172,6 +173,26 @@ enum ValueConversion {
         case let x as Float: BID128(binary: Double(x), digits: 7)
         case let x as NSNumber where !(x is Bool): Decimal128(number: x).bid
         default: integer(v, width: 64).map { BID128(integer: $0) }
+        }
+    }
+
+    /// A mixed value from an `AnyRealmValue` other than an object, or from a value of any
+    /// stored kind as itself (an `Int` is `.int`, a `String` `.string`); nil for anything else.
+    static func mixed(_ v: Any) -> StrataStorage.Value? {
+        switch v {
+        case let x as AnyRealmValue:
+            if case .object = x { return nil }
+            return x._strataValue.value
+        case let x as Bool: return .bool(x)
+        case let x as Float: return .float(x)
+        case let x as Double: return .double(x)
+        case let x as String: return .string(x)
+        case let x as Data: return .data(x)
+        case let x as Date: return .date(x)
+        case let x as UUID: return .uuid(x)
+        case let x as ObjectId: return .objectId(x)
+        case let x as Decimal128: return .decimal128(x.bid)
+        default: return integer(v, width: 64).map { .int($0) }
         }
     }
 

@@ -15,7 +15,27 @@ enum QueryArguments {
             if ArgumentConversion.isCommon(arg) { return arg }
             if let object = arg as? ObjectBase { return argument(object, for: core) }
             if let collection = arg as? ObjectCollectionArgument { return collection.queryObjects.map { argument($0, for: core) } }
+            if let mixed = arg as? AnyRealmValue { return argument(mixed, for: core) }
+            if let mixed = arg as? [AnyRealmValue] { return mixed.map { argument($0, for: core) } }
             return MappedArguments.storedForm(arg)
+        }
+    }
+
+    /// A mixed value as the argument of its kind: an object as an object, none as null.
+    static func argument(_ mixed: AnyRealmValue, for core: RealmCore) -> Any {
+        switch mixed {
+        case .none: NSNull()
+        case .int(let v): v
+        case .bool(let v): v
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .object(let o): argument(o, for: core)
+        case .objectId(let v): v
+        case .decimal128(let v): v
+        case .uuid(let v): v
         }
     }
 

@@ -30,6 +30,7 @@ public enum PropertyType: Int {
         case .link: self = .object
         case .objectId: self = .objectId
         case .decimal128: self = .decimal128
+        case .mixed: self = .any
         }
     }
 }

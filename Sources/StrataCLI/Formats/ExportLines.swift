@@ -26,9 +26,9 @@ struct ExportLines {
                 let linkKey = linkKeys[property.id] ?? objectKey
                 if property.isList {
                     let elements = try txn.lists.values(table, property, owner: key)
-                    line += "[" + (try elements.map { try ObjectLines.json($0, linkKey: linkKey) }).joined(separator: ",") + "]"
+                    line += "[" + (try elements.map { try ObjectLines.json($0, of: property.type, linkKey: linkKey) }).joined(separator: ",") + "]"
                 } else {
-                    line += try ObjectLines.json(row.value(property), linkKey: linkKey)
+                    line += try ObjectLines.json(row.value(property), of: property.type, linkKey: linkKey)
                 }
             }
             line += "}}"

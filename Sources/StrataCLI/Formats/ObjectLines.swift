@@ -14,6 +14,8 @@ import StrataValues
 ///   `Date` holds it) as a number (import also takes an ISO-8601 string)
 /// - decimal128: its exact text as a JSON string (`"1.50"`, `"-Inf"`, `"NaN"`); import also
 ///   takes a JSON number, read exactly from its text
+/// - mixed: null, or an object of the value's kind and its JSON in the form above
+///   (`{"type":"int","value":5}`, `{"type":"string","value":"5"}`)
 /// - a link: the target's primary key, or its object key when its class has none; null
 /// - a list: an array of its elements in the same forms
 enum ObjectLines {
@@ -43,6 +45,12 @@ enum ObjectLines {
         if d.isNaN { return "\"nan\"" }
         if d.isInfinite { return d > 0 ? "\"inf\"" : "\"-inf\"" }
         return "\(d)"
+    }
+
+    /// The JSON text of a value of a property of `type`: a mixed value with its kind.
+    static func json(_ value: Value, of type: PropertyType, linkKey: (ObjectKey) throws -> String) rethrows -> String {
+        guard type == .mixed, let kind = value.storedType else { return try json(value, linkKey: linkKey) }
+        return "{\"type\":\"\(kind)\",\"value\":" + (try json(value, linkKey: linkKey)) + "}"
     }
 
     // MARK: Decoding
@@ -105,6 +113,19 @@ enum ObjectLines {
             }
         case .link:
             throw Problem("\(name): a link is resolved after the objects are added")
+        case .mixed:
+            let kinds = "an object of a \"type\" (bool, int, float, double, string, data, date, uuid, objectId, decimal128) and a \"value\""
+            guard case .object(let members) = json, members.count == 2,
+                  let kind = members.first(where: { $0.0 == "type" }).map(\.1), case .string(let kindName) = kind,
+                  let inner = members.first(where: { $0.0 == "value" })?.1 else { throw wrong(kinds) }
+            guard let stored = PropertyType.allCases.first(where: { $0.description == kindName && $0 != .link && $0 != .mixed }) else {
+                throw Problem("\(name): '\(kindName)' is not a kind of mixed value; expected \(kinds)")
+            }
+            var schema = property
+            schema.type = stored
+            schema.isOptional = false
+            schema.intWidth = 64
+            return try value(inner, for: schema, in: className)
         }
     }
 

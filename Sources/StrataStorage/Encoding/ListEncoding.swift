@@ -84,11 +84,11 @@ package enum ListEncoding {
         }
     }
 
-    /// The element bytes of one value (null as nil).
-    static func element(_ value: Value) -> [UInt8]? {
+    /// The element bytes of one value (null as nil) of a list of `type`.
+    static func element(_ value: Value, of type: PropertyType) -> [UInt8]? {
         if case .null = value { return nil }
         var out: [UInt8] = []
-        ValueCodec.encode(value, into: &out)
+        ValueCodec.encode(value, mixed: type == .mixed, into: &out)
         return out
     }
 

@@ -130,23 +130,49 @@ package struct RowView {
     }
 }
 
+/// The slots of a class's rows that hold mixed values, by property id: encoding one of them
+/// writes the value's type code before its bytes. Empty, and free to ask, for a class without
+/// mixed properties.
+package struct MixedSlots: Sendable {
+    private let flags: [Bool]
+
+    /// No mixed slots.
+    package static let none = MixedSlots(flags: [])
+
+    private init(flags: [Bool]) { self.flags = flags }
+
+    /// The mixed properties of `schema`.
+    package init(_ schema: ClassSchema) {
+        let mixed = schema.properties.filter { $0.type == .mixed }.map(\.id)
+        guard let last = mixed.max() else { flags = []; return }
+        var flags = [Bool](repeating: false, count: last + 1)
+        for id in mixed { flags[id] = true }
+        self.flags = flags
+    }
+
+    /// Whether slot `id` holds mixed values.
+    @inline(__always)
+    package func contains(_ id: Int) -> Bool { id < flags.count && flags[id] }
+}
+
 /// Builds encoded rows: from values indexed by property id, or by replacing some slots of an
 /// existing row while copying the others' bytes as they are (no decoding).
 package enum RowEncoder {
     /// Encodes `values` (index = property id; missing trailing slots are allowed).
-    package static func encode(_ values: [Value]) -> [UInt8] {
+    package static func encode(_ values: [Value], _ mixed: MixedSlots = .none) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(values.count * 6)
         return build(slotCount: values.count, payload: &payload) { slot, out in
             if case .null = values[slot] { return false }
-            ValueCodec.encode(values[slot], into: &out)
+            ValueCodec.encode(values[slot], mixed: mixed.contains(slot), into: &out)
             return true
         }
     }
 
     /// Re-encodes `row` with some slots set to new values: `replacements` by ascending slot,
     /// each slot at most once.
-    package static func encode(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)]) -> [UInt8] {
+    package static func encode(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)],
+                               _ mixed: MixedSlots = .none) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(row.bytes.count + 16)
         var next = 0
@@ -154,7 +180,7 @@ package enum RowEncoder {
             if next < replacements.count, replacements[next].id == slot {
                 defer { next += 1 }
                 if case .null = replacements[next].value { return false }
-                ValueCodec.encode(replacements[next].value, into: &out)
+                ValueCodec.encode(replacements[next].value, mixed: mixed.contains(slot), into: &out)
                 return true
             }
             if row.isNull(slot) { return false }
@@ -165,12 +191,13 @@ package enum RowEncoder {
 
     /// Calls `body` with `row` with some slots set to new values (by ascending slot, each at
     /// most once), when that needs no new layout: every new value is as long as the bytes it
-    /// replaces, and neither is null (a number, a date, a string of the same length). The row
-    /// is copied and those bytes overwritten. Returns nil, without calling `body`, otherwise.
-    package static func withPatched<R>(_ row: RowView, replacing replacements: [(id: Int, value: Value)],
+    /// replaces, and neither is null nor mixed (a number, a date, a string of the same length).
+    /// The row is copied and those bytes overwritten. Returns nil, without calling `body`,
+    /// otherwise.
+    package static func withPatched<R>(_ row: RowView, replacing replacements: [(id: Int, value: Value)], _ mixed: MixedSlots = .none,
                                        _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         for (id, value) in replacements {
-            guard row.hasSlot(id), !row.isNull(id), !value.isNull,
+            guard row.hasSlot(id), !row.isNull(id), !value.isNull, !mixed.contains(id),
                   ValueCodec.withEncoded(value, \.count) == row.slotBytes(id).count else { return nil }
         }
         return try withUnsafeTemporaryAllocation(byteCount: row.bytes.count, alignment: 1) { copy in

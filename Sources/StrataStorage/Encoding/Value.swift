@@ -21,6 +21,24 @@ package enum Value: Hashable, Sendable {
     /// A decimal128 number (compares and hashes by value: `1.0 == 1.00`).
     case decimal128(BID128)
 
+    /// The stored type of a non-null value (its code tags it in a mixed slot); nil for null.
+    package var storedType: PropertyType? {
+        switch self {
+        case .null: nil
+        case .bool: .bool
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .string: .string
+        case .data: .data
+        case .date: .date
+        case .uuid: .uuid
+        case .link: .link
+        case .objectId: .objectId
+        case .decimal128: .decimal128
+        }
+    }
+
     /// Whether the value is `null`.
     package var isNull: Bool { if case .null = self { return true } else { return false } }
 

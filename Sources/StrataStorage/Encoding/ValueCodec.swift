@@ -7,12 +7,18 @@ import StrataValues
 /// 8 bytes little endian; date a double of seconds since 2001-01-01; string UTF-8; data raw;
 /// uuid 16 bytes; link the target's object key as a minimal little-endian unsigned integer;
 /// objectId its 12 bytes in order; decimal128 its 16-byte BID encoding little endian (the low
-/// 64 bits first, as Realm).
+/// 64 bits first, as Realm). A mixed slot is the value's stored type code, then its bytes.
 @usableFromInline
 package enum ValueCodec {
     /// Appends the slot bytes of a non-null value.
     package static func encode(_ value: Value, into out: inout [UInt8]) {
         withEncoded(value) { out.append(contentsOf: $0) }
+    }
+
+    /// Appends the slot bytes of a non-null value; in a mixed slot, after the value's type code.
+    package static func encode(_ value: Value, mixed: Bool, into out: inout [UInt8]) {
+        if mixed, let tag = value.storedType { out.append(tag.rawValue) }
+        encode(value, into: &out)
     }
 
     /// Calls `body` with the slot bytes of a non-null value, without building an array
@@ -96,6 +102,9 @@ package enum ValueCodec {
             return .link(x)
         case .objectId: return b.count == 12 ? .objectId(ObjectId(bytes: b)) : .null
         case .decimal128: return b.count == 16 ? .decimal128(BID128(bits: UInt128(littleEndian: b.loadUnaligned(as: UInt128.self)))) : .null
+        case .mixed:
+            guard let tag = b.first, let stored = PropertyType(rawValue: tag), stored != .mixed else { return .null }
+            return decode(UnsafeRawBufferPointer(rebasing: b.dropFirst()), as: stored)
         }
     }
 
@@ -114,6 +123,7 @@ package enum ValueCodec {
         case .link: .null
         case .objectId: .objectId(ObjectId())
         case .decimal128: .decimal128(.zero)
+        case .mixed: .null
         }
     }
 }

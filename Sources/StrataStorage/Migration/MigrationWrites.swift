@@ -16,7 +16,7 @@ package struct MigrationWrites {
             throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
         }
         let count = max(slotCount, (values.keys.max() ?? -1) + 1)
-        let bytes = RowEncoder.encode(slotCount: count, in: old, replacing: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let bytes = RowEncoder.encode(slotCount: count, in: old, replacing: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, table.mixedSlots)
         try transaction.rows.put(table, key, bytes)
     }
 
@@ -28,7 +28,7 @@ package struct MigrationWrites {
         transaction.keys.last[table.name] = nil  // read afresh from the rows
         let key = max(stored ?? 1, try transaction.rows.lastKey(table) &+ 1)
         transaction.keys.next[table.name] = key + 1
-        try transaction.rows.put(table, key, RowEncoder.encode(values))
+        try transaction.rows.put(table, key, RowEncoder.encode(values, table.mixedSlots))
         transaction.keys.last[table.name] = key
         return key
     }
@@ -64,7 +64,7 @@ package struct MigrationWrites {
         try transaction.rows.forEach(table) { key, row in
             var cleared: [(id: Int, value: Value)] = []
             for id in 0..<slotCount where !ids.contains(id) && row.hasSlot(id) && !row.isNull(id) { cleared.append((id, .null)) }
-            rows.append((key, RowEncoder.encode(slotCount: slotCount, in: row, replacing: cleared)))
+            rows.append((key, RowEncoder.encode(slotCount: slotCount, in: row, replacing: cleared, table.mixedSlots)))
             return true
         }
         var rekeyed = false

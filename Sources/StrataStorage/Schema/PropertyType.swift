@@ -1,7 +1,7 @@
 /// The stored type of a property. Raw values are written into the schema record in the file:
 /// changing one breaks the file format (append only; retired codes stay reserved).
 @usableFromInline
-package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
+package enum PropertyType: UInt8, Sendable, Codable, CaseIterable, CustomStringConvertible {
     case bool = 1
     case int = 2
     case float = 3
@@ -16,6 +16,9 @@ package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
     case objectId = 10
     /// An IEEE 754-2008 decimal128 (`Decimal128`), 16 bytes.
     case decimal128 = 11
+    /// A mixed value (`AnyRealmValue`): a tag byte, the stored type's code, then the slot bytes
+    /// of a value of that type; null is `.none`.
+    case mixed = 12
 
     @usableFromInline package var description: String {
         switch self {
@@ -30,13 +33,14 @@ package enum PropertyType: UInt8, Sendable, Codable, CustomStringConvertible {
         case .link: "link"
         case .objectId: "objectId"
         case .decimal128: "decimal128"
+        case .mixed: "mixed"
         }
     }
 
     /// Whether `<`, `>` and `BETWEEN` apply.
     package var isOrdered: Bool {
         switch self {
-        case .int, .float, .double, .date, .string, .objectId, .decimal128: true
+        case .int, .float, .double, .date, .string, .objectId, .decimal128, .mixed: true
         default: false
         }
     }

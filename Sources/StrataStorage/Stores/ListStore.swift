@@ -61,7 +61,7 @@ package struct ListStore {
         guard index >= 0, index <= dir.total else {
             throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
         }
-        let new = values.map(ListEncoding.element)
+        let new = values.map { ListEncoding.element($0, of: property.type) }
         if dir.chunks.isEmpty {
             try writeRuns(table, property, owner, &dir, at: 0, elements: new)
         } else {
@@ -102,7 +102,7 @@ package struct ListStore {
         }
         var elements = try chunk(table, property, owner, dir.chunks[c].id)
         let old = decode(elements[offset], property)
-        elements[offset] = ListEncoding.element(value)
+        elements[offset] = ListEncoding.element(value, of: property.type)
         try replaceChunk(table, property, owner, &dir, c, with: elements)
         try putDirectory(table, property, owner, dir)
         if case .link(let target) = old { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }

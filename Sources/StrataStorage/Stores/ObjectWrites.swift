@@ -17,8 +17,9 @@ package struct ObjectWrites {
     package func insert(_ table: Table, values: [Value]) throws(StorageError) -> ObjectKey {
         try Self.checkSizes(table, values)
         for link in table.links { try checkLinkTarget(table, link, values[link.id]) }
+        for p in table.mixedProperties { try Self.checkMixedValue(table, p, values[p.id]) }
         let key = try newKey(table, values)
-        let row = RowEncoder.encode(values)
+        let row = RowEncoder.encode(values, table.mixedSlots)
         let append = key > (try transaction.rows.lastKey(table))
         var k = ObjectKeyCoding.encode(key)
         let txn = transaction.lmdb
@@ -70,6 +71,7 @@ package struct ObjectWrites {
         if newValues.isEmpty { return }
         func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
         try Self.checkSizes(table, newValues.lazy.map(\.value))
+        for p in table.mixedProperties { if let new = newValue(p.id) { try Self.checkMixedValue(table, p, new) } }
         var relinked: [(PropertySchema, old: Value, new: Value)] = []
         for link in table.links {
             guard let new = newValue(link.id) else { continue }
@@ -88,8 +90,8 @@ package struct ObjectWrites {
             try withUnsafeBytes(of: &k) { kb in
                 // The row is copied before the put, which may move the page it lies in.
                 let put = { (row: UnsafeRawBufferPointer) in try txn.put(table.rows, key: kb, value: row) }
-                if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, put) != nil { return }
-                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues).withUnsafeBytes(put)
+                if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, table.mixedSlots, put) != nil { return }
+                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues, table.mixedSlots).withUnsafeBytes(put)
             }
         }
         for (property, oldValue) in oldIndexed {
@@ -132,6 +134,13 @@ package struct ObjectWrites {
         try transaction.rows.removeAll(table)
         transaction.keys.last[table.name] = 0
         transaction.record(table) { $0.recordClear() }
+    }
+
+    /// Refuses an object as the value of a mixed property: a mixed slot holds no link.
+    static func checkMixedValue(_ table: Table, _ property: PropertySchema, _ value: Value) throws(StorageError) {
+        if case .link = value {
+            throw StorageError(.invalidInput, "'\(table.name).\(property.name)' is mixed: it holds values of every kind but not objects")
+        }
     }
 
     /// Throws `.invalidInput` for a string or data value over `maximumValueSize`.

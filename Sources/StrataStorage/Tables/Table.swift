@@ -28,6 +28,9 @@ package final class Table {
     package let keysArePrimaryKeys: Bool
     /// The number of slots a full row has (`ClassSchema.slotCount`, worked out once).
     package let slotCount: Int
+    /// The mixed properties of this class, and the slots that hold them.
+    package let mixedProperties: [PropertySchema]
+    package let mixedSlots: MixedSlots
 
     init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database], lists: [Int: Database]) {
         self.schema = schema
@@ -41,6 +44,8 @@ package final class Table {
         primaryKey = schema.primaryKey
         keysArePrimaryKeys = schema.keysArePrimaryKeys
         slotCount = schema.slotCount
+        mixedProperties = schema.properties.filter { $0.type == .mixed }
+        mixedSlots = MixedSlots(schema)
     }
 
     /// The class name.

@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+import Strata
+
+/// An object holding a mixed value and a list of them.
+final class MixedHolder: Object {
+    @Persisted var name = ""
+    @Persisted var value: AnyRealmValue
+    @Persisted var values: List<AnyRealmValue>
+}
+
+/// `AnyRealmValue` through the stack: every kind stored and read back from a reopened file,
+/// queries across numeric kinds, `strata export` → `strata import`.
+final class AnyRealmValueTests: StrataTestCase {
+    private static let kinds: [AnyRealmValue] = [
+        .none, .int(-5), .int(Int.max), .bool(true), .float(2.5), .double(1.0), .string("1"), .string(""),
+        .data(Data([0, 1, 255])), .date(Date(timeIntervalSinceReferenceDate: 12.5)), .objectId(ObjectId("5f5e10000a0b0c0102000001")),
+        .decimal128(Decimal128(number: 7)), .uuid(UUID(uuidString: "3A2B1C4D-0000-4000-8000-0000000000AB")!),
+    ]
+
+    private func fill(_ name: String = "test.strata") throws {
+        try closingRealms {
+            let realm = try openRealm(name, types: [MixedHolder.self])
+            try realm.write {
+                for (i, kind) in Self.kinds.enumerated() {
+                    let holder = MixedHolder()
+                    holder.name = "h\(String(format: "%02d", i))"
+                    holder.value = kind
+                    realm.add(holder)
+                }
+                realm.create(MixedHolder.self, value: ["name": "list", "value": 3, "values": [AnyRealmValue.int(1), .none, .string("a"), .double(2)]])
+            }
+        }
+    }
+
+    func testEveryKindReadsBackFromAReopenedFile() throws {
+        try fill()
+        try closingRealms {
+            let realm = try openRealm(types: [MixedHolder.self])
+            let holders = realm.objects(MixedHolder.self).filter("name BEGINSWITH 'h'").sorted(byKeyPath: "name")
+            XCTAssertEqual(holders.map(\.value), Self.kinds)
+            let list = try XCTUnwrap(realm.objects(MixedHolder.self).filter("name == 'list'").first)
+            XCTAssertEqual(list.value, .int(3))
+            XCTAssertEqual(Array(list.values), [.int(1), .none, .string("a"), .double(2)])
+            try realm.write {
+                list.value = .string("changed")
+                list.values[1] = .bool(false)
+            }
+            XCTAssertEqual(list.value.stringValue, "changed")
+            XCTAssertEqual(list.values[1].boolValue, false)
+        }
+    }
+
+    func testAccessorsAnswerOnlyForTheirKind() {
+        XCTAssertEqual(AnyRealmValue.int(4).intValue, 4)
+        XCTAssertNil(AnyRealmValue.int(4).doubleValue)
+        XCTAssertNil(AnyRealmValue.none.stringValue)
+        XCTAssertEqual(AnyRealmValue.decimal128(Decimal128(number: 2)).decimal128Value, Decimal128(number: 2))
+        XCTAssertNotEqual(AnyRealmValue.int(1), .double(1))
+        let dog = MixedHolder()
+        XCTAssertTrue(AnyRealmValue.object(dog).objectValue(MixedHolder.self) === dog)
+        XCTAssertNil(AnyRealmValue.int(1).objectValue(MixedHolder.self))
+    }
+
+    func testQueriesCompareNumbersOfEveryKindByValueAndNeverAStringWithANumber() throws {
+        try fill()
+        try closingRealms {
+            let realm = try openRealm(types: [MixedHolder.self])
+            func names(_ query: String, _ args: Any...) -> [String] {
+                realm.objects(MixedHolder.self).filter(query, args).sorted(byKeyPath: "name").map(\.name)
+            }
+            // 1.0 (double) and 1 as arguments of any kind; "1" the string is never a number.
+            XCTAssertEqual(names("value == 1"), ["h05"])
+            XCTAssertEqual(names("value == %@", 1.0), ["h05"])
+            XCTAssertEqual(names("value == %@", AnyRealmValue.int(1)), ["h05"])
+            XCTAssertEqual(names("value == '1'"), ["h06"])
+            XCTAssertEqual(names("value == nil"), ["h00"])
+            XCTAssertEqual(names("value > 2 AND value < 8"), ["h04", "h11", "list"])
+            XCTAssertEqual(names("value == %@", Decimal128(number: 7)), ["h11"])
+            XCTAssertEqual(names("ANY values == 'a'"), ["list"])
+        }
+    }
+
+    func testExportThenImportRoundTripsEveryKindExactly() throws {
+        try fill()
+        let export = try strata(["export", fileURL("test.strata").path])
+        XCTAssertEqual(export.process.terminationStatus, 0, export.transcript)
+        XCTAssertTrue(export.lines.contains { $0.contains("\"value\":{\"type\":\"string\",\"value\":\"1\"}") }, export.transcript)
+        XCTAssertTrue(export.lines.contains { $0.contains("\"values\":[{\"type\":\"int\",\"value\":1},null,") }, export.transcript)
+        let jsonl = fileURL("out.jsonl").path
+        try export.lines.map { $0 + "\n" }.joined().write(toFile: jsonl, atomically: true, encoding: .utf8)
+        let target = fileURL("copy.strata").path
+        let imported = try strata(["import", target, jsonl])
+        XCTAssertEqual(imported.process.terminationStatus, 0, imported.transcript)
+        XCTAssertEqual(try strata(["export", target]).lines, export.lines)
+        XCTAssertEqual(try strata(["check", target]).process.terminationStatus, 0)
+
+        let broken = export.lines.map { $0.replacingOccurrences(of: "{\"type\":\"string\",", with: "{\"type\":\"text\",") }
+        try broken.map { $0 + "\n" }.joined().write(toFile: jsonl, atomically: true, encoding: .utf8)
+        let refused = try strata(["import", fileURL("bad.strata").path, jsonl])
+        XCTAssertEqual(refused.process.terminationStatus, 1, refused.transcript)
+        XCTAssertTrue(refused.errorOutput.contains("MixedHolder.value: 'text' is not a kind of mixed value"), refused.transcript)
+    }
+}
