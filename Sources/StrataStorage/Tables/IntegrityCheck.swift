@@ -103,6 +103,9 @@ package struct IntegrityCheck {
             throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' directory does not match its chunks")
         }
         report.listElements += values.count
+        if list.isSet, zip(values, values.dropFirst()).contains(where: { Value.compare($0, $1) >= 0 }) {
+            throw Problem(description: "'\(table.name)' object \(owner): its set '\(list.name)' holds a member twice or out of value order")
+        }
         guard list.type == .link else { return }
         var occurrences: [ObjectKey: Int] = [:]
         for case .link(let target) in values { occurrences[target, default: 0] += 1 }
