@@ -10,6 +10,19 @@ final class MixedHolder: Object {
     @Persisted var values: List<AnyRealmValue>
 }
 
+// Two versions of one stored class "MixedSetting": a mixed property and a list of them added.
+final class MixedSettingV0: Object {
+    override class func _realmObjectName() -> String? { "MixedSetting" }
+    @Persisted var count = 0
+}
+
+final class MixedSettingV1: Object {
+    override class func _realmObjectName() -> String? { "MixedSetting" }
+    @Persisted var count = 0
+    @Persisted var value: AnyRealmValue
+    @Persisted var history: List<AnyRealmValue>
+}
+
 /// `AnyRealmValue` through the stack: every kind stored and read back from a reopened file,
 /// queries across numeric kinds, `strata export` → `strata import`.
 final class AnyRealmValueTests: StrataTestCase {
@@ -120,23 +133,40 @@ final class AnyRealmValueTests: StrataTestCase {
         }
     }
 
+    func testAMigrationAddsMixedPropertiesThatOldRowsReadAsNoneAndTheBlockSets() throws {
+        func config(_ version: UInt64, _ type: ObjectBase.Type, block: MigrationBlock? = nil) -> Realm.Configuration {
+            Realm.Configuration(fileURL: fileURL(), schemaVersion: version, migrationBlock: block, objectTypes: [type])
+        }
+        try closingRealms {
+            let realm = try Realm(configuration: config(0, MixedSettingV0.self))
+            try realm.write { for count in [1, 2] { realm.create(MixedSettingV0.self, value: ["count": count]) } }
+        }
+        try closingRealms {
+            let realm = try Realm(configuration: config(1, MixedSettingV1.self) { migration, _ in
+                migration.enumerateObjects(ofType: "MixedSetting") { old, new in
+                    if old!["count"] as! Int == 2 { new!["value"] = "two" }
+                }
+            })
+            let settings = realm.objects(MixedSettingV1.self).sorted(byKeyPath: "count")
+            XCTAssertEqual(settings.map(\.value), [.none, .string("two")])
+            XCTAssertEqual(settings.map(\.history.count), [0, 0])
+            XCTAssertEqual(realm.objects(MixedSettingV1.self).filter("value == nil").count, 1)
+        }
+    }
+
     func testExportThenImportRoundTripsEveryKindExactly() throws {
         try fill()
         let export = try strata(["export", fileURL("test.strata").path])
         XCTAssertEqual(export.process.terminationStatus, 0, export.transcript)
         XCTAssertTrue(export.lines.contains { $0.contains("\"value\":{\"type\":\"string\",\"value\":\"1\"}") }, export.transcript)
         XCTAssertTrue(export.lines.contains { $0.contains("\"values\":[{\"type\":\"int\",\"value\":1},null,") }, export.transcript)
-        let jsonl = fileURL("out.jsonl").path
-        try export.lines.map { $0 + "\n" }.joined().write(toFile: jsonl, atomically: true, encoding: .utf8)
-        let target = fileURL("copy.strata").path
-        let imported = try strata(["import", target, jsonl])
+        let imported = try strataImport(export.lines, into: "copy.strata")
         XCTAssertEqual(imported.process.terminationStatus, 0, imported.transcript)
-        XCTAssertEqual(try strata(["export", target]).lines, export.lines)
-        XCTAssertEqual(try strata(["check", target]).process.terminationStatus, 0)
+        XCTAssertEqual(try strata(["export", fileURL("copy.strata").path]).lines, export.lines)
+        XCTAssertEqual(try strata(["check", fileURL("copy.strata").path]).process.terminationStatus, 0)
 
         let broken = export.lines.map { $0.replacingOccurrences(of: "{\"type\":\"string\",", with: "{\"type\":\"text\",") }
-        try broken.map { $0 + "\n" }.joined().write(toFile: jsonl, atomically: true, encoding: .utf8)
-        let refused = try strata(["import", fileURL("bad.strata").path, jsonl])
+        let refused = try strataImport(broken, into: "bad.strata")
         XCTAssertEqual(refused.process.terminationStatus, 1, refused.transcript)
         XCTAssertTrue(refused.errorOutput.contains("MixedHolder.value: 'text' is not a kind of mixed value"), refused.transcript)
     }

@@ -49,12 +49,16 @@ final class ModelClass: @unchecked Sendable {
     /// Whether any property links to objects or is a list (adding needs the graph logic).
     let hasRelationships: Bool
     /// The field offset of every managed index, in index order: the stored properties, then
-    /// the `LinkingObjects` ones (what `ObjectBase.attach` writes, without copying the infos).
-    let managedFieldOffsets: [Int]
+    /// the `LinkingObjects` ones (what `ObjectBase.attach` writes, without copying the infos);
+    /// a boxed property's offset is in `boxedFields` instead, and its index written there.
+    let managedFields: [(offset: Int, index: Int32)]
+    /// The properties whose fields hold a box (`RealmProperty`, `RealmOptional`).
+    let boxedFields: [(offset: Int, index: Int, field: BoxedField.Type)]
     /// Whether every stored field the class declares (below `Object`) is `@Persisted`: an
     /// accessor then holds nothing of its own beyond what `attach` sets, so one that nothing
     /// else references can be attached to another object instead of a new one made
-    /// (`RowScan`). A plain `var` (an ignored property) may hold state: not then.
+    /// (`RowScan`). A plain `var` (an ignored property) may hold state, and a `RealmProperty`
+    /// box may be held apart from its object: not then.
     let accessorsAreInterchangeable: Bool
     private let indexByName: [String: Int]
 
@@ -146,7 +150,10 @@ final class ModelClass: @unchecked Sendable {
                 labels.append((child.label ?? "", child.value))
                 guard declaredByTheModel else { continue }
                 ownFields += 1
-                if Swift.type(of: child.value) is PersistedField.Type { persistedFields += 1 }
+                // A boxed property's box refers to its object without holding it, so such an
+                // accessor cannot stand in for another object.
+                let type = Swift.type(of: child.value)
+                if type is PersistedField.Type && !(type is BoxedField.Type) { persistedFields += 1 }
             }
         }
         accessorsAreInterchangeable = ownFields == persistedFields
@@ -168,7 +175,7 @@ final class ModelClass: @unchecked Sendable {
                                                          access: Swift.type(of: access)))
                 continue
             }
-            guard field.managedIndexIsFirst else {
+            guard field is BoxedField.Type || field.managedIndexIsFirst else {
                 throw Realm.Error(.fail, "Unexpected layout of @Persisted in '\(name).\(label)': its managed index is not its first field")
             }
             let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
@@ -199,7 +206,12 @@ final class ModelClass: @unchecked Sendable {
         primaryKey = schema.primaryKey
         hasInt64PrimaryKey = primaryKey.map { $0.type == .int && $0.intWidth == 64 } ?? false
         hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.isList }
-        managedFieldOffsets = properties.map(\.offset) + linkingObjects.map(\.offset)
+        let inPlace = properties.indices.filter { !(properties[$0].field is BoxedField.Type) }
+        managedFields = inPlace.map { (properties[$0].offset, Int32($0)) }
+            + linkingObjects.enumerated().map { ($1.offset, Int32(properties.count + $0)) }
+        boxedFields = properties.enumerated().compactMap { index, property in
+            (property.field as? BoxedField.Type).map { (property.offset, index, $0) }
+        }
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
     }
 

@@ -42,9 +42,11 @@ open class ObjectBase: NSObject {
     func attach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil) {
         reattach(core, binding, key, row: row)
         let base = Unmanaged.passUnretained(self).toOpaque()
-        for (index, offset) in binding.info.managedFieldOffsets.enumerated() {
-            (base + offset).storeBytes(of: Int32(index), as: Int32.self)
+        let info = binding.info
+        for (offset, index) in info.managedFields {
+            (base + offset).storeBytes(of: index, as: Int32.self)
         }
+        for boxed in info.boxedFields { boxed.field.attachBox(at: base + boxed.offset, to: self, index: boxed.index) }
     }
 
     /// Makes this accessor, attached before to an object of the same class, the accessor of

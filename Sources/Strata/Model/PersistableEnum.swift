@@ -9,7 +9,7 @@
 /// values (`where { $0.kind == .small }`, `"kind == %@"` with `Kind.small`). A stored raw
 /// value that names no case (written by other code) reads as nil through an optional
 /// property and traps with a message through a non-optional one, as in RealmSwift.
-public protocol PersistableEnum: _MappedPersistable, RawRepresentable, CaseIterable, Comparable, MinMaxType
+public protocol PersistableEnum: _MappedPersistable, RealmOptionalType, RawRepresentable, CaseIterable, Comparable, MinMaxType
     where RawValue: _PersistableInsideOptional & Comparable, PersistedType == RawValue {}
 
 extension PersistableEnum {

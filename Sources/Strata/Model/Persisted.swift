@@ -119,6 +119,12 @@ protocol PersistedField {
     static func box(_ value: _StrataValue) -> Any
 }
 
+/// A field that holds a reference to a box of the value (`RealmProperty`, `RealmOptional`)
+/// rather than the value: making it managed attaches the box to its object and index.
+protocol BoxedField: PersistedField {
+    static func attachBox(at field: UnsafeMutableRawPointer, to object: ObjectBase, index: Int)
+}
+
 extension Persisted: PersistedField {
     static var typeInfo: _StrataTypeInfo { Value._strataTypeInfo }
     static var valueType: Any.Type { Value.self }

@@ -32,12 +32,10 @@ enum KeyPathRecorder {
         if let index = cache[keyPath] { return index }
         let recorder = Root.init()
         let base = Unmanaged.passUnretained(recorder).toOpaque()
-        for (index, property) in info.properties.enumerated() {
-            (base + property.offset).storeBytes(of: Int32(index), as: Int32.self)
+        for (offset, index) in info.managedFields {
+            (base + offset).storeBytes(of: index, as: Int32.self)
         }
-        for (index, inverse) in info.linkingObjects.enumerated() {
-            (base + inverse.offset).storeBytes(of: Int32(info.properties.count + index), as: Int32.self)
-        }
+        for boxed in info.boxedFields { boxed.field.attachBox(at: base + boxed.offset, to: recorder, index: boxed.index) }
         reads = []
         recording = info
         _ = recorder[keyPath: keyPath]

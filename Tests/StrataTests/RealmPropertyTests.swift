@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+/// A model in the older style: optional values in `RealmProperty` and `RealmOptional` boxes.
+final class RPPerson: Object {
+    @Persisted(primaryKey: true) var name = ""
+    let age = RealmProperty<Int?>()
+    let height = RealmProperty<Double?>()
+    let size = RealmProperty<MVKind?>()
+    @available(*, deprecated)
+    let legacyFlag = RealmOptional<Bool>()
+    @available(*, deprecated)
+    let legacyCount = RealmOptional<Int16>(7)
+}
+
+/// `RealmProperty<T?>` and `RealmOptional<T>`: discovered without `@Persisted`, nil by
+/// default, stored once the object is managed, and queried by name. (`RealmOptional` is
+/// deprecated, so it is reached here through subscripts, which share its box's paths.)
+final class RealmPropertyTests: StrataTestCase {
+    func testBoxedPropertiesAreStoredOptionalsOfTheirType() throws {
+        let realm = try openRealm(types: [RPPerson.self])
+        let properties = try XCTUnwrap(realm.schema["RPPerson"]).properties
+        XCTAssertEqual(properties.map(\.name), ["name", "age", "height", "size", "legacyFlag", "legacyCount"])
+        XCTAssertEqual(properties.map(\.type), [.string, .int, .double, .int, .bool, .int])
+        XCTAssertEqual(properties.map(\.isOptional), [false, true, true, true, true, true])
+    }
+
+    func testUnmanagedValuesAreKeptAndAddedWithTheObject() throws {
+        let person = RPPerson()
+        XCTAssertNil(person.age.value)
+        XCTAssertEqual(person["legacyCount"] as? Int16, 7)
+        person.name = "Ann"
+        person.age.value = 41
+        person.size.value = .large
+        person["legacyFlag"] = true
+        try closingRealms {
+            let realm = try openRealm(types: [RPPerson.self])
+            try realm.write { realm.add(person) }
+            XCTAssertEqual(person.age.value, 41)
+            try realm.write {
+                person.age.value = nil
+                person.height.value = 1.75
+            }
+        }
+        try closingRealms {
+            let realm = try openRealm(types: [RPPerson.self])
+            let ann = try XCTUnwrap(realm.object(ofType: RPPerson.self, forPrimaryKey: "Ann"))
+            XCTAssertNil(ann.age.value)
+            XCTAssertEqual(ann.height.value, 1.75)
+            XCTAssertEqual(ann.size.value, .large)
+            XCTAssertEqual(ann["legacyFlag"] as? Bool, true)
+            XCTAssertEqual(ann["legacyCount"] as? Int16, 7)
+            try realm.write { ann["legacyCount"] = nil }
+            XCTAssertNil(ann["legacyCount"] as? Int16)
+        }
+    }
+
+    func testManagedBoxesReadTheirOwnObjectsAndAreQueriedByName() throws {
+        let realm = try openRealm(types: [RPPerson.self])
+        try realm.write {
+            realm.create(RPPerson.self, value: ["name": "Ann", "age": 41, "size": MVKind.small])
+            realm.create(RPPerson.self, value: ["name": "Bob", "age": 7])
+            realm.create(RPPerson.self, value: ["name": "Cy"])
+        }
+        let people = realm.objects(RPPerson.self)
+        XCTAssertEqual(people.sorted(byKeyPath: "name").map { $0.age.value }, [41, 7, nil])
+        let owners = Array(people.sorted(byKeyPath: "name"))
+        XCTAssertEqual(owners.map(\.age).map(\.value), [41, 7, nil], "each box reads its own object")
+        XCTAssertEqual(people.filter("age > 10").map(\.name), ["Ann"])
+        XCTAssertEqual(people.filter("age == nil").map(\.name), ["Cy"])
+        XCTAssertEqual(people.filter("size == %@", MVKind.small).map(\.name), ["Ann"])
+        XCTAssertEqual(people.sorted(byKeyPath: "age", ascending: false).map(\.name), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(people.max(ofProperty: "age") as Int?, 41)
+        let bob = try XCTUnwrap(realm.object(ofType: RPPerson.self, forPrimaryKey: "Bob"))
+        XCTAssertEqual(bob["age"] as? Int, 7)
+        realm.beginWrite()
+        XCTAssertThrowsError(try realm.throwingCreate(RPPerson.self, value: ["name": "Dee", "age": "old"])) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
+        }
+        realm.cancelWrite()
+    }
+
+    func testABoxUsedAfterItsObjectIsGoneTraps() throws {
+        try assertProbeTraps("testReadBoxOfAReleasedObject", saying: "belongs to an object that no longer exists")
+    }
+}
+
+extension TrapProbes {
+    func testReadBoxOfAReleasedObject() throws {
+        let realm = try openRealm(types: [RPPerson.self])
+        try realm.write { realm.create(RPPerson.self, value: ["name": "Ann", "age": 41]) }
+        let age = try XCTUnwrap(realm.object(ofType: RPPerson.self, forPrimaryKey: "Ann")).age
+        _ = age.value
+    }
+}
