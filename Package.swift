@@ -40,7 +40,14 @@ let package = Package(
         .testTarget(name: "StrataValuesTests", dependencies: ["StrataValues"], swiftSettings: swift5),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: swift5),
         .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: swift5),
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStorage", "LMDB", "StrataStress", "StrataCLI"], swiftSettings: swift5),
+        // What the test targets share: running the built executables as child processes.
+        .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport", swiftSettings: swift5),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStorage", "LMDB", "StrataStress", "StrataCLI", "StrataTestSupport"],
+                    swiftSettings: swift5),
+        // Actor-isolated Realms and async notification streams, in the Swift 6 language mode
+        // that async clients use.
+        .testTarget(name: "StrataConcurrencyTests", dependencies: ["Strata", "StrataStress", "StrataTestSupport"],
+                    swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )
 

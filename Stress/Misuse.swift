@@ -4,7 +4,8 @@ import Strata
 /// `worker misuse --file F --kind K`: commits one item, then makes the programming error
 /// RealmSwift traps on (so a test can check the process traps with a clear message and the
 /// committed item survives). Kinds: `write-outside-transaction`, `nested-write`,
-/// `wrong-thread`, `deleted-object`.
+/// `wrong-thread`, `deleted-object`, `outside-actor` (a Realm isolated to an actor, read from
+/// a task that is not).
 enum Misuse {
     static func run(_ options: Arguments) throws {
         let realm = try Workers.open(options)
@@ -27,9 +28,26 @@ enum Misuse {
         case "deleted-object":
             try realm.write { realm.delete(item) }
             _ = item.value
+        case "outside-actor":
+            let done = DispatchSemaphore(value: 0)
+            let configuration = realm.configuration
+            Task.detached {
+                let owner = RealmOwner()
+                let isolated = try await owner.open(configuration)
+                withExtendedLifetime(owner) { _ = isolated.objects(StressItem.self).count }
+                done.signal()
+            }
+            done.wait()
         case let other:
             fail("unknown misuse kind '\(other)'")
         }
         emit("NO-TRAP")
+    }
+}
+
+/// An actor that opens a Realm isolated to itself and hands it out (the misuse).
+private actor RealmOwner {
+    func open(_ configuration: Realm.Configuration) async throws -> Realm {
+        try await Realm(configuration: configuration, actor: self)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import StrataStorage
 
 /// A way to narrow a scan with an index: the objects whose `property` equals one of `values`.
@@ -37,15 +38,17 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
     /// The hint of one comparison (`indexed == c` or `indexed IN {…}`), or nil.
     package static func hint(_ c: ResolvedComparison) -> IndexHint? {
         guard c.property.hasIndex, c.options.isEmpty else { return nil }
-        let raw: [Value]
+        var raw: [Value]
         switch (c.op, c.operand) {
         case (.equal, .value(let v)):
             if v.isNull { return nil }
+            if c.property.type == .mixed { raw = [v]; break }
             return IndexHint(property: c.property, values: fits(v, c.property.type) ? [v] : [])
         case (.in, .values(let vs)): raw = vs
         default: return nil
         }
         if raw.contains(where: \.isNull) { return nil }
+        if c.property.type == .mixed { raw = raw.flatMap(mixedForms) }
         if raw.count == 1 { return IndexHint(property: c.property, values: fits(raw[0], c.property.type) ? raw : []) }
         if c.property.type == .int {
             // Ints are stored as themselves: equal ints, equal bytes.
@@ -60,7 +63,7 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
         var seen = Set<[UInt8]>()
         let values = raw.filter { v in
             var bytes: [UInt8] = []
-            ValueCodec.encode(v, into: &bytes)
+            ValueCodec.encode(v, mixed: c.property.type == .mixed, into: &bytes)
             return fits(v, c.property.type) && seen.insert(bytes).inserted
         }
         return IndexHint(property: c.property, values: values)
@@ -72,7 +75,26 @@ package struct IndexHint: Equatable, Sendable, CustomStringConvertible {
         switch (v, type) {
         case (.int, .int), (.float, .float), (.double, .double), (.bool, .bool), (.string, .string),
              (.data, .data), (.date, .date), (.uuid, .uuid), (.objectId, .objectId), (.decimal128, .decimal128): true
+        case (.link, .mixed): false
+        case (_, .mixed): true
         default: false
+        }
+    }
+
+    /// The stored values a mixed property equal to `v` may hold, each indexed under a key of
+    /// its own: a number as every numeric kind that holds it exactly (an int, a double, which
+    /// a float shares its key with, and a decimal), a string also as data and data as a string.
+    static func mixedForms(_ v: Value) -> [Value] {
+        switch v {
+        case .int, .float, .double, .decimal128:
+            let d = if case .decimal128(let x) = v { x.doubleValue } else { v.numeric! }
+            var forms = [v, .double(d)]
+            if d.rounded() == d, d >= -9.2e18, d <= 9.2e18 { forms.append(.int(Int64(d))) }
+            if let decimal = v.asDecimal128 { forms.append(.decimal128(decimal)) }
+            return forms.filter { Value.compare($0, v) == 0 }
+        case .string(let s): return [v, .data(Data(s.utf8))]
+        case .data(let d): return [v, .string(String(decoding: d, as: UTF8.self))]
+        default: return [v]
         }
     }
 }

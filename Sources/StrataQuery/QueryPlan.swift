@@ -179,6 +179,7 @@ package enum QueryPlanner {
     package static func indexedEquality(_ c: ResolvedComparison) -> QueryPlan? {
         guard let v = indexedValue(c) else { return nil }
         let p = c.property
+        if p.type == .mixed { return IndexHint.hint(c).map { .index(.equal(p, $0.values), covers: false) } }
         return .index(.equal(p, IndexHint.fits(v, p.type) ? [v] : []), covers: exactKey(v, p))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import XCTest
 
 /// `strata-bench --rounds K`: the whole workload K times, each engine in new processes,

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import XCTest
 
 /// Running the built `strata` executable from the CLI tests.
@@ -15,6 +16,13 @@ extension StrataTestCase {
                                     + [executable.path] + arguments)
         try process.waitForExit()
         return process
+    }
+
+    /// Runs `strata import` of `lines`, written out as a JSON Lines file, into the file `name`.
+    func strataImport(_ lines: [String], into name: String) throws -> WorkerProcess {
+        let jsonl = fileURL(name + ".jsonl").path
+        try lines.map { $0 + "\n" }.joined().write(toFile: jsonl, atomically: true, encoding: .utf8)
+        return try strata(["import", fileURL(name).path, jsonl])
     }
 
     /// Runs `strata` with `arguments`, requires exit status 0 and one line on stdout, and

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import XCTest
 
 /// The built `strata` executable, run as a child process.

@@ -3,8 +3,8 @@ import XCTest
 @testable import Strata
 
 /// `changes`: notifications as `AsyncStream`s consumed by a task on another thread. The
-/// Realm lives on a run-loop thread (which delivers); the consuming task reads the frozen
-/// values in each change and records what it saw.
+/// Realm lives on a run-loop thread; the stream observes on a queue of its own; the
+/// consuming task reads the frozen values in each change and records what it saw.
 final class ChangeStreamTests: StrataTestCase {
     /// What the consuming task saw, one line per change, and whether the stream ended.
     private final class Seen: @unchecked Sendable {
@@ -100,19 +100,23 @@ final class ChangeStreamTests: StrataTestCase {
         XCTAssertEqual(seen.all, ["change frozen Pelican [\"name=Pelican\"]", "deleted"])
     }
 
-    /// Cancelling the consuming task ends the stream and invalidates its observer: the
-    /// Realm's notification hub lets it go.
+    /// Cancelling the consuming task ends the stream and invalidates its observer, which
+    /// observes in a Realm of the stream's own queue: that Realm, and the snapshots it and
+    /// its frozen changes held, go.
     func testCancellingTheConsumerEndsTheStreamAndItsObserver() throws {
         let owner = RunLoopThread()
         defer { owner.stop() }
         let (realm, ship) = try openOn(owner)
+        let snapshots = { try owner.sync { _ = realm.version; return realm.core.file.openProcesses().first { $0.pid == getpid() }?.snapshots ?? 0 } }
+        let before = try snapshots()
         let seen = Seen()
         let task = try owner.sync { self.consume(ship.aboard.changes, seen) { self.describe($0) { "\($0.count)" } } }
         waitUntil { seen.all.count == 1 }
-        XCTAssertFalse(try owner.sync { realm.core.notifications.isEmpty })
+        XCTAssertTrue(try owner.sync { realm.core.notifications.isEmpty }, "the stream observes in its own queue's Realm")
+        XCTAssertGreaterThan(try snapshots(), before, "the stream's observer holds its Realm's snapshot")
         task.cancel()
         waitUntil { seen.hasEnded }
-        waitUntil { (try? owner.sync { realm.core.notifications.isEmpty }) ?? false }
+        waitUntil { (try? snapshots()) == before }
         try owner.sync { try realm.write { realm.object(ofType: Sailor.self, forPrimaryKey: 1)!.ship = nil } }
         try owner.sync { }
         XCTAssertEqual(seen.all, ["initial frozen 3"])

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import XCTest
 import Strata
 

@@ -190,7 +190,8 @@ final class ModelClass: @unchecked Sendable {
             let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
             let schema = PropertySchema(name: propertyName, type: info.type, isOptional: info.isOptional,
                                         isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
-                                        id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList)
+                                        id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList,
+                                        isSet: info.isSet)
             properties.append(ModelProperty(name: propertyName, offset: offset, field: field, schema: schema,
                                            linkTarget: info.linkTarget, listAccess: field.valueType as? ListAccess.Type,
                                            read: field.valueReader))

@@ -62,10 +62,11 @@ enum DynamicValues {
         property.isOptional ? .null : ValueCodec.defaultValue(property.type)
     }
 
-    /// "int", "int8?", "string", "<Person>", "array<int>", "array<Person>"...
+    /// "int", "int8?", "string", "<Person>", "array<int>", "array<Person>", "set<string>"...
     static func typeName(_ p: PropertySchema) -> String {
         let element = p.type == .link ? (p.linkTarget ?? "?")
             : (p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description) + (p.isOptional ? "?" : "")
+        if p.isSet { return "set<\(element)>" }
         if p.isList { return "array<\(element)>" }
         return p.type == .link ? "<\(element)>" : element
     }

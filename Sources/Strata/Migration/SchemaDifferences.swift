@@ -18,8 +18,8 @@ enum SchemaDifferences {
                 lines.append("Property '\(name).\(p.name)' has been added.")
                 continue
             }
-            if s.type != p.type || s.intWidth != p.intWidth || s.linkTarget != p.linkTarget || s.isList != p.isList {
-                lines.append("Property '\(name).\(p.name)' has been changed from '\(describeType(s))' to '\(describeType(p))'.")
+            if s.type != p.type || s.intWidth != p.intWidth || s.linkTarget != p.linkTarget || s.isList != p.isList || s.isSet != p.isSet {
+                lines.append("Property '\(name).\(p.name)' has been changed from '\(DynamicValues.typeName(s))' to '\(DynamicValues.typeName(p))'.")
             } else if s.isOptional != p.isOptional {
                 lines.append("Property '\(name).\(p.name)' has been made \(p.isOptional ? "optional" : "required").")
             }
@@ -33,11 +33,5 @@ enum SchemaDifferences {
             lines.append("Property '\(name).\(s.name)' has been removed.")
         }
         return lines
-    }
-
-    private static func describeType(_ p: PropertySchema) -> String {
-        if p.type == .link { return p.isList ? "array<\(p.linkTarget ?? "?")>" : "<\(p.linkTarget ?? "?")>" }
-        let base = (p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description) + (p.isOptional ? "?" : "")
-        return p.isList ? "array<\(base)>" : base
     }
 }

@@ -59,7 +59,7 @@ public enum AnyRealmValue: Hashable {
     }
 }
 
-extension AnyRealmValue: _Persistable, RealmCollectionValue, SortableType {
+extension AnyRealmValue: _Persistable, RealmCollectionValue, _Indexable, SortableType, _QueryNumeric {
     public typealias PersistedType = AnyRealmValue
 
     /// Stored as `mixed`, always nullable: `.none` is null.

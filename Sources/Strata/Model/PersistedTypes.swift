@@ -56,6 +56,8 @@ public struct _StrataTypeInfo {
     var isLinkingObjects = false
     /// Whether this is a list of values of the rest of this description.
     var isList = false
+    /// Whether that list is a set (unique elements kept in value order).
+    var isSet = false
 }
 
 public protocol _HasPersistedType {

@@ -2,13 +2,18 @@ import Foundation
 
 // Notifications as asynchronous sequences: `for await change in results.changes { … }`.
 //
-// RealmSwift offers Combine publishers and actor-isolated `observe(on: actor)` for async code;
-// neither exists on Linux, so Strata adds `changes`. Each is an observer registered when the
-// stream is made, on the calling thread, whose run loop delivers the changes (as `observe`
-// does). The collection or object in each change is frozen at the version the change
-// describes, so the consuming task may run on any thread; `thaw()` it to write. The stream
-// ends when the consuming task is cancelled or stops iterating (the observer is then
-// invalidated), and, for an object, after `.deleted`.
+// RealmSwift offers Combine publishers for async code, which do not exist on Linux, so Strata
+// adds `changes`. Each stream observes on a serial queue of its own, in the Realm of the same
+// file confined to that queue (as `observe(on: queue)` does): the notifier thread hands each
+// commit, of any thread or process, to that queue, which computes the change and yields it.
+// So a stream needs no run loop and works in any async context (top-level code, a detached
+// task, an actor), whichever Realm (thread-, queue- or actor-confined) it was made from.
+// Changes arrive in version order; a slow consumer blocks nothing and loses nothing (they wait
+// in the stream's buffer). The collection or object in each change is frozen at the version
+// the change describes, so the consuming task may run on any thread; `thaw()` it to write.
+// The stream ends when the consuming task is cancelled or stops iterating (the observer is
+// then invalidated and its Realm, with the version it pinned, released), and, for an
+// object, after `.deleted`.
 
 extension Results {
     /// The changes of these results, as `observe(keyPaths:)` reports them, with the results
@@ -18,8 +23,8 @@ extension Results {
     /// The changes of these results; a change of other properties than `keyPaths` is not a
     /// modification.
     public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Results<Element>>> {
-        notificationStream { continuation in
-            observe(keyPaths: keyPaths, on: nil) { continuation.yield($0.map { $0.freeze() }) }
+        notificationStream { queue, continuation in
+            observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
         }
     }
 }
@@ -32,8 +37,8 @@ extension List {
     /// The changes of this list; for a list of objects, a change of other properties than
     /// `keyPaths` is not a modification.
     public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<List<Element>>> {
-        notificationStream { continuation in
-            observe(keyPaths: keyPaths, on: nil) { continuation.yield($0.map { $0.freeze() }) }
+        notificationStream { queue, continuation in
+            observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
         }
     }
 }
@@ -45,8 +50,8 @@ extension LinkingObjects {
     /// The changes of this collection; a change of other properties than `keyPaths` is not a
     /// modification.
     public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<LinkingObjects<Element>>> {
-        notificationStream { continuation in
-            observe(keyPaths: keyPaths, on: nil) { continuation.yield($0.map { $0.freeze() }) }
+        notificationStream { queue, continuation in
+            observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
         }
     }
 }
@@ -58,8 +63,8 @@ extension ObservableRealmObject {
 
     /// The changes of the properties named in `keyPaths` (all when nil) of this object.
     public func changes(keyPaths: [String]?) -> AsyncStream<ObjectChange<Self>> {
-        notificationStream { continuation in
-            observe(keyPaths: keyPaths, on: nil) { change in
+        notificationStream { queue, continuation in
+            observe(keyPaths: keyPaths, on: queue) { change in
                 switch change {
                 case let .change(object, properties):
                     let frozen = object.frozenObject() as! Self
@@ -77,13 +82,15 @@ extension ObservableRealmObject {
     }
 }
 
-/// An `AsyncStream` fed by the observer that `observe` registers (given the stream's
-/// continuation); ending the stream, by cancellation or otherwise, invalidates it.
+/// An `AsyncStream` fed by the observer that `observe` registers on the stream's own serial
+/// queue (given the queue and the stream's continuation); ending the stream, by cancellation
+/// or otherwise, invalidates the observer and releases it.
 private func notificationStream<Change>(
-    _ observe: (AsyncStream<Change>.Continuation) -> NotificationToken
+    _ observe: (DispatchQueue, AsyncStream<Change>.Continuation) -> NotificationToken
 ) -> AsyncStream<Change> {
     AsyncStream { continuation in
-        let token = observe(continuation)
+        let token = observe(DispatchQueue(label: "strata.changes"), continuation)
         continuation.onTermination = { _ in token.invalidate() }
     }
 }
+

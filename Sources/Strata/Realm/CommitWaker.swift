@@ -4,8 +4,9 @@ import Synchronization
 
 /// Carries a commit seen by the file's notifier thread (any process's commit) to one Realm
 /// instance's thread: it schedules one timer on that thread's run loop (a timer added from
-/// another thread wakes a sleeping run loop; a `perform` block does not), or one block on the
-/// queue of a queue-confined Realm, and the Realm then
+/// another thread wakes a sleeping run loop; a `perform` block does not), one block on the
+/// queue of a queue-confined Realm, or one task isolated to the actor of an actor-isolated
+/// Realm, and the Realm then
 /// refreshes itself (`autorefresh`) and delivers its notifications, or reports
 /// `.refreshRequired`. Commits that arrive while a wake-up is pending coalesce into it.
 final class CommitWaker: CommitListener, @unchecked Sendable {
@@ -15,14 +16,20 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
     enum Target {
         case runLoop(RunLoop)
         case queue(DispatchQueue)
+        case actor(ActorReference)
     }
     private let target: Target
     private weak var token: RealmCore.Token?
     /// Whether a wake-up is scheduled and has not run yet.
     private let isPending = Mutex(false)
 
-    init(_ core: RealmCore, target: Target) {
-        self.target = target
+    /// A waker for `core`, made in its context: for a thread-confined core, on its thread.
+    init(_ core: RealmCore) {
+        switch core.confinement.owner {
+        case .queue(let queue, _): target = .queue(queue)
+        case .actor(let reference): target = .actor(reference)
+        case .thread, .anyThread: target = .runLoop(RunLoop.current)
+        }
         token = core.token
     }
 
@@ -34,7 +41,7 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
         }
     }
 
-    /// Schedules one wake-up on the Realm's run loop or queue.
+    /// Schedules one wake-up on the Realm's run loop, queue or actor.
     private func schedule() {
         switch target {
         case .runLoop(let runLoop):
@@ -44,6 +51,9 @@ final class CommitWaker: CommitListener, @unchecked Sendable {
             }, forMode: .default)
         case .queue(let queue):
             queue.async { [weak self] in self?.fire() }
+        case .actor(let reference):
+            guard let actor = reference.actor else { return }
+            Confinement.run(OwnerBoundBlock { [weak self] in self?.fire() }, on: actor)
         }
     }
 

@@ -12,29 +12,46 @@ extension List {
     /// deleted, every element is reported deleted. `queue` must be nil for now.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        observeStored(keyPaths: keyPaths, on: queue, block)
+    }
+}
+
+extension MutableSet {
+    /// Observes the set as `List.observe(keyPaths:on:_:)` observes a list, with positions in
+    /// the set's value order.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void) -> NotificationToken {
+        observeStored(keyPaths: keyPaths, on: queue, block)
+    }
+}
+
+extension ListBackedCollection {
+    /// Registers the observer of a list or set: of its values, or of its objects as results.
+    func observeStored(keyPaths: [String]?, on queue: DispatchQueue?,
+                       _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
         guard let store else { preconditionFailure("Only collections which are managed by a Realm support change notifications") }
         if let queue = deliveryQueue(store.core, queue) {
             return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
         }
         let observer: Observer = store.targetInfo == nil
-            ? ValueListObserver(list: self, store: store, block: block)
+            ? ValueListObserver(collection: self, store: store, block: block)
             : CollectionObserver(results: results, keyPaths: keyPaths) { change in block(change.map { _ in self }) }
         store.core.notifications.add(observer, store.core)
         return observer
     }
 }
 
-/// Observes a list of values: the values as last reported, re-read only after a commit that
-/// changed the list property of its object.
-final class ValueListObserver<Element: RealmCollectionValue>: Observer {
-    let list: List<Element>
+/// Observes a list or set of values: the values as last reported, re-read only after a
+/// commit that changed the property of its object.
+final class ValueListObserver<Collection: ListBackedCollection>: Observer {
+    let collection: Collection
     let store: ListStore
-    let block: (RealmCollectionChange<List<Element>>) -> Void
+    let block: (RealmCollectionChange<Collection>) -> Void
     /// The values last reported; nil until `.initial` is delivered.
     private var reported: [StrataStorage.Value]?
 
-    init(list: List<Element>, store: ListStore, block: @escaping (RealmCollectionChange<List<Element>>) -> Void) {
-        self.list = list
+    init(collection: Collection, store: ListStore, block: @escaping (RealmCollectionChange<Collection>) -> Void) {
+        self.collection = collection
         self.store = store
         self.block = block
         super.init(core: store.core)
@@ -44,7 +61,7 @@ final class ValueListObserver<Element: RealmCollectionValue>: Observer {
         guard let old = reported else {
             reported = currentValues()
             version = log.version
-            block(.initial(list))
+            block(.initial(collection))
             return
         }
         guard let since = advance(to: log) else { return }
@@ -54,7 +71,7 @@ final class ValueListObserver<Element: RealmCollectionValue>: Observer {
         reported = new
         let diff = CollectionDiff(oldValues: old, newValues: new)
         if diff.isEmpty { return }
-        block(.update(list, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
+        block(.update(collection, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
     }
 
     override func fail(_ error: Swift.Error) { block(.error(error)) }

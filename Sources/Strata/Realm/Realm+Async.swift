@@ -68,17 +68,18 @@ extension Realm {
     /// Runs `block` in an asynchronous write and returns its value once the write is durable;
     /// throws the block's error (nothing it did is kept) or the commit's.
     ///
-    /// A Realm is confined to the thread that opened it, so this must be called from code
-    /// that runs on that thread: in practice, `@MainActor` code using a Realm opened on the
-    /// main thread (the caller's isolation is inherited). Elsewhere it traps. The write joins
-    /// the other writes queued on the Realm; if the run loop has not run them by the time the
-    /// caller's actor resumes, they run then. A cancelled task's write is dropped (throws
+    /// Call it where the Realm may be used: from code isolated to the actor of an
+    /// actor-isolated Realm (`Realm(configuration:actor:)`), or from code running on the
+    /// thread that opened a thread-confined one (in practice, `@MainActor` code using a Realm
+    /// opened on the main thread; the caller's isolation is inherited). Elsewhere it traps.
+    /// The write joins the other writes queued on the Realm; if they have not run by the time
+    /// the caller resumes, they run then. A cancelled task's write is dropped (throws
     /// `CancellationError`) unless it has already started.
     @discardableResult
     public func asyncWrite<Result>(isolation: isolated (any Actor)? = #isolation,
                                    _ block: @escaping () throws -> Result) async throws -> Result {
-        guard core.confinement.isCurrent else {
-            preconditionFailure("asyncWrite() must be called on the thread that opened the Realm: from @MainActor code for a Realm opened on the main thread")
+        guard core.confinement.isCurrent(isolatedTo: isolation) else {
+            preconditionFailure("asyncWrite() must be called where the Realm may be used: isolated to the actor of an actor-isolated Realm, or on the thread that opened the Realm (@MainActor code for a Realm opened on the main thread)")
         }
         let box = AsyncWriteOutcome<Result>()
         let id = writeAsync({ box.value = try block() }, onComplete: { error in

@@ -171,22 +171,40 @@ enum RealmCache {
         return core
     }
 
-    /// Queue-confined instances, held weakly by the instance itself: one may be released on
-    /// any thread while another looks it up, which a weak reference (unlike the token's
-    /// unowned one) survives.
-    private static let queueCores = Mutex<[String: WeakCore]>([:])
+    /// Queue-confined and actor-isolated instances, held weakly by the instance itself: one
+    /// may be released on any thread while another looks it up, which a weak reference
+    /// (unlike the token's unowned one) survives.
+    private static let ownedCores = Mutex<[String: WeakCore]>([:])
     private struct WeakCore { weak var core: RealmCore? }
 
     /// The instance confined to `queue` (called on the queue).
     static func core(for configuration: Realm.Configuration, queue: DispatchQueue) throws -> RealmCore {
-        let id = "\(ObjectIdentifier(QueueMarker.of(queue))) " + cacheKey(configuration)
-        if let core = queueCores.withLock({ $0[id]?.core }) { return core }
-        let core = try RealmCore(configuration: configuration, queue: queue)
-        queueCores.withLock { cores in
+        let marker = QueueMarker.of(queue)
+        return try core(for: configuration, owner: .queue(queue, marker), id: "queue \(ObjectIdentifier(marker)) ")
+    }
+
+    /// The instance isolated to `actor` (called isolated to it).
+    static func core(for configuration: Realm.Configuration, actor: isolated any Actor) throws -> RealmCore {
+        try core(for: configuration, owner: .actor(ActorReference(actor)), id: "actor \(ObjectIdentifier(actor)) ")
+    }
+
+    /// The instance for `owner`, whose identity `id` begins the cache key. A cached instance
+    /// whose actor is gone is not reused, even if a new actor has the same identity.
+    private static func core(for configuration: Realm.Configuration, owner: Confinement.Owner, id: String) throws -> RealmCore {
+        let key = id + cacheKey(configuration)
+        if let core = ownedCores.withLock({ $0[key]?.core }), !isOrphaned(core) { return core }
+        let core = try RealmCore(configuration: configuration, owner: owner)
+        ownedCores.withLock { cores in
             cores = cores.filter { $0.value.core != nil }
-            cores[id] = WeakCore(core: core)
+            cores[key] = WeakCore(core: core)
         }
         return core
+    }
+
+    /// Whether `core` was isolated to an actor that is gone.
+    private static func isOrphaned(_ core: RealmCore) -> Bool {
+        if case .actor = core.confinement.owner { return core.confinement.actor == nil }
+        return false
     }
 
     private static func cacheKey(_ configuration: Realm.Configuration) -> String {

@@ -53,7 +53,9 @@ final class RealmCore {
     /// Whether this instance is frozen: one snapshot forever, readable from any thread.
     var isFrozen: Bool { frozenSnapshot != nil }
 
-    init(configuration: Realm.Configuration, queue: DispatchQueue? = nil) throws {
+    /// Opens the file of `configuration` for an instance confined to `owner` (nil: the calling
+    /// thread), checking or migrating its schema.
+    init(configuration: Realm.Configuration, owner: Confinement.Owner? = nil) throws {
         let memory = try configuration.inMemoryIdentifier.map(InMemoryFile.forIdentifier)
         guard let path = memory?.path ?? configuration.path else {
             throw Realm.Error(.fail, "The configuration names no file: set fileURL or inMemoryIdentifier")
@@ -64,13 +66,13 @@ final class RealmCore {
         self.configuration = configuration
         self.path = path
         memoryFile = memory
-        confinement = Confinement(queue: queue)
+        confinement = owner.map(Confinement.init) ?? Confinement(.thread)
         frozenSnapshot = nil
         file = try Self.openFile(configuration, path: path)
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
         try prepareSchema(ModelClass.withLinkTargets(configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.discovered))
-        let waker = CommitWaker(self, target: queue.map { .queue($0) } ?? .runLoop(RunLoop.current))
+        let waker = CommitWaker(self)
         file.addCommitListener(waker)
         self.waker = waker
     }

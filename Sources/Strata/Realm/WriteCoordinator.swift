@@ -80,14 +80,15 @@ final class WriteCoordinator {
         }
         core.snapshot.hold(txn)
         isInWriteTransaction = true
-        if core.confinement.queue != nil { writeThread = pthread_self() }
+        if core.confinement.movesBetweenThreads { writeThread = pthread_self() }
     }
 
-    /// Traps when a queue-confined instance ends a write in another block than the one that
-    /// began it (the queue may have moved to another thread, which cannot release LMDB's lock).
+    /// Traps when a queue- or actor-confined instance ends a write on another thread than the
+    /// one that began it (the queue or actor moved to another thread, which cannot release
+    /// LMDB's lock): in another queue block, or after a suspension point of the actor.
     private func checkWriteThread() {
         guard let writeThread else { return }
-        precondition(pthread_equal(writeThread, pthread_self()) != 0, "A write transaction of a queue-confined Realm must end in the queue block that began it")
+        precondition(pthread_equal(writeThread, pthread_self()) != 0, "A write transaction of a queue- or actor-confined Realm must end in the queue block, or before the suspension point of the actor's code, that began it")
         self.writeThread = nil
     }
 

@@ -59,32 +59,34 @@ extension LinkingObjects: Relocatable {
     }
 }
 
-extension List: Relocatable {
+/// Lists and sets are found again through their object and property.
+extension ListBackedCollection {
     var relocationCore: RealmCore? { store?.core }
 
     var locator: @Sendable (RealmCore) -> Any? {
         guard let store else { preconditionFailure("Unmanaged collections cannot be frozen.") }
         let findOwner = store.owner.locator, index = store.index
         return { core in
-            (findOwner(core) as? ObjectBase).map { List(store: ListStore(owner: $0, index: index)) }
+            (findOwner(core) as? ObjectBase).map { Self(store: ListStore(owner: $0, index: index)) }
         }
     }
 
-    /// Whether the list belongs to a frozen Realm (unmanaged lists are not frozen).
+    /// Whether the collection belongs to a frozen Realm (unmanaged ones are not frozen).
     public var isFrozen: Bool { store?.core.isFrozen ?? false }
 
-    /// The list at this version, immutable and readable from any thread; changing it traps.
-    /// Traps when unmanaged or when its object was deleted.
-    public func freeze() -> List<Element> {
+    /// The collection at this version, immutable and readable from any thread; changing it
+    /// traps. Traps when unmanaged or when its object was deleted.
+    public func freeze() -> Self {
         guard let store else { preconditionFailure("Unmanaged collections cannot be frozen.") }
         if store.core.isFrozen { return self }
-        return List(store: ListStore(owner: store.owner.frozenObject(), index: store.index))
+        return Self(store: ListStore(owner: store.owner.frozenObject(), index: store.index))
     }
 
-    /// The live list in the current thread's Realm, or nil when its object no longer exists
-    /// there. A live list returns itself.
-    public func thaw() -> List<Element>? {
+    /// The live collection in the current thread's Realm, or nil when its object no longer
+    /// exists there. A live collection returns itself.
+    public func thaw() -> Self? {
         guard let store else { preconditionFailure("Unmanaged collections cannot be thawed.") }
         return store.core.isFrozen ? relocated(to: store.core.thawed()) : self
     }
 }
+

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 
 /// Where one Realm instance may be used, and how work is brought back there: the thread that
-/// opened it, the serial queue it was opened for, or (frozen) any thread.
+/// opened it, the serial queue it was opened for, code isolated to the actor it was opened
+/// for, or (frozen) any thread.
 struct Confinement {
     /// What the instance is confined to.
     enum Owner {
@@ -11,28 +12,43 @@ struct Confinement {
         /// A serial queue (`Realm(configuration:queue:)`); its blocks may run on any of the
         /// queue's threads, which find the queue's marker.
         case queue(DispatchQueue, QueueMarker)
+        /// An actor (`Realm(configuration:actor:)`): any thread of the pool may run its
+        /// methods, and code isolated to it may use the instance. Held weakly: the actor
+        /// usually holds the Realm.
+        case actor(ActorReference)
         /// Nothing: a frozen instance is readable from any thread.
         case anyThread
     }
 
     let owner: Owner
-    /// The thread that opened the instance: the one compared on every access.
+    /// The thread that opened the instance: the one compared on every access. For an actor,
+    /// no thread (0 is never a thread's id): every access asks the actor.
     private let thread: pthread_t
 
     init(_ owner: Owner) {
         self.owner = owner
-        thread = pthread_self()
-    }
-
-    /// Confinement to `queue`, or to the calling thread when there is none.
-    init(queue: DispatchQueue?) {
-        self.init(queue.map { .queue($0, QueueMarker.of($0)) } ?? .thread)
+        if case .actor = owner { thread = 0 } else { thread = pthread_self() }
     }
 
     /// The serial queue the instance is confined to, if any.
     var queue: DispatchQueue? {
         if case .queue(let queue, _) = owner { return queue }
         return nil
+    }
+
+    /// The actor the instance is isolated to, if any (nil too once that actor is gone).
+    var actor: (any Actor)? {
+        if case .actor(let reference) = owner { return reference.actor }
+        return nil
+    }
+
+    /// Whether the owner's code may run on several threads one after another (a queue or an
+    /// actor), so a write must end in the stretch of code that began it.
+    var movesBetweenThreads: Bool {
+        switch owner {
+        case .queue, .actor: true
+        case .thread, .anyThread: false
+        }
     }
 
     /// Traps unless the caller may use the instance.
@@ -48,30 +64,53 @@ struct Confinement {
             preconditionFailure("Realm accessed from incorrect thread: a Realm, its objects and results are confined to the thread that opened them; pass a ThreadSafeReference or open a new Realm on this thread")
         case .queue(_, let marker):
             precondition(marker.isCurrent, "Realm accessed from incorrect thread: this Realm is confined to the queue it was opened for (Realm(configuration:queue:)); use it only from blocks running on that queue")
+        case .actor(let reference):
+            guard let actor = reference.actor else {
+                preconditionFailure("Realm accessed after the actor it was isolated to (Realm(configuration:actor:)) was released")
+            }
+            actor.preconditionIsolated("Realm accessed from incorrect thread: this Realm is isolated to the actor it was opened for (Realm(configuration:actor:)); use it only from code isolated to that actor")
         case .anyThread:
             return
         }
     }
 
-    /// Whether the caller runs on the thread that opened the instance, or on its queue.
-    var isCurrent: Bool {
-        if pthread_equal(thread, pthread_self()) != 0 { return true }
-        if case .queue(_, let marker) = owner { return marker.isCurrent }
-        return false
+    /// Whether code isolated to `isolation` (the caller's `#isolation`) may use the instance:
+    /// it runs on the thread that opened the instance or on its queue, or is isolated to its
+    /// actor.
+    func isCurrent(isolatedTo isolation: (any Actor)?) -> Bool {
+        switch owner {
+        case .actor(let reference):
+            guard let isolation, let actor = reference.actor else { return false }
+            return isolation === actor
+        case .queue(_, let marker):
+            return pthread_equal(thread, pthread_self()) != 0 || marker.isCurrent
+        case .thread, .anyThread:
+            return pthread_equal(thread, pthread_self()) != 0
+        }
     }
 
-    /// Runs `block` later in the owner's context: on its queue, or on the current thread's
-    /// run loop (after which the `RunLoop.run(mode:before:)` call that ran it returns).
-    /// Called in the owner's context.
+    /// Runs `block` later in the owner's context: on its queue, in a task isolated to its
+    /// actor, or on the current thread's run loop (after which the
+    /// `RunLoop.run(mode:before:)` call that ran it returns). Called in the owner's context.
     func schedule(_ block: @escaping () -> Void) {
-        guard case .queue(let queue, _) = owner else {
-            return RunLoop.current.perform {
+        switch owner {
+        case .queue(let queue, _):
+            let sent = OwnerBoundBlock(block)
+            queue.async { sent.run() }
+        case .actor(let reference):
+            guard let actor = reference.actor else { return }  // nothing can use the instance now
+            Self.run(OwnerBoundBlock(block), on: actor)
+        case .thread, .anyThread:
+            RunLoop.current.perform {
                 block()
                 Self.returnFromRunLoop()
             }
         }
-        let sent = QueueBoundBlock(block)
-        queue.async { sent.run() }
+    }
+
+    /// Runs `block` in a new task isolated to `actor`.
+    static func run(_ block: OwnerBoundBlock, on actor: any Actor) {
+        Task { await actor.runConfined(block) }
     }
 
     /// Makes the `RunLoop.run(mode:before:)` call that ran a scheduled block return, as it
@@ -87,15 +126,29 @@ struct Confinement {
     }
 }
 
-/// A block made in a queue-confined instance's context and sent to run in a block on its
-/// serial queue, which is that same context.
-private struct QueueBoundBlock: @unchecked Sendable {
-    // Sendable invariant: made where the instance's `check()` passes and run only by
-    // `Confinement.schedule`'s block on the instance's serial queue, so the state it
+/// A block sent to run in the context of a queue- or actor-confined instance: in a block on
+/// its serial queue, or isolated to its actor.
+struct OwnerBoundBlock: @unchecked Sendable {
+    // Sendable invariant: made where the instance's `check()` passes (or capturing only
+    // Sendable state) and run only by `Confinement.schedule` or `CommitWaker` in the owner's
+    // context: on the instance's serial queue, or isolated to its actor. So the state it
     // captures is touched in the owner's context alone, one block at a time.
     private let block: () -> Void
 
     init(_ block: @escaping () -> Void) { self.block = block }
 
     func run() { block() }
+}
+
+/// A weak reference to the actor an instance is isolated to.
+final class ActorReference: Sendable {
+    /// The actor, while it lives.
+    weak let actor: (any Actor)?
+
+    init(_ actor: any Actor) { self.actor = actor }
+}
+
+extension Actor {
+    /// Runs `block`, sent here for the instance isolated to this actor.
+    fileprivate func runConfined(_ block: OwnerBoundBlock) { block.run() }
 }

@@ -73,6 +73,7 @@ struct InfoCommand: Command {
     static func typeName(_ p: PropertyJSON) -> String {
         var base = p.type == "link" ? (p.target ?? "?") : p.type
         if let bits = p.bits, bits < 64 { base += String(bits) }
+        if p.set == true { return "set<\(base)>" }
         if p.list { return "list<\(base)>" }
         if p.type == "link" { return "link<\(base)>" }
         return base + (p.optional ? "?" : "")

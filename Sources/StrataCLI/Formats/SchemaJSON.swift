@@ -41,7 +41,8 @@ struct ClassJSON: Codable {
 
 /// One property: `name`, `type` (the stored type: `link` for links and lists of objects),
 /// `bits` (the width of an integer, null for other types), `optional`, `indexed` (true for
-/// the primary key too), `primaryKey`, `list`, `target` (the linked class or null).
+/// the primary key too), `primaryKey`, `list`, `set` (true for a set, which is also a list;
+/// absent otherwise), `target` (the linked class or null).
 struct PropertyJSON: Codable {
     var name: String
     var type: String
@@ -50,6 +51,7 @@ struct PropertyJSON: Codable {
     var indexed: Bool
     var primaryKey: Bool
     var list: Bool
+    var set: Bool?
     @NullWhenNil var target: String?
 
     /// The JSON form of a stored property.
@@ -61,6 +63,7 @@ struct PropertyJSON: Codable {
         indexed = p.hasIndex
         primaryKey = p.isPrimaryKey
         list = p.isList
+        set = p.isSet ? true : nil
         target = p.linkTarget
     }
 
@@ -77,6 +80,7 @@ struct PropertyJSON: Codable {
         }
         return PropertySchema(name: name, type: stored, isOptional: optional, isIndexed: indexed && !primaryKey,
                               isPrimaryKey: primaryKey, id: id, intWidth: stored == .int ? width : 64,
-                              linkTarget: stored == .link ? target : nil, isList: list)
+                              linkTarget: stored == .link ? target : nil, isList: list || set == true,
+                              isSet: set == true)
     }
 }

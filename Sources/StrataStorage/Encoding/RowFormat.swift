@@ -143,7 +143,7 @@ package struct MixedSlots: Sendable {
 
     /// The mixed properties of `schema`.
     package init(_ schema: ClassSchema) {
-        let mixed = schema.properties.filter { $0.type == .mixed }.map(\.id)
+        let mixed = schema.properties.filter { $0.type == .mixed && !$0.isList }.map(\.id)
         guard let last = mixed.max() else { flags = []; return }
         var flags = [Bool](repeating: false, count: last + 1)
         for id in mixed { flags[id] = true }

@@ -60,7 +60,7 @@ package enum Value: Hashable, Sendable {
 
 extension Value {
     /// Total order used by sorting and by `<`/`>` comparisons: null first, then by kind; numbers
-    /// of different kinds compare numerically; strings by Unicode scalar values (UTF-8 order).
+    /// of different kinds compare numerically (a date is not a number); strings by Unicode scalar values (UTF-8 order).
     package static func compare(_ a: Value, _ b: Value) -> Int {
         switch (a, b) {
         case (.null, .null): return 0
@@ -79,7 +79,7 @@ extension Value {
         case (.int, .decimal128(let y)), (.float, .decimal128(let y)), (.double, .decimal128(let y)):
             return BID128.compare(a.asDecimal128!, y)
         default:
-            if let x = a.numeric, let y = b.numeric { return x < y ? -1 : (x == y ? 0 : (x > y ? 1 : (x.isNaN ? -1 : 1))) }
+            if a.kindOrder == b.kindOrder, let x = a.numeric, let y = b.numeric { return x < y ? -1 : (x == y ? 0 : (x > y ? 1 : (x.isNaN ? -1 : 1))) }
             return a.kindOrder < b.kindOrder ? -1 : (a.kindOrder == b.kindOrder ? 0 : 1)
         }
     }

@@ -108,6 +108,23 @@ package enum ValueCodec {
         }
     }
 
+    /// Whether `b` is a well-formed mixed slot: the code of a stored type other than a link or
+    /// mixed, then bytes of a length that type has.
+    package static func isWellFormedMixed(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard let tag = b.first, let type = PropertyType(rawValue: tag) else { return false }
+        let count = b.count - 1
+        switch type {
+        case .bool: return count == 1
+        case .int: return count <= 8
+        case .float: return count == 4
+        case .double, .date: return count == 8
+        case .string, .data: return true
+        case .uuid, .decimal128: return count == 16
+        case .objectId: return count == 12
+        case .link, .mixed: return false
+        }
+    }
+
     /// The value a non-optional property of `type` has when nothing was stored.
     @usableFromInline
     package static func defaultValue(_ type: PropertyType) -> Value {

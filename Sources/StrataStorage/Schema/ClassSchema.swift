@@ -16,10 +16,13 @@ package struct PropertySchema: Sendable, Codable, Equatable {
     /// Whether the property is a list of values of `type` (stored in its own database, not in
     /// the row). Absent from schemas written before lists existed.
     package var isList = false
+    /// Whether the list property is a set: its elements are unique and kept in value order
+    /// (`Value.compare`), so a member is found by binary search. Absent before sets existed.
+    package var isSet = false
 
     package init(name: String, type: PropertyType, isOptional: Bool = false, isIndexed: Bool = false,
                  isPrimaryKey: Bool = false, id: Int, intWidth: Int = 64, linkTarget: String? = nil,
-                 isList: Bool = false) {
+                 isList: Bool = false, isSet: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -29,10 +32,11 @@ package struct PropertySchema: Sendable, Codable, Equatable {
         self.intWidth = intWidth
         self.linkTarget = linkTarget
         self.isList = isList
+        self.isSet = isSet
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, type, isOptional, isIndexed, isPrimaryKey, id, intWidth, linkTarget, isList
+        case name, type, isOptional, isIndexed, isPrimaryKey, id, intWidth, linkTarget, isList, isSet
     }
 
     package init(from decoder: Decoder) throws {
@@ -46,6 +50,23 @@ package struct PropertySchema: Sendable, Codable, Equatable {
         intWidth = try c.decodeIfPresent(Int.self, forKey: .intWidth) ?? 64
         linkTarget = try c.decodeIfPresent(String.self, forKey: .linkTarget)
         isList = try c.decodeIfPresent(Bool.self, forKey: .isList) ?? false
+        isSet = try c.decodeIfPresent(Bool.self, forKey: .isSet) ?? false
+    }
+
+    /// Encodes every field, `isSet` only when true, so that schemas without sets keep the bytes
+    /// they had before sets existed.
+    package func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(type, forKey: .type)
+        try c.encode(isOptional, forKey: .isOptional)
+        try c.encode(isIndexed, forKey: .isIndexed)
+        try c.encode(isPrimaryKey, forKey: .isPrimaryKey)
+        try c.encode(id, forKey: .id)
+        try c.encode(intWidth, forKey: .intWidth)
+        try c.encodeIfPresent(linkTarget, forKey: .linkTarget)
+        try c.encode(isList, forKey: .isList)
+        if isSet { try c.encode(isSet, forKey: .isSet) }
     }
 
     /// Whether the property is a to-one link (its target's key is in the row).

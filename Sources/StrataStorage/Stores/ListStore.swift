@@ -53,8 +53,18 @@ package struct ListStore {
         return values
     }
 
-    /// Inserts `values` at `index` (0...count) of `owner`'s list `property`.
+    /// Inserts `values` at `index` (0...count) of `owner`'s list `property`; into a set, the
+    /// values not yet members each go to their place in value order and `index` is not used.
     package func insert(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value], at index: Int) throws(StorageError) {
+        if property.isSet {
+            for v in values { try insertMember(table, property, owner: owner, v) }
+            return
+        }
+        try insertElements(table, property, owner: owner, values, at: index)
+    }
+
+    /// Inserts `values` at `index` (0...count), as they are.
+    func insertElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value], at index: Int) throws(StorageError) {
         if values.isEmpty { return }
         for v in values { try checkListValue(table, property, v) }
         var dir = try directory(table, property, owner)

@@ -3,7 +3,8 @@ import LMDB
 /// Checks that a file's structures agree: every row decodes; every index entry matches its
 /// row and every row has its entry; primary keys are unique; every to-one link and list member
 /// points at an existing object and has its backlink, and every backlink stands for a link;
-/// every list's directory matches its chunks. Used by tests, the stress suite and
+/// every list's directory matches its chunks; every mixed value has a known type code and a
+/// length of that type. Used by tests, the stress suite and
 /// `strata check`. Reports the first inconsistency found.
 package struct IntegrityCheck {
     /// What was checked, for a summary line.
@@ -69,6 +70,11 @@ package struct IntegrityCheck {
                 }
                 report.links += 1
             }
+            for property in table.mixedProperties where !row.isNull(property.id) && row.hasSlot(property.id) {
+                if !ValueCodec.isWellFormedMixed(row.slotBytes(property.id)) {
+                    throw Problem(description: "'\(table.name)' object \(key): the mixed value of '\(property.name)' is malformed (its type code or length is wrong)")
+                }
+            }
             for list in table.listProperties {
                 try check(list: list, of: table, owner: key)
             }
@@ -97,6 +103,9 @@ package struct IntegrityCheck {
             throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' directory does not match its chunks")
         }
         report.listElements += values.count
+        if list.isSet, zip(values, values.dropFirst()).contains(where: { Value.compare($0, $1) >= 0 }) {
+            throw Problem(description: "'\(table.name)' object \(owner): its set '\(list.name)' holds a member twice or out of value order")
+        }
         guard list.type == .link else { return }
         var occurrences: [ObjectKey: Int] = [:]
         for case .link(let target) in values { occurrences[target, default: 0] += 1 }

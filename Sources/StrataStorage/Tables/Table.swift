@@ -28,7 +28,7 @@ package final class Table {
     package let keysArePrimaryKeys: Bool
     /// The number of slots a full row has (`ClassSchema.slotCount`, worked out once).
     package let slotCount: Int
-    /// The mixed properties of this class, and the slots that hold them.
+    /// The mixed properties of this class (lists of mixed values apart), and their slots.
     package let mixedProperties: [PropertySchema]
     package let mixedSlots: MixedSlots
 
@@ -44,7 +44,7 @@ package final class Table {
         primaryKey = schema.primaryKey
         keysArePrimaryKeys = schema.keysArePrimaryKeys
         slotCount = schema.slotCount
-        mixedProperties = schema.properties.filter { $0.type == .mixed }
+        mixedProperties = schema.properties.filter { $0.type == .mixed && !$0.isList }
         mixedSlots = MixedSlots(schema)
     }
 

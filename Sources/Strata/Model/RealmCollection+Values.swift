@@ -2,17 +2,18 @@ import Foundation
 import StrataStorage
 import StrataValues
 
-// Aggregates over a list's own values (lists of numbers and dates). Nil elements are ignored;
-// `min`/`max`/`average` of no values are nil and `sum` is zero, as in RealmSwift.
+// Aggregates over a list's or set's own values (collections of numbers and dates). Nil
+// elements are ignored; `min`/`max`/`average` of no values are nil and `sum` is zero, as in
+// RealmSwift.
 
-public extension List where Element.PersistedType: MinMaxType {
+public extension RealmCollection where Element.PersistedType: MinMaxType {
     /// The smallest element, or nil.
     func min() -> Element? { extreme(wantMax: false) }
     /// The largest element, or nil.
     func max() -> Element? { extreme(wantMax: true) }
 }
 
-public extension List where Element.PersistedType: AddableType {
+public extension RealmCollection where Element.PersistedType: AddableType {
     /// The sum of the elements.
     func sum() -> Element {
         let type = (Element.self as! any _Persistable.Type)._strataTypeInfo.type
@@ -52,9 +53,11 @@ public extension List where Element.PersistedType: AddableType {
     }
 }
 
-extension List {
-    /// The stored values of the elements, nils left out.
+extension RealmCollection {
+    /// The stored values of the elements, nils left out: a managed list's or set's read from
+    /// the store at once.
     func storedValues() -> [StrataStorage.Value] {
+        let store = (self as? any ListBackedCollection)?.store
         let values = store.map { $0.read { try $0.values() } } ?? map { ($0 as! any _Persistable)._strataValue.value }
         return values.filter { !$0.isNull }
     }

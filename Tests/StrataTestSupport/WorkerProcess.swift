@@ -1,12 +1,11 @@
 import Foundation
-import XCTest
 
 /// The executables built next to the test bundle (`.build/debug/strata`, `strata-stress`).
-enum BuiltProducts {
+public enum BuiltProducts {
     /// The executable `name` from the build directory holding this test bundle. Throws an
     /// error saying where it looked when it is missing (build everything first with
     /// `swift build --build-tests`).
-    static func executable(_ name: String) throws -> URL {
+    public static func executable(_ name: String) throws -> URL {
         let searched = candidateDirectories()
         for directory in searched {
             let url = directory.appendingPathComponent(name)
@@ -34,17 +33,18 @@ enum BuiltProducts {
 }
 
 /// A failure of a child process: what went wrong, with its output so far.
-struct WorkerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct WorkerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A child process run with Foundation's `Process`, its stdout read line by line as it
 /// arrives, its stderr collected, and its stdin open for commands.
 ///
 /// Deadlines are safety nets against a hung child, never measurements.
-final class WorkerProcess {
-    let process = Process()
+public final class WorkerProcess {
+    /// The child process.
+    public let process = Process()
     private let input = Pipe(), output = Pipe(), errors = Pipe()
     private let shared = Shared()
 
@@ -59,7 +59,7 @@ final class WorkerProcess {
     }
 
     /// Starts `executable` with `arguments`.
-    init(_ executable: URL, _ arguments: [String]) throws {
+    public init(_ executable: URL, _ arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = input
@@ -79,37 +79,37 @@ final class WorkerProcess {
     }
 
     /// Starts `strata-stress` with `arguments`.
-    static func stress(_ arguments: [String]) throws -> WorkerProcess {
+    public static func stress(_ arguments: [String]) throws -> WorkerProcess {
         try WorkerProcess(BuiltProducts.executable("strata-stress"), arguments)
     }
 
     deinit { kill() }
 
     /// The process id.
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Every stdout line so far, and stderr, for failure messages.
-    var transcript: String {
+    public var transcript: String {
         shared.condition.withLock {
             "stdout:\n" + shared.seen.joined(separator: "\n") + "\nstderr:\n" + String(decoding: shared.errorText, as: UTF8.self)
         }
     }
 
     /// Every stdout line printed so far.
-    var lines: [String] { shared.condition.withLock { shared.seen } }
+    public var lines: [String] { shared.condition.withLock { shared.seen } }
 
     /// Everything printed on stderr so far.
-    var errorOutput: String { shared.condition.withLock { String(decoding: shared.errorText, as: UTF8.self) } }
+    public var errorOutput: String { shared.condition.withLock { String(decoding: shared.errorText, as: UTF8.self) } }
 
     /// Writes one command line to the child's stdin.
-    func send(_ line: String) {
+    public func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// The next stdout line, which must start with `prefix`; throws if it does not, or if
     /// none comes before `timeout` seconds or the child closes stdout.
     @discardableResult
-    func expectLine(startingWith prefix: String, timeout: TimeInterval = 120) throws -> String {
+    public func expectLine(startingWith prefix: String, timeout: TimeInterval = 120) throws -> String {
         let deadline = Date(timeIntervalSinceNow: timeout)
         let condition = shared.condition
         condition.lock()
@@ -127,7 +127,7 @@ final class WorkerProcess {
 
     /// Waits until the child has exited and its output is read; throws after `timeout`
     /// seconds (killing it).
-    func waitForExit(timeout: TimeInterval = 300) throws {
+    public func waitForExit(timeout: TimeInterval = 300) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
@@ -141,7 +141,7 @@ final class WorkerProcess {
     }
 
     /// Waits for the child to exit and throws unless it exited with status 0.
-    func waitForSuccess(timeout: TimeInterval = 300) throws {
+    public func waitForSuccess(timeout: TimeInterval = 300) throws {
         try waitForExit(timeout: timeout)
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw WorkerError("\(process.arguments ?? []) ended with \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus)\n\(transcript)")
@@ -149,7 +149,7 @@ final class WorkerProcess {
     }
 
     /// Sends `signal` (SIGKILL by default) if the child is still running.
-    func kill(_ signal: Int32 = SIGKILL) {
+    public func kill(_ signal: Int32 = SIGKILL) {
         if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
     }
 
@@ -176,6 +176,6 @@ final class WorkerProcess {
 }
 
 /// The value of `name=` in a worker's `KEY name=value ...` line.
-func field(_ name: String, in line: String) -> String? {
+public func field(_ name: String, in line: String) -> String? {
     line.split(separator: " ").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
 }

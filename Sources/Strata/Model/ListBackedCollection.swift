@@ -1,0 +1,104 @@
+import Foundation
+import StrataStorage
+
+/// A collection stored as a list property of its object (`List`, `MutableSet`): unmanaged,
+/// an array of its elements; managed, a `ListStore`. Its reads and its queries (as results
+/// over the list's objects) are shared here.
+protocol ListBackedCollection: RealmCollection, Relocatable {
+    /// Where the collection lives once its object is managed; nil while unmanaged.
+    var store: ListStore? { get }
+    /// The elements while unmanaged.
+    var unmanaged: [Element] { get }
+    /// The managed collection stored at `store`.
+    init(store: ListStore)
+}
+
+extension ListBackedCollection {
+    public var realm: Realm? { store.map { Realm(core: $0.core) } }
+    public var isInvalidated: Bool { store?.owner.isInvalidated ?? false }
+    public var count: Int { store.map { $0.read { try $0.count() } } ?? unmanaged.count }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public func makeIterator() -> RLMIterator<Element> {
+        guard let store else { return RLMIterator(elements: unmanaged) }
+        let values = store.read { try $0.values() }
+        return RLMIterator(count: values.count) { store.element(values[$0]) }
+    }
+
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        results.index(matching: predicateFormat, arguments: args)
+    }
+
+    public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }
+
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        do { return try results.filtered(predicateFormat, args) } catch { trap(error) }
+    }
+
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
+        results.sorted(by: sortDescriptors)
+    }
+
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
+        results.distinct(by: keyPaths)
+    }
+
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        results.min(ofProperty: property)
+    }
+
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        results.max(ofProperty: property)
+    }
+
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        results.sum(ofProperty: property)
+    }
+
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        results.average(ofProperty: property)
+    }
+
+    public func value(forKey key: String) -> Any? { results.value(forKey: key) }
+    public func value(forKeyPath keyPath: String) -> Any? { results.value(forKeyPath: keyPath) }
+    public func setValue(_ value: Any?, forKey key: String) { results.setValue(value, forKey: key) }
+
+    /// The collection's objects as results (for queries): a managed collection of objects only.
+    var results: Results<Element> {
+        guard let store, let target = store.targetInfo else {
+            fatalError("Queries on a \(Self.self) need a managed collection of objects: add its object to a Realm first")
+        }
+        return Results(core: store.core, info: target,
+                       source: .list(property: store.property.name, owner: store.ownerKey, ownerInfo: store.owner.binding!.info))
+    }
+
+    /// The same stored collection, or (unmanaged) the same instance.
+    static func sameCollection(_ lhs: Self, _ rhs: Self) -> Bool {
+        guard let a = lhs.store, let b = rhs.store else { return false }
+        return a.core.file === b.core.file && a.ownerKey == b.ownerKey && a.property == b.property
+    }
+
+    /// The collection's value to store: its elements' values (a managed one's read back).
+    var collectionValue: _StrataValue {
+        let elements = store == nil ? unmanaged : Array(self)
+        return _StrataValue(.null, collection: elements.map { ($0 as! any _Persistable)._strataValue })
+    }
+
+    /// The elements of an unmanaged collection value (as `_strataValue` makes it).
+    static func unmanagedElements(_ value: _StrataValue) -> [Element] {
+        let type = Element.self as! any _Persistable.Type
+        return (value.collection as? [_StrataValue] ?? []).map { type._strataFrom($0) as! Element }
+    }
+
+    /// How a collection of `Element` is stored, as a list or a set of the element's type.
+    static func collectionTypeInfo(isSet: Bool) -> _StrataTypeInfo {
+        guard let element = Element.self as? any _Persistable.Type else {
+            preconditionFailure("\(Self.self): the element type cannot be stored")
+        }
+        var info = element._strataTypeInfo
+        info.isList = true
+        info.isSet = isSet
+        return info
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import StrataStorage
+
+/// Where a managed list or set lives: its object, its property, and the Realm.
+final class ListStore {
+    let core: RealmCore
+    let owner: ObjectBase
+    let ownerKey: ObjectKey
+    /// The list property's declaration index in the owner's class.
+    let index: Int
+    let table: Table
+    let property: PropertySchema
+    /// For a list of objects, the element class and its binding.
+    let targetInfo: ModelClass?
+    let targetBinding: TableBinding?
+
+    init(owner: ObjectBase, index: Int) {
+        self.owner = owner
+        core = owner.managingCore!
+        ownerKey = owner.objectKey
+        self.index = index
+        let binding = owner.binding!
+        table = binding.table
+        property = binding.properties[index]
+        let core = owner.managingCore!
+        let target = binding.info.properties[index].linkTarget.map(ModelClass.forType)
+        targetInfo = target
+        targetBinding = core.reading { try target.flatMap { try core.binding(for: $0) } }
+    }
+
+    /// The storage operations on this list, in the current transaction.
+    struct Operations {
+        let txn: StorageTransaction
+        let store: ListStore
+        func count() throws -> Int { try txn.lists.count(store.table, store.property, owner: store.ownerKey) }
+        func values() throws -> [StrataStorage.Value] { try txn.lists.values(store.table, store.property, owner: store.ownerKey) }
+        func value(at i: Int) throws -> StrataStorage.Value { try txn.lists.value(store.table, store.property, owner: store.ownerKey, at: i) }
+        func insert(_ values: [StrataStorage.Value], at i: Int) throws { try txn.lists.insert(store.table, store.property, owner: store.ownerKey, values, at: i) }
+        @discardableResult
+        func remove(at i: Int) throws -> StrataStorage.Value { try txn.lists.remove(store.table, store.property, owner: store.ownerKey, at: i) }
+        func replace(at i: Int, with v: StrataStorage.Value) throws { try txn.lists.replace(store.table, store.property, owner: store.ownerKey, at: i, with: v) }
+        func removeAll() throws { try txn.lists.removeAll(store.table, store.property, owner: store.ownerKey) }
+        func position(of v: StrataStorage.Value) throws -> (index: Int, isMember: Bool) { try txn.lists.position(of: v, in: store.table, store.property, owner: store.ownerKey) }
+        func contains(_ v: StrataStorage.Value) throws -> Bool { try txn.lists.contains(v, in: store.table, store.property, owner: store.ownerKey) }
+        func insertMember(_ v: StrataStorage.Value) throws { try txn.lists.insertMember(store.table, store.property, owner: store.ownerKey, v) }
+        func removeMember(_ v: StrataStorage.Value) throws { try txn.lists.removeMember(store.table, store.property, owner: store.ownerKey, v) }
+    }
+
+    /// Runs a read; traps on a storage error (as RealmSwift does) or a deleted owner.
+    func read<T>(_ body: (Operations) throws -> T) -> T {
+        core.confinement.check()
+        _ = owner.currentRow()
+        return core.reading { try body(Operations(txn: try core.transaction(), store: self)) }
+    }
+
+    /// Runs a change inside the current write transaction; traps on an error (as RealmSwift
+    /// does), so a failed change never commits.
+    func write(_ body: (Operations) throws -> Void) {
+        core.checkWrite()
+        _ = owner.currentRow()
+        do {
+            try translatingErrors(path: core.path) { try body(Operations(txn: try core.transaction(), store: self)) }
+        } catch { trap(error) }
+    }
+
+    /// The Swift element of a stored value (an object for a link).
+    func element<Element>(_ value: StrataStorage.Value) -> Element {
+        var converted = _StrataValue(value)
+        if case .link(let key) = value, let targetBinding {
+            converted = _StrataValue(value, object: core.object(ObjectBase.self, targetBinding, key))
+        }
+        return (Element.self as! any _Persistable.Type)._strataFrom(converted) as! Element
+    }
+
+    /// The stored value of an element to write: an object becomes its key, an unmanaged one
+    /// being added to the Realm first (with its graph).
+    func storedValue<E>(of element: E) throws -> StrataStorage.Value {
+        let v = (element as! any _Persistable)._strataValue
+        guard let object = v.object else { return v.value }
+        return .link(try core.linkKey(for: object))
+    }
+
+    /// The stored value of an element to look for; nil for an object not in this Realm.
+    func existingValue<E>(of element: E) -> StrataStorage.Value? {
+        let v = (element as! any _Persistable)._strataValue
+        guard let object = v.object else { return v.value }
+        guard object.managingCore?.file === core.file else { return nil }
+        return .link(object.objectKey)
+    }
+}
+
+extension ObjectBase {
+    /// Replaces the contents of managed list property `index` (an assignment to it).
+    func replaceList(_ index: Int, with elements: [_StrataValue]) {
+        let core = managingCore!
+        ListStore(owner: self, index: index).write { list in
+            let values = try elements.map { try $0.object.map { .link(try core.linkKey(for: $0)) } ?? $0.value }
+            try list.removeAll()
+            try list.insert(values, at: 0)
+        }
+    }
+}

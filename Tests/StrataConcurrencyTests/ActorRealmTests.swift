@@ -1,0 +1,121 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import XCTest
+
+/// An actor that owns a Realm isolated to it: its methods run on any thread of the pool.
+private actor Store {
+    private var realm: Realm?
+    /// The items sorted by id, kept across calls (and so across threads).
+    private var items: Results<StressItem>?
+    /// The observer registered by `watch`.
+    private var token: NotificationToken?
+
+    func open(_ configuration: Realm.Configuration) async throws {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        self.realm = realm
+        items = realm.objects(StressItem.self).sorted(byKeyPath: "id")
+    }
+
+    /// Adds item `id` in a synchronous write.
+    func add(_ id: Int) throws {
+        let realm = try XCTUnwrap(realm)
+        try realm.write { realm.add(StressItem(value: ["id": id, "tag": "write", "value": id])) }
+    }
+
+    /// Adds item `id` in an asynchronous write, which suspends until it is committed.
+    func addAsynchronously(_ id: Int) async throws {
+        let realm = try XCTUnwrap(realm)
+        try await realm.asyncWrite { realm.add(StressItem(value: ["id": id, "tag": "asyncWrite", "value": id])) }
+    }
+
+    /// The ids of the items, as the actor's Realm sees them now.
+    func ids() throws -> [Int] {
+        try XCTUnwrap(realm).refresh()
+        return try XCTUnwrap(items).map(\.id)
+    }
+
+    /// Observes the items on this actor (`observe(on:)`), recording each change there, until
+    /// `stopWatching`.
+    func watch(into observed: Observed) async throws {
+        token = try await XCTUnwrap(items).observe(on: self) { _, change in observed.note(change) }
+    }
+
+    func stopWatching() {
+        token?.invalidate()
+        token = nil
+    }
+
+    /// Records the changes of the items sorted by id, on the actor, until the calling task is
+    /// cancelled; the actor serves other calls meanwhile.
+    func recordChanges(into observed: Observed) async throws {
+        await observed.record(try XCTUnwrap(items).changes)
+    }
+}
+
+final class ActorRealmTests: ConcurrencyTestCase {
+    func testAnActorUsesItsRealmFromManyConcurrentCalls() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 1...100 {
+                group.addTask { id.isMultiple(of: 4) ? try await store.addAsynchronously(id) : try await store.add(id) }
+                group.addTask { _ = try await store.ids() }
+            }
+            try await group.waitForAll()
+        }
+        let ids = try await store.ids()
+        XCTAssertEqual(ids, Array(1...100))
+        let realm = try Realm(configuration: configuration())
+        XCTAssertEqual(realm.objects(StressItem.self).filter("tag == 'asyncWrite'").count, 25)
+    }
+
+    func testTheActorsRealmSeesCommitsOfOtherThreads() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        try await store.add(1)
+        let configuration = configuration()
+        try await Task.detached { try ConcurrencyTestCase.insert(2...3, configuration) }.value
+        let ids = try await store.ids()
+        XCTAssertEqual(ids, [1, 2, 3])
+    }
+
+    func testAStreamOfTheActorsRealmDeliversOnTheActor() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        let observed = Observed()
+        let consumer = Task.detached { try await store.recordChanges(into: observed) }
+        await eventually("the initial results") { observed.all.count == 1 }
+        for id in 1...5 { try await store.add(id) }
+        await eventually("the five commits") { observed.all.last?.ids.count == 5 }
+        assertInOrder(observed.all, all: Array(1...5))
+        consumer.cancel()
+        try await consumer.value
+    }
+
+    func testObservingOnTheActorDeliversTheInitialResultsAndEveryCommitThere() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        let observed = Observed()
+        try await store.watch(into: observed)
+        await eventually("the initial results") { observed.all.count == 1 }
+        for id in 1...3 { try await store.add(id) }
+        let configuration = configuration()
+        try await Task.detached { try ConcurrencyTestCase.insert(4...6, configuration) }.value
+        await eventually("the six commits") { observed.all.last?.ids.count == 6 }
+        assertInOrder(observed.all, all: Array(1...6))
+        await store.stopWatching()
+    }
+
+    func testUsingTheRealmOutsideItsActorTrapsWithAClearMessage() throws {
+        let path = configuration().fileURL!.path
+        let worker = try WorkerProcess.stress(["worker", "misuse", "--file", path, "--kind", "outside-actor"])
+        try worker.expectLine(startingWith: "COMMITTED")
+        try worker.waitForExit()
+        XCTAssertNotEqual(worker.process.terminationReason, .exit, worker.transcript)
+        XCTAssertFalse(worker.lines.contains("NO-TRAP"))
+        // The runtime's own check of the actor's executor, naming the actor.
+        XCTAssertTrue(worker.errorOutput.contains("Incorrect actor executor assumption"), worker.transcript)
+        XCTAssertTrue(worker.errorOutput.contains("RealmOwner"), worker.transcript)
+    }
+}
