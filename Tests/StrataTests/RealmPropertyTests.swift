@@ -8,6 +8,7 @@ final class RPPerson: Object {
     let age = RealmProperty<Int?>()
     let height = RealmProperty<Double?>()
     let size = RealmProperty<MVKind?>()
+    let note = RealmProperty<AnyRealmValue>()
     @available(*, deprecated)
     let legacyFlag = RealmOptional<Bool>()
     @available(*, deprecated)
@@ -21,9 +22,8 @@ final class RealmPropertyTests: StrataTestCase {
     func testBoxedPropertiesAreStoredOptionalsOfTheirType() throws {
         let realm = try openRealm(types: [RPPerson.self])
         let properties = try XCTUnwrap(realm.schema["RPPerson"]).properties
-        XCTAssertEqual(properties.map(\.name), ["name", "age", "height", "size", "legacyFlag", "legacyCount"])
-        XCTAssertEqual(properties.map(\.type), [.string, .int, .double, .int, .bool, .int])
-        XCTAssertEqual(properties.map(\.isOptional), [false, true, true, true, true, true])
+        XCTAssertEqual(properties.map(\.name), ["name", "age", "height", "size", "note", "legacyFlag", "legacyCount"])
+        XCTAssertEqual(properties.map(\.type), [.string, .int, .double, .int, .any, .bool, .int])
     }
 
     func testUnmanagedValuesAreKeptAndAddedWithTheObject() throws {
@@ -33,6 +33,8 @@ final class RealmPropertyTests: StrataTestCase {
         person.name = "Ann"
         person.age.value = 41
         person.size.value = .large
+        XCTAssertEqual(person.note.value, .none)
+        person.note.value = .string("tall")
         person["legacyFlag"] = true
         try closingRealms {
             let realm = try openRealm(types: [RPPerson.self])
@@ -49,6 +51,9 @@ final class RealmPropertyTests: StrataTestCase {
             XCTAssertNil(ann.age.value)
             XCTAssertEqual(ann.height.value, 1.75)
             XCTAssertEqual(ann.size.value, .large)
+            XCTAssertEqual(ann.note.value, .string("tall"))
+            try realm.write { ann.note.value = .int(5) }
+            XCTAssertEqual(ann.note.value, .int(5))
             XCTAssertEqual(ann["legacyFlag"] as? Bool, true)
             XCTAssertEqual(ann["legacyCount"] as? Int16, 7)
             try realm.write { ann["legacyCount"] = nil }

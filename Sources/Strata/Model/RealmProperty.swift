@@ -3,7 +3,7 @@
 // The property is discovered like a `@Persisted` one (its field is found by reflection once
 // per class); once the object is managed, the box reads and writes its object's storage.
 
-/// A type `RealmProperty` can hold: an optional of a `RealmOptionalType`.
+/// A type `RealmProperty` can hold: an optional of a `RealmOptionalType`, or `AnyRealmValue`.
 public protocol RealmPropertyType: _Persistable {}
 
 /// A type `RealmOptional` can hold: the numbers, `Bool`, and `PersistableEnum`s.
@@ -18,6 +18,7 @@ extension Float: RealmOptionalType {}
 extension Double: RealmOptionalType {}
 extension Bool: RealmOptionalType {}
 extension Optional: RealmPropertyType where Wrapped: RealmOptionalType {}
+extension AnyRealmValue: RealmPropertyType {}
 
 /// A stored property held in a box of its own (opaque to users): the value while unmanaged,
 /// then the object and declaration index it reads and writes through.
@@ -60,7 +61,7 @@ public class _StrataValueBox<Stored: _Persistable> {
 /// An optional (or other `RealmPropertyType`) value of an `Object` subclass, declared as
 /// `let age = RealmProperty<Int?>()` and used through `value`.
 public final class RealmProperty<Value: RealmPropertyType>: _StrataValueBox<Value> {
-    /// A property whose value is nil (the type's default).
+    /// A property whose value is nil (`.none` for `AnyRealmValue`).
     public init() { super.init(unmanaged: Value._strataDefault) }
 
     /// The value: stored in the Realm once the object is managed.
