@@ -25,6 +25,21 @@ extension StrataTestCase {
         return try strata(["import", fileURL(name).path, jsonl])
     }
 
+    /// Exports the file at `source`, imports the export into the file `name`, and requires
+    /// both to succeed, the copy to export the same lines and `strata check` to pass on it.
+    /// Returns the export.
+    func assertExportImportRoundTrip(_ source: String, into name: String,
+                                     file: StaticString = #filePath, line: UInt = #line) throws -> WorkerProcess {
+        let export = try strata(["export", source])
+        XCTAssertEqual(export.process.terminationStatus, 0, export.transcript, file: file, line: line)
+        let imported = try strataImport(export.lines, into: name)
+        XCTAssertEqual(imported.process.terminationStatus, 0, imported.transcript, file: file, line: line)
+        XCTAssertEqual(try strata(["export", fileURL(name).path]).lines, export.lines, file: file, line: line)
+        let check = try strata(["check", fileURL(name).path])
+        XCTAssertEqual(check.process.terminationStatus, 0, check.transcript, file: file, line: line)
+        return export
+    }
+
     /// Runs `strata` with `arguments`, requires exit status 0 and one line on stdout, and
     /// returns that line parsed as JSON.
     func strataJSON(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Any {

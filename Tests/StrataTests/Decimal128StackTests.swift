@@ -188,16 +188,10 @@ final class Decimal128StackTests: StrataTestCase {
     func testExportThenImportRoundTripsEveryDecimalExactly() throws {
         try closingRealms { try fill(try openRealm("source.strata", types: [D128Item.self])) }
         try closingRealms { _ = try openRealm("copy.strata", types: [D128Item.self]) }
-        let source = fileURL("source.strata").path, copy = fileURL("copy.strata").path
-        let exported = try strata(["export", source])
-        XCTAssertEqual(exported.process.terminationStatus, 0, exported.transcript)
+        let copy = fileURL("copy.strata").path
+        let exported = try assertExportImportRoundTrip(fileURL("source.strata").path, into: "copy.strata")
         XCTAssertTrue(exported.lines.contains { $0.contains(#""price":"9.999999999999999999999999999999999E6144""#) }, exported.transcript)
         XCTAssertTrue(exported.lines.contains { $0.contains(#""prices":["1E-1","2E-1","3E-1","1E-30"]"#) }, exported.transcript)
-        let jsonl = fileURL("out.jsonl").path
-        try exported.lines.map { $0 + "\n" }.joined().write(toFile: jsonl, atomically: true, encoding: .utf8)
-        let imported = try strata(["import", copy, jsonl])
-        XCTAssertEqual(imported.process.terminationStatus, 0, imported.transcript)
-        XCTAssertEqual(try strata(["export", copy]).lines, exported.lines)
 
         let badLine = fileURL("bad.jsonl").path
         let line = try XCTUnwrap(exported.lines.first { $0.contains(#""price":"1E-1""#) })

@@ -62,17 +62,8 @@ final class MutableSetStackTests: StrataTestCase {
                 realm.create(TripV1.self, value: ["id": 2])
             }
         }
-        let export = try strata(["export", fileURL().path])
-        XCTAssertEqual(export.process.terminationStatus, 0, export.transcript)
+        let export = try assertExportImportRoundTrip(fileURL().path, into: "copy.strata")
         XCTAssertTrue(export.lines.contains { $0.contains("\"tags\":[\"a\",\"b\",\"c\"]") }, export.transcript)
-        let jsonl = fileURL("out.jsonl").path
-        try export.lines.map { $0 + "\n" }.joined().write(toFile: jsonl, atomically: true, encoding: .utf8)
-
-        let target = fileURL("copy.strata").path
-        let imported = try strata(["import", target, jsonl])
-        XCTAssertEqual(imported.process.terminationStatus, 0, imported.transcript)
-        XCTAssertEqual(try strata(["export", target]).lines, export.lines)
-        XCTAssertEqual(try strata(["check", target]).process.terminationStatus, 0)
         try closingRealms {
             let realm = try Realm(configuration: Realm.Configuration(fileURL: fileURL("copy.strata"), objectTypes: [TripV1.self]))
             let trip = try XCTUnwrap(realm.object(ofType: TripV1.self, forPrimaryKey: 1))
