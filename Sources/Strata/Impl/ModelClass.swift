@@ -187,6 +187,9 @@ final class ModelClass: @unchecked Sendable {
             if info.type == .link && !info.isOptional && !info.isList {
                 throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' links to an object and must be optional ('\(propertyName): \(info.linkTarget.map { String(describing: $0) } ?? "Object")?')")
             }
+            if info.isSet, let target = info.linkTarget, target is EmbeddedObject.Type {
+                throw Realm.Error(.invalidInput, "Set property '\(name).\(propertyName)' cannot contain embedded objects ('\(target.className())'): use a List")
+            }
             let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
             let schema = PropertySchema(name: propertyName, type: info.type, isOptional: info.isOptional,
                                         isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
@@ -200,9 +203,13 @@ final class ModelClass: @unchecked Sendable {
         if primaryKeys.count > 1 {
             throw Realm.Error(.invalidInput, "Class '\(name)' declares more than one primary key: \(primaryKeys.map(\.name).joined(separator: ", "))")
         }
+        let isEmbedded = type is EmbeddedObject.Type
+        if isEmbedded, let key = primaryKeys.first {
+            throw Realm.Error(.invalidInput, "Embedded object type '\(name)' cannot have a primary key ('\(key.name)')")
+        }
         self.properties = properties
         self.linkingObjects = linkingObjects
-        schema = ClassSchema(name: name, properties: properties.map(\.schema))
+        schema = ClassSchema(name: name, properties: properties.map(\.schema), isEmbedded: isEmbedded)
         primaryKey = schema.primaryKey
         hasInt64PrimaryKey = primaryKey.map { $0.type == .int && $0.intWidth == 64 } ?? false
         hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.isList }

@@ -8,19 +8,20 @@ import StrataValues
 enum ValueConversion {
     /// Values by declaration index from a dictionary, an array in declaration order, or an
     /// object. nil entries mean "not given" (keep the default or the existing value). A link
-    /// given as a dictionary or an array becomes an unmanaged object of the target class.
-    static func values(from value: Any, for info: ModelClass) throws -> [_StrataValue?] {
+    /// given as a dictionary or an array becomes an unmanaged object of the target class, and
+    /// with `copyingEmbedded` so does a managed embedded object (`create` copies them).
+    static func values(from value: Any, for info: ModelClass, copyingEmbedded: Bool = false) throws -> [_StrataValue?] {
         var result = [_StrataValue?](repeating: nil, count: info.properties.count)
         switch value {
         case let dictionary as [String: Any?]:
             for (index, property) in info.properties.enumerated() {
                 guard let given = dictionary[property.name] else { continue }
-                result[index] = try self.value(given, for: property, className: info.name)
+                result[index] = try self.value(given, for: property, className: info.name, copyingEmbedded: copyingEmbedded)
             }
         case let dictionary as NSDictionary:
             for (index, property) in info.properties.enumerated() {
                 guard let given = dictionary[property.name] else { continue }
-                result[index] = try self.value(given, for: property, className: info.name)
+                result[index] = try self.value(given, for: property, className: info.name, copyingEmbedded: copyingEmbedded)
             }
         case let array as [Any?]:
             // As in RealmSwift: values in declaration order; missing trailing ones take defaults.
@@ -28,14 +29,14 @@ enum ValueConversion {
                 throw Realm.Error(.invalidInput, "Invalid array input: more values (\(array.count)) than properties (\(info.properties.count)) of '\(info.name)' (\(info.properties.map(\.name).joined(separator: ", ")))")
             }
             for (index, property) in info.properties.enumerated().prefix(array.count) {
-                result[index] = try self.value(array[index], for: property, className: info.name)
+                result[index] = try self.value(array[index], for: property, className: info.name, copyingEmbedded: copyingEmbedded)
             }
         case let object as Object:
             let sourceInfo = try ModelClass.of(type(of: object))
             for (index, property) in info.properties.enumerated() {
                 guard let i = sourceInfo.index(of: property.name) else { continue }
                 result[index] = try self.value(sourceInfo.properties[i].field.swiftValue(object.storedValue(i)),
-                                               for: property, className: info.name)
+                                               for: property, className: info.name, copyingEmbedded: copyingEmbedded)
             }
         default:
             throw Realm.Error(.invalidInput, "Invalid value for '\(info.name)': expected a dictionary, an array or an object, got \(type(of: value))")
@@ -44,9 +45,11 @@ enum ValueConversion {
     }
 
     /// One value for a declared property; a link takes an object of the target class, or a
-    /// dictionary or array to build an unmanaged one from.
-    static func value(_ given: Any?, for property: ModelProperty, className: String) throws -> _StrataValue {
-        if property.schema.isList { return try list(given, for: property, className: className) }
+    /// dictionary or array to build an unmanaged one from. With `copyingEmbedded`, a managed
+    /// embedded object is given as an unmanaged copy of itself.
+    static func value(_ given: Any?, for property: ModelProperty, className: String,
+                      copyingEmbedded: Bool = false) throws -> _StrataValue {
+        if property.schema.isList { return try list(given, for: property, className: className, copyingEmbedded: copyingEmbedded) }
         guard let target = property.linkTarget else {
             return _StrataValue(try value(given, for: property.schema, className: className))
         }
@@ -58,20 +61,27 @@ enum ValueConversion {
             guard name == property.schema.linkTarget else {
                 throw mismatch(given, property.schema, className, reason: "expected a '\(property.schema.linkTarget ?? "")' object")
             }
-            return object._strataValue
+            guard copyingEmbedded, object is EmbeddedObject, object.managingCore != nil else { return object._strataValue }
+            return try unmanagedObject(target, from: object, copyingEmbedded: true)
         case let nested?:
-            let object = target.init()
-            let info = try ModelClass.of(target)
-            for (index, v) in try values(from: nested, for: info).enumerated() {
-                if let v { info.properties[index].field.setValue(v, at: info.field(index, of: object)) }
-            }
-            return _StrataValue(.link(0), object: object)
+            return try unmanagedObject(target, from: nested, copyingEmbedded: copyingEmbedded)
         }
+    }
+
+    /// A new unmanaged object of class `target` from a dictionary, an array or an object.
+    private static func unmanagedObject(_ target: ObjectBase.Type, from nested: Any, copyingEmbedded: Bool) throws -> _StrataValue {
+        let object = target.init()
+        let info = try ModelClass.of(target)
+        for (index, v) in try values(from: nested, for: info, copyingEmbedded: copyingEmbedded).enumerated() {
+            if let v { info.properties[index].field.setValue(v, at: info.field(index, of: object)) }
+        }
+        return _StrataValue(.link(0), object: object)
     }
 
     /// A list's elements from an array (or any sequence, or a List); each element as the list's
     /// element type takes it.
-    private static func list(_ given: Any?, for property: ModelProperty, className: String) throws -> _StrataValue {
+    private static func list(_ given: Any?, for property: ModelProperty, className: String,
+                             copyingEmbedded: Bool) throws -> _StrataValue {
         let items: [Any?]
         switch flatten(given) {
         case nil, is NSNull: items = []
@@ -85,7 +95,7 @@ enum ValueConversion {
         schema.isList = false
         let element = ModelProperty(name: property.name, offset: property.offset, field: property.field, schema: schema,
                                    linkTarget: property.linkTarget, listAccess: nil, read: property.read)
-        return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className) })
+        return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className, copyingEmbedded: copyingEmbedded) })
     }
 
     /// One value for `property`; throws `.invalidInput` naming the property when it does not fit.

@@ -171,11 +171,15 @@ extension Realm {
 
     // MARK: Reading
 
-    /// Every object of a class, as lazy, live results.
+    /// Every object of a class, as lazy, live results. Traps for an embedded class, as in
+    /// RealmSwift: its objects are reached through their owners.
     public func objects<Element: RealmFetchable>(_ type: Element.Type) -> Results<Element> {
         core.confinement.check()
         guard let objectType = type as? ObjectBase.Type else {
             fatalError("objects(_:) needs an Object subclass, not \(type)")
+        }
+        if objectType is EmbeddedObject.Type {
+            fatalError("Querying embedded object type '\(objectType.className())' is not supported")
         }
         do { return Results(core: core, info: try core.modelClass(objectType)) } catch { trap(error) }
     }

@@ -24,7 +24,8 @@ extension StorageTransaction {
         guard let rows else {
             throw StorageError(.invalidDatabase, "'\(file.path)' is damaged: the rows of '\(name)' are missing")
         }
-        let table = Table(schema: classSchema, rows: rows, indexes: indexes, backlinks: backlinks, lists: lists)
+        let table = Table(schema: classSchema, rows: rows, indexes: indexes, backlinks: backlinks, lists: lists,
+                          embeddedTargets: schema.embeddedClassNames)
         tables[name] = table
         return table
     }
@@ -44,6 +45,8 @@ extension StorageTransaction {
             }
         }
         for c in classes {
+            // A class turning embedded or not changes what other classes' links own.
+            if schema.classes[c.name]?.isEmbedded != c.isEmbedded { tables.removeAll() }
             schema.classes[c.name] = c
             tables[c.name] = nil
         }

@@ -80,10 +80,35 @@ package struct PropertySchema: Sendable, Codable, Equatable {
 package struct ClassSchema: Sendable, Codable, Equatable {
     package var name: String
     package var properties: [PropertySchema]
+    /// Whether the class is embedded: each of its objects is owned by exactly one link or
+    /// list element of another object, and is deleted with it. Absent (false) from schemas
+    /// written before embedded classes existed.
+    package var isEmbedded = false
 
-    package init(name: String, properties: [PropertySchema]) {
+    package init(name: String, properties: [PropertySchema], isEmbedded: Bool = false) {
         self.name = name
         self.properties = properties
+        self.isEmbedded = isEmbedded
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, properties, isEmbedded
+    }
+
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        properties = try c.decode([PropertySchema].self, forKey: .properties)
+        isEmbedded = try c.decodeIfPresent(Bool.self, forKey: .isEmbedded) ?? false
+    }
+
+    /// Encodes `isEmbedded` only when true, so that schemas without embedded classes keep the
+    /// bytes they had before.
+    package func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(properties, forKey: .properties)
+        if isEmbedded { try c.encode(isEmbedded, forKey: .isEmbedded) }
     }
 
     /// The property named `name`, if any.

@@ -23,6 +23,9 @@ package struct FileSchema: Sendable, Equatable {
         sorted.flatMap { c in c.properties.filter { $0.isToOneLink && $0.linkTarget == target }.map { (c, $0) } }
     }
 
+    /// The names of the embedded classes.
+    package var embeddedClassNames: Set<String> { Set(classes.values.filter(\.isEmbedded).map(\.name)) }
+
     /// Every object-list property (with its class) whose elements are of the class `target`.
     package func lists(of target: String) -> [(origin: ClassSchema, property: PropertySchema)] {
         sorted.flatMap { c in c.properties.filter { $0.isList && $0.linkTarget == target }.map { (c, $0) } }

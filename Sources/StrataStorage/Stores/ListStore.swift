@@ -67,6 +67,7 @@ package struct ListStore {
     func insertElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value], at index: Int) throws(StorageError) {
         if values.isEmpty { return }
         for v in values { try checkListValue(table, property, v) }
+        try transaction.objects.claimEmbedded(table, property, values)
         var dir = try directory(table, property, owner)
         guard index >= 0, index <= dir.total else {
             throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
@@ -83,7 +84,7 @@ package struct ListStore {
         dir.total += values.count
         try putDirectory(table, property, owner, dir)
         for v in values { if case .link(let target) = v { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1) } }
-        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+        try recordModified(table, owner, property)
     }
 
     /// Removes element `index` of `owner`'s list `property` and returns it.
@@ -99,7 +100,8 @@ package struct ListStore {
         dir.total -= 1
         try putDirectory(table, property, owner, dir)
         if case .link(let target) = removed { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
-        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+        try recordModified(table, owner, property)
+        try transaction.objects.releaseEmbedded(table, property, CollectionOfOne(removed))
         return removed
     }
 
@@ -112,32 +114,50 @@ package struct ListStore {
         }
         var elements = try chunk(table, property, owner, dir.chunks[c].id)
         let old = decode(elements[offset], property)
+        if old != value { try transaction.objects.claimEmbedded(table, property, CollectionOfOne(value)) }
         elements[offset] = ListEncoding.element(value, of: property.type)
         try replaceChunk(table, property, owner, &dir, c, with: elements)
         try putDirectory(table, property, owner, dir)
         if case .link(let target) = old { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
         if case .link(let target) = value { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1) }
-        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+        try recordModified(table, owner, property)
+        if old != value { try transaction.objects.releaseEmbedded(table, property, CollectionOfOne(old)) }
     }
 
-    /// Empties `owner`'s list `property`.
+    /// Empties `owner`'s list `property` (deleting the embedded objects it held).
     package func removeAll(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
+        let removed = try removeElements(table, property, owner: owner)
+        try transaction.objects.releaseEmbedded(table, property, removed)
+    }
+
+    /// Empties `owner`'s list `property` and returns the objects it held (none for a list of
+    /// values), without deleting the embedded ones.
+    private func removeElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> [Value] {
         let dir = try directory(table, property, owner)
-        if dir.total == 0 { return }
-        if property.type == .link {
-            for v in try values(table, property, owner: owner) {
-                if case .link(let target) = v { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
-            }
+        if dir.total == 0 { return [] }
+        let removed = property.type == .link ? try values(table, property, owner: owner) : []
+        for case .link(let target) in removed {
+            try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1)
         }
         for c in dir.chunks { try deleteEntry(table, property, key: Self.key(owner, chunk: c.id)) }
         try deleteEntry(table, property, key: Self.key(owner))
-        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+        try recordModified(table, owner, property)
+        return removed
     }
 
-    /// Replaces the elements of `owner`'s list `property` with `values` (backlinks follow).
+    /// Replaces the elements of `owner`'s list `property` with `values` (backlinks follow);
+    /// the embedded objects it held and `values` does not are deleted.
     package func rewrite(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value]) throws(StorageError) {
-        try removeAll(table, property, owner: owner)
+        let removed = try removeElements(table, property, owner: owner)
         try insert(table, property, owner: owner, values, at: 0)
+        try transaction.objects.releaseEmbedded(table, property, removed.filter { !values.contains($0) })
+    }
+
+    /// Records `owner`'s list `property` as modified, and the owners of `owner` when it is an
+    /// embedded object.
+    private func recordModified(_ table: Table, _ owner: ObjectKey, _ property: PropertySchema) throws(StorageError) {
+        transaction.record(table) { $0.recordModify(owner, property: property.id) }
+        if table.schema.isEmbedded { try transaction.objects.recordOwnersModified(table, owner) }
     }
 
     /// The owners that have a non-empty list `property`, in key order.

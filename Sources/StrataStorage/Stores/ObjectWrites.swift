@@ -18,6 +18,7 @@ package struct ObjectWrites {
         try Self.checkSizes(table, values)
         for link in table.links { try checkLinkTarget(table, link, values[link.id]) }
         for p in table.mixedProperties { try Self.checkMixedValue(table, p, values[p.id]) }
+        for link in table.embeddedRelationships where link.isToOneLink { try claimEmbedded(table, link, CollectionOfOne(values[link.id])) }
         let key = try newKey(table, values)
         let row = RowEncoder.encode(values, table.mixedSlots)
         let append = key > (try transaction.rows.lastKey(table))
@@ -76,7 +77,9 @@ package struct ObjectWrites {
         for link in table.links {
             guard let new = newValue(link.id) else { continue }
             try checkLinkTarget(table, link, new)
-            relinked.append((link, old.value(link), new))
+            let oldValue = old.value(link)
+            if oldValue != new { try claimEmbedded(table, link, CollectionOfOne(new)) }
+            relinked.append((link, oldValue, new))
         }
         let slotCount = max(table.slotCount, newValues.reduce(0) { max($0, $1.id) } + 1)
         var oldIndexed: [(PropertySchema, Value)] = []
@@ -103,6 +106,8 @@ package struct ObjectWrites {
             if case .link(let target) = newValue { try transaction.links.add(table, link, target: target, origin: key) }
         }
         transaction.record(table) { c in for (id, _) in newValues { c.recordModify(key, property: id) } }
+        for (link, oldValue, newValue) in relinked where oldValue != newValue { try releaseEmbedded(table, link, CollectionOfOne(oldValue)) }
+        if table.schema.isEmbedded { try recordOwnersModified(table, key) }
     }
 
     /// Deletes object `key` and its index entries. Returns false if it did not exist.
@@ -116,6 +121,7 @@ package struct ObjectWrites {
         for link in table.links {
             if case .link(let target) = old.value(link) { try transaction.links.remove(table, link, target: target, origin: key) }
         }
+        for link in table.embeddedRelationships where link.isToOneLink { try releaseEmbedded(table, link, CollectionOfOne(old.value(link))) }
         var indexed: [(PropertySchema, Value)] = []
         for property in table.indexedProperties {
             indexed.append((property, old.value(property)))
@@ -129,6 +135,7 @@ package struct ObjectWrites {
     /// Deletes every object of the class in one step (`mdb_drop` of its databases), recorded
     /// in history as one "cleared" change rather than a key per object.
     package func deleteAll(_ table: Table) throws(StorageError) {
+        try deleteAllOwned(table)
         try unlinkAllIncoming(table)
         try unlistAllIncoming(table)
         try transaction.rows.removeAll(table)

@@ -31,8 +31,12 @@ package final class Table {
     /// The mixed properties of this class (lists of mixed values apart), and their slots.
     package let mixedProperties: [PropertySchema]
     package let mixedSlots: MixedSlots
+    /// The link and list properties whose targets are of an embedded class: the objects they
+    /// point at are owned, and deleted with their link (`ObjectWrites+Embedded.swift`).
+    package let embeddedRelationships: [PropertySchema]
 
-    init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database], lists: [Int: Database]) {
+    init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database], lists: [Int: Database],
+         embeddedTargets: Set<String>) {
         self.schema = schema
         self.rows = rows
         self.indexes = indexes
@@ -46,6 +50,13 @@ package final class Table {
         slotCount = schema.slotCount
         mixedProperties = schema.properties.filter { $0.type == .mixed && !$0.isList }
         mixedSlots = MixedSlots(schema)
+        embeddedRelationships = schema.properties.filter { $0.type == .link && embeddedTargets.contains($0.linkTarget ?? "") }
+    }
+
+    /// Whether relationship `property` of this class points at embedded objects.
+    @inline(__always)
+    package func ownsTargets(of property: PropertySchema) -> Bool {
+        !embeddedRelationships.isEmpty && embeddedRelationships.contains { $0.id == property.id }
     }
 
     /// The class name.
