@@ -94,17 +94,13 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
     /// Moves the element at `from` so that it ends up at `to`.
     public func move(from: Int, to: Int) {
         guard let store else { unmanaged.insert(unmanaged.remove(at: from), at: to); return }
-        store.write { list in try list.insert([try list.remove(at: from)], at: to) }
+        store.write { try $0.move(from: from, to: to) }
     }
 
     /// Exchanges the elements at two indexes.
     public func swapAt(_ index1: Int, _ index2: Int) {
         guard let store else { unmanaged.swapAt(index1, index2); return }
-        store.write { list in
-            let a = try list.value(at: index1), b = try list.value(at: index2)
-            try list.replace(at: index1, with: b)
-            try list.replace(at: index2, with: a)
-        }
+        store.write { try $0.swapAt(index1, index2) }
     }
 
     // MARK: Queries (lists of objects)

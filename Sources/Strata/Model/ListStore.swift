@@ -39,6 +39,8 @@ final class ListStore {
         @discardableResult
         func remove(at i: Int) throws -> StrataStorage.Value { try txn.lists.remove(store.table, store.property, owner: store.ownerKey, at: i) }
         func replace(at i: Int, with v: StrataStorage.Value) throws { try txn.lists.replace(store.table, store.property, owner: store.ownerKey, at: i, with: v) }
+        func move(from: Int, to: Int) throws { try txn.lists.move(store.table, store.property, owner: store.ownerKey, from: from, to: to) }
+        func swapAt(_ i: Int, _ j: Int) throws { try txn.lists.swapAt(store.table, store.property, owner: store.ownerKey, i, j) }
         func removeAll() throws { try txn.lists.removeAll(store.table, store.property, owner: store.ownerKey) }
         func position(of v: StrataStorage.Value) throws -> (index: Int, isMember: Bool) { try txn.lists.position(of: v, in: store.table, store.property, owner: store.ownerKey) }
         func contains(_ v: StrataStorage.Value) throws -> Bool { try txn.lists.contains(v, in: store.table, store.property, owner: store.ownerKey) }

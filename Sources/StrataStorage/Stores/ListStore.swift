@@ -87,9 +87,29 @@ package struct ListStore {
         try recordModified(table, owner, property)
     }
 
-    /// Removes element `index` of `owner`'s list `property` and returns it.
+    /// Removes element `index` of `owner`'s list `property` and returns it (deleting it if it
+    /// is an embedded object).
     @discardableResult
     package func remove(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws(StorageError) -> Value {
+        let removed = try removeElement(table, property, owner: owner, at: index)
+        try transaction.objects.releaseEmbedded(table, property, CollectionOfOne(removed))
+        return removed
+    }
+
+    /// Moves element `from` of `owner`'s list `property` to `to`; an embedded object stays.
+    package func move(_ table: Table, _ property: PropertySchema, owner: ObjectKey, from: Int, to: Int) throws(StorageError) {
+        try insertElements(table, property, owner: owner, [try removeElement(table, property, owner: owner, at: from)], at: to)
+    }
+
+    /// Exchanges elements `i` and `j` of `owner`'s list `property`; embedded objects stay.
+    package func swapAt(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ i: Int, _ j: Int) throws(StorageError) {
+        let a = try value(table, property, owner: owner, at: i), b = try value(table, property, owner: owner, at: j)
+        try replaceElement(table, property, owner: owner, at: i, with: b, owning: false)
+        try replaceElement(table, property, owner: owner, at: j, with: a, owning: false)
+    }
+
+    /// Removes element `index` and returns it, as it is.
+    private func removeElement(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws(StorageError) -> Value {
         var dir = try directory(table, property, owner)
         guard index >= 0, index < dir.total, let (c, offset) = dir.locate(index) else {
             throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
@@ -101,12 +121,19 @@ package struct ListStore {
         try putDirectory(table, property, owner, dir)
         if case .link(let target) = removed { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
         try recordModified(table, owner, property)
-        try transaction.objects.releaseEmbedded(table, property, CollectionOfOne(removed))
         return removed
     }
 
-    /// Replaces element `index` of `owner`'s list `property` with `value`.
+    /// Replaces element `index` of `owner`'s list `property` with `value` (deleting the old
+    /// element if it is an embedded object).
     package func replace(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int, with value: Value) throws(StorageError) {
+        try replaceElement(table, property, owner: owner, at: index, with: value, owning: true)
+    }
+
+    /// Replaces element `index` with `value`; when `owning`, an embedded object put in must be
+    /// free and the one taken out is deleted.
+    private func replaceElement(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int, with value: Value,
+                                owning: Bool) throws(StorageError) {
         try checkListValue(table, property, value)
         var dir = try directory(table, property, owner)
         guard index >= 0, index < dir.total, let (c, offset) = dir.locate(index) else {
@@ -114,14 +141,14 @@ package struct ListStore {
         }
         var elements = try chunk(table, property, owner, dir.chunks[c].id)
         let old = decode(elements[offset], property)
-        if old != value { try transaction.objects.claimEmbedded(table, property, CollectionOfOne(value)) }
+        if owning && old != value { try transaction.objects.claimEmbedded(table, property, CollectionOfOne(value)) }
         elements[offset] = ListEncoding.element(value, of: property.type)
         try replaceChunk(table, property, owner, &dir, c, with: elements)
         try putDirectory(table, property, owner, dir)
         if case .link(let target) = old { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
         if case .link(let target) = value { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1) }
         try recordModified(table, owner, property)
-        if old != value { try transaction.objects.releaseEmbedded(table, property, CollectionOfOne(old)) }
+        if owning && old != value { try transaction.objects.releaseEmbedded(table, property, CollectionOfOne(old)) }
     }
 
     /// Empties `owner`'s list `property` (deleting the embedded objects it held).

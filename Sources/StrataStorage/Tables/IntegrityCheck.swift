@@ -4,7 +4,7 @@ import LMDB
 /// row and every row has its entry; primary keys are unique; every to-one link and list member
 /// points at an existing object and has its backlink, and every backlink stands for a link;
 /// every list's directory matches its chunks; every mixed value has a known type code and a
-/// length of that type. Used by tests, the stress suite and
+/// length of that type; every embedded object has exactly one owner. Used by tests, the stress suite and
 /// `strata check`. Reports the first inconsistency found.
 package struct IntegrityCheck {
     /// What was checked, for a summary line.
@@ -77,6 +77,12 @@ package struct IntegrityCheck {
             }
             for list in table.listProperties {
                 try check(list: list, of: table, owner: key)
+            }
+            if table.schema.isEmbedded {
+                let owners = try txn.objects.ownerCount(of: key, in: table)
+                if owners != 1 {
+                    throw Problem(description: "'\(table.name)' object \(key): an embedded object has \(owners) owners; it must have exactly one")
+                }
             }
             progress(report.objects + rows)
             return true
