@@ -67,6 +67,7 @@ final class MigrationContext {
             }
             try translatingErrors(path: path) {
                 try context.finish()
+                try context.checkNewlyEmbeddedClasses()
                 try txn.meta.setSchemaVersion(newVersion)
                 txn.discardChanges()   // list rewrites record changes; a migration's entry has none
                 txn.commitDescription = "Migration from schema version \(oldVersion) to \(newVersion)"
@@ -130,7 +131,7 @@ final class MigrationContext {
                 }
                 properties.append(p)
             }
-            let target = ClassSchema(name: code.name, properties: properties)
+            let target = ClassSchema(name: code.name, properties: properties, isEmbedded: code.isEmbedded)
             if target != old {
                 targets.append(target)
                 changed.insert(info.name)

@@ -13,6 +13,10 @@ enum SchemaDifferences {
     static func lines(code: ClassSchema, stored: ClassSchema) -> [String] {
         var lines: [String] = []
         let name = code.name
+        if code.isEmbedded != stored.isEmbedded {
+            let kind = { (c: ClassSchema) in c.isEmbedded ? "embedded" : "top-level" }
+            lines.append("Class '\(name)' has been changed from \(kind(stored)) to \(kind(code)).")
+        }
         for p in code.properties {
             guard let s = stored.property(named: p.name) else {
                 lines.append("Property '\(name).\(p.name)' has been added.")

@@ -20,6 +20,8 @@ struct ClassJSON: Codable {
     var name: String
     /// The primary-key property's name, or null.
     @NullWhenNil var primaryKey: String?
+    /// True for an embedded class; absent otherwise.
+    var embedded: Bool?
     var properties: [PropertyJSON]
     /// The number of objects (`info` only).
     var objects: Int?
@@ -28,6 +30,7 @@ struct ClassJSON: Codable {
     init(_ schema: ClassSchema, objects: Int? = nil) {
         name = schema.name
         primaryKey = schema.primaryKey?.name
+        embedded = schema.isEmbedded ? true : nil
         properties = schema.properties.map(PropertyJSON.init)
         self.objects = objects
     }
@@ -35,7 +38,8 @@ struct ClassJSON: Codable {
     /// The class as the storage layer stores it, with property ids in the order given.
     /// Throws a description of the first property that names no known type.
     func schema() throws -> ClassSchema {
-        ClassSchema(name: name, properties: try properties.enumerated().map { id, p in try p.schema(id: id, in: name) })
+        ClassSchema(name: name, properties: try properties.enumerated().map { id, p in try p.schema(id: id, in: name) },
+                    isEmbedded: embedded == true)
     }
 }
 

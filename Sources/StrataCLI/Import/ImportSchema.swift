@@ -46,6 +46,10 @@ enum ImportSchema {
     /// The first property whose type differs between the input's class and the file's, as
     /// a message; nil when they agree (properties only one of them has are left to the lines).
     private static func difference(_ input: ClassSchema, _ file: ClassSchema) -> String? {
+        if input.isEmbedded != file.isEmbedded {
+            let kind = { (c: ClassSchema) in c.isEmbedded ? "embedded" : "not embedded" }
+            return "\(input.name) is \(kind(input)) in the input but \(kind(file)) in the file"
+        }
         for p in input.properties {
             guard let f = file.property(named: p.name) else { continue }
             if p.type != f.type || p.intWidth != f.intWidth || p.isList != f.isList || p.isSet != f.isSet || p.linkTarget != f.linkTarget {

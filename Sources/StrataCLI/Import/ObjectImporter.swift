@@ -15,6 +15,8 @@ final class ObjectImporter {
     private var keyMaps: [String: [ObjectKey: ObjectKey]] = [:]
     /// The links and lists of each added object, set by `linkAll`.
     private var pending: [(line: Int, table: Table, key: ObjectKey, values: [(PropertySchema, JSONValue)])] = []
+    /// The embedded objects added, with their lines: each must have an owner once linked.
+    private var embedded: [(line: Int, table: Table, key: ObjectKey)] = []
     /// Objects added so far.
     private(set) var count = 0
 
@@ -64,6 +66,7 @@ final class ObjectImporter {
         let key = try storage(line) { try txn.objects.insert(table, values: row) }
         if let inputKey, table.primaryKey == nil { keyMaps[schema.name, default: [:]][inputKey] = key }
         if !relationships.isEmpty { pending.append((line, table, key, relationships)) }
+        if schema.isEmbedded { embedded.append((line, table, key)) }
         count += 1
     }
 
@@ -84,6 +87,9 @@ final class ObjectImporter {
                 }
             }
             progress(n + 1)
+        }
+        for object in embedded where try txn.objects.ownerCount(of: object.key, in: object.table) == 0 {
+            throw LineError(line: object.line, message: "\(object.table.name) is embedded: no line links to this object, and it cannot stand on its own")
         }
     }
 
