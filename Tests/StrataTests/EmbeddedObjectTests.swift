@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 import XCTest
 @testable import Strata
 
@@ -74,6 +75,27 @@ final class EmbeddedObjectTests: StrataTestCase {
         XCTAssertNil(resident.address)
         XCTAssertEqual(resident.addresses.map(\.city), ["B"])
         assertConsistent()
+    }
+
+    func testDeleteAllDeletesEmbeddedObjects() throws {
+        let realm = try open()
+        try realm.write { realm.create(Tenant.self, value: ["id": 1, "address": ["city": "Oslo", "location": ["latitude": 1.0]], "addresses": [["city": "A"]]] as [String: Any]) }
+        try realm.write { realm.deleteAll() }
+        let counts = realm.core.reading { () throws -> [Int] in
+            let txn = try realm.core.transaction()
+            return try ["Address", "Coordinates", "Tenant"].map { try txn.rows.count(XCTUnwrap(try txn.table($0))) }
+        }
+        XCTAssertEqual(counts, [0, 0, 0])
+        assertConsistent()
+    }
+
+    func testSchemasWrittenBeforeEmbeddedClassesReadAsTopLevel() throws {
+        let old = try JSONDecoder().decode(ClassSchema.self, from: Data(#"{"name":"Dog","properties":[]}"#.utf8))
+        XCTAssertFalse(old.isEmbedded)
+        let encoded = String(decoding: try JSONEncoder().encode(old), as: UTF8.self)
+        XCTAssertFalse(encoded.contains("isEmbedded"), "a top-level class keeps the bytes it had")
+        let embedded = try JSONEncoder().encode(ClassSchema(name: "Address", properties: [], isEmbedded: true))
+        XCTAssertTrue(try JSONDecoder().decode(ClassSchema.self, from: embedded).isEmbedded)
     }
 
     func testAnEmbeddedObjectCannotBeAddedOrCreatedOnItsOwn() throws {
