@@ -83,6 +83,16 @@ final class EmbeddedStackTests: StrataTestCase {
         assertConsistent()
     }
 
+    func testAMigrationCannotLeaveAnEmbeddedObjectWithoutAnOwner() throws {
+        try seed()
+        try closingRealms { _ = try Realm(configuration: config(1, [HolderV1.self, PlaceV1.self])) }
+        XCTAssertThrowsError(try Realm(configuration: config(2, [HolderV1.self, PlaceV1.self]) { migration, _ in
+            migration.create("Place", value: ["city": "Alone"])
+        })) { error in
+            XCTAssertTrue("\(error)".contains("'Place' is embedded: after the migration an object has 0 owners"), "\(error)")
+        }
+    }
+
     func testExportThenImportRoundTripsEmbeddedObjectsExactly() throws {
         try closingRealms {
             let realm = try openRealm(types: embeddedTypes)

@@ -36,7 +36,7 @@ final class MigrationContext {
     /// Configured classes by name.
     private let configured: Set<String>
     /// Classes the block wrote to, created in or deleted from.
-    private var touched: Set<String> = []
+    private(set) var touched: Set<String> = []
     /// Classes whose stored schema changed.
     private var changed: Set<String> = []
     /// Classes `deleteData` removed from the schema.
@@ -67,7 +67,7 @@ final class MigrationContext {
             }
             try translatingErrors(path: path) {
                 try context.finish()
-                try context.checkNewlyEmbeddedClasses()
+                try context.checkEmbeddedOwners()
                 try txn.meta.setSchemaVersion(newVersion)
                 txn.discardChanges()   // list rewrites record changes; a migration's entry has none
                 txn.commitDescription = "Migration from schema version \(oldVersion) to \(newVersion)"
