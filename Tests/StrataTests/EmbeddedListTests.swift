@@ -111,6 +111,45 @@ final class EmbeddedListTests: StrataTestCase {
         XCTAssertEqual(modifications, [[0], [0], [0]])
     }
 
+    func testHistoryRecordsAChangeToAnEmbeddedObjectOnItsOwner() throws {
+        let realm = try open()
+        let tenant = try realm.write { realm.create(Tenant.self, value: ["id": 1, "address": ["city": "Oslo"]]) }
+        let before = try XCTUnwrap(realm.history().map(\.version).max())
+        try realm.write { tenant.address!.city = "Bergen" }
+        let changes = try realm.changes(from: before, to: before + 1)
+        XCTAssertEqual(changes.first { $0.className == "Address" }?.modifiedProperties, ["city"])
+        XCTAssertEqual(changes.first { $0.className == "Tenant" }?.modifiedProperties, ["address"])
+    }
+
+    func testUpdatingAnOwnerByPrimaryKeyReplacesItsEmbeddedObjects() throws {
+        let realm = try open()
+        let tenant = try realm.write { realm.create(Tenant.self, value: ["id": 1, "address": ["city": "Oslo"], "addresses": [["city": "A"]]]) }
+        let (oldAddress, oldElement) = (tenant.address!, tenant.addresses[0])
+        try realm.write {
+            realm.create(Tenant.self, value: ["id": 1, "address": ["city": "Bergen"], "addresses": [["city": "B"], ["city": "C"]]], update: .modified)
+        }
+        XCTAssertEqual(tenant.address?.city, "Bergen")
+        XCTAssertEqual(tenant.addresses.map(\.city), ["B", "C"])
+        XCTAssertTrue(oldAddress.isInvalidated && oldElement.isInvalidated)
+        assertConsistent()
+    }
+
+    func testStrataInfoMarksEmbeddedClassesAndQueriesReachThem() throws {
+        try closingRealms {
+            let realm = try open()
+            _ = try tenant(realm, cities: ["Oslo"])
+        }
+        let run = try strata(["info", fileURL().path])
+        XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
+        XCTAssertTrue(run.lines.contains("Address (embedded): 1 object"), run.transcript)
+        XCTAssertTrue(run.lines.contains("Tenant: 1 object"), run.transcript)
+        for (city, found) in [("Oslo", 1), ("Bergen", 0)] {
+            let query = try strata(["query", fileURL().path, "Tenant", "ANY addresses.city == '\(city)'", "--json"])
+            XCTAssertEqual(query.process.terminationStatus, 0, query.transcript)
+            XCTAssertEqual(query.lines.count, found, query.transcript)
+        }
+    }
+
     func testTheIntegrityCheckReportsAnEmbeddedObjectWithoutAnOwner() throws {
         let realm = try open()
         _ = try tenant(realm, cities: ["Oslo"])

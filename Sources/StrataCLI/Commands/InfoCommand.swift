@@ -96,7 +96,7 @@ struct InfoCommand: Command {
         }
         for c in info.classes {
             lines.append("")
-            lines.append("\(c.name): \(Output.count(c.objects ?? 0, "object"))")
+            lines.append("\(c.name)\(c.embedded == true ? " (embedded)" : ""): \(Output.count(c.objects ?? 0, "object"))")
             let rows = c.properties.map { p in [p.name, typeName(p), p.primaryKey ? "primary key" : p.indexed ? "indexed" : ""] }
             lines += Output.table(["property", "type", "key/index"], rows)
         }
