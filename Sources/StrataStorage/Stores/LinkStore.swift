@@ -24,6 +24,21 @@ package struct LinkStore {
         return keys
     }
 
+    /// The objects of `origin` whose link or list `property` points at `target`, ascending,
+    /// each with the number of times it does (1 for a to-one link; a list's stored count).
+    package func occurrences(_ origin: Table, _ property: PropertySchema, of target: ObjectKey) throws(StorageError) -> [(origin: ObjectKey, count: Int)] {
+        var found: [(ObjectKey, Int)] = []
+        try withCursor(origin, property, at: target) { cursor, entry in
+            var entry = entry
+            while let e = entry {
+                let count = e.value.count == 12 ? Int(UInt32(bigEndian: e.value.loadUnaligned(fromByteOffset: 8, as: UInt32.self))) : 1
+                found.append((ObjectKeyCoding.decode(e.value), count))
+                entry = try cursor.nextDuplicate()
+            }
+        }
+        return found
+    }
+
     /// How many objects of `origin` link to `target` through `property`, in O(log n).
     package func originCount(_ origin: Table, _ property: PropertySchema, linkingTo target: ObjectKey) throws(StorageError) -> Int {
         var n = 0

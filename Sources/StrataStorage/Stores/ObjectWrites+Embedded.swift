@@ -44,10 +44,7 @@ extension ObjectWrites {
         let schema = transaction.schema
         for (originSchema, property) in schema.links(to: target.name) + schema.lists(of: target.name) {
             guard let origin = try transaction.table(originSchema.name) else { continue }
-            for owner in try transaction.links.origins(origin, property, linkingTo: key) {
-                let times = property.isList
-                    ? try transaction.lists.values(origin, property, owner: owner).lazy.filter { $0 == .link(key) }.count
-                    : 1
+            for (owner, times) in try transaction.links.occurrences(origin, property, of: key) {
                 found += repeatElement((origin, owner, property), count: times)
             }
         }
