@@ -1,5 +1,6 @@
 import CLMDB
 import Glibc
+import Synchronization
 
 /// An open LMDB environment: one memory-mapped file shared by every thread of this process.
 ///
@@ -9,11 +10,13 @@ import Glibc
 /// `EnvironmentRegistry` in the storage layer). Never `fork()` after opening.
 package final class Environment: @unchecked Sendable {
     // Sendable invariant: LMDB's `MDB_env` is safe to share between threads; the stored
-    // properties are immutable.
+    // properties are immutable but `newestProbe`, a mutex.
     package let handle: OpaquePointer
     package let path: String
     /// The size of the memory map: the most the file can grow to.
     package let mapSize: Int
+    /// The read transaction `newestTransactionID` renews and resets (nil until first asked).
+    private let newestProbe = Mutex<OpaquePointer?>(nil)
 
     /// Options for `Environment.init`.
     package struct Options: Sendable {
@@ -57,7 +60,10 @@ package final class Environment: @unchecked Sendable {
         self.mapSize = info.me_mapsize
     }
 
-    deinit { mdb_env_close(handle) }
+    deinit {
+        newestProbe.withLock { probe in if let probe { mdb_txn_abort(probe) } }
+        mdb_env_close(handle)
+    }
 
     /// The largest key LMDB accepts (511 bytes with the default build).
     package var maxKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
@@ -76,11 +82,24 @@ package final class Environment: @unchecked Sendable {
         return (info.me_last_pgno + 1) * pageSize
     }
 
-    /// The id of the newest committed transaction, in any process (read from the meta page).
-    package var lastTransactionID: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        return info.me_last_txnid
+    /// The id of the newest committed transaction, in any process: the snapshot a read
+    /// transaction begun now gets. Read by renewing a read transaction kept for this (its
+    /// reader slot stays taken while it is reset), not from the meta page: a commit writes its
+    /// meta page before it publishes its id to new readers, so for a moment the meta page
+    /// names a transaction that no new snapshot sees yet.
+    package func newestTransactionID() throws(LMDBError) -> Int {
+        try newestProbe.withLock { (probe: inout OpaquePointer?) throws(LMDBError) -> Int in
+            if let probe {
+                try check(mdb_txn_renew(probe))
+            } else {
+                var txn: OpaquePointer?
+                try check(mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn))
+                probe = txn
+            }
+            guard let txn = probe else { throw LMDBError(ENOMEM) }
+            defer { mdb_txn_reset(txn) }
+            return mdb_txn_id(txn)
+        }
     }
 
     /// Clears reader slots left by dead processes (`mdb_reader_check`); returns how many.

@@ -13,7 +13,8 @@ package protocol CommitListener: AnyObject {
 /// tells every listener. Commits made by this process are told to the listeners by the
 /// committing thread (`commitMadeHere`), without waking this thread. A timed wait is the
 /// safety net for a committer killed between its LMDB commit and the wake-up: each wake-up
-/// also compares LMDB's newest transaction id. The thread runs while there are listeners.
+/// also compares LMDB's newest transaction id: the one a new snapshot gets, so a listener told
+/// of a commit always finds it. The thread runs while there are listeners.
 final class CommitNotifier: @unchecked Sendable {
     // Sendable invariant: `listeners` and `isRunning` are only touched under `lock`.
     private struct Weak { weak var listener: CommitListener? }
@@ -43,7 +44,7 @@ final class CommitNotifier: @unchecked Sendable {
         let mapping = file.coordination?.mapping
         let word = file.coordination?.wakeWordOffset ?? CoordinationLayout.commitSequenceOffset
         let wakes = mapping?.load32(word) ?? 0
-        toldTransaction = file.environment.lastTransactionID
+        toldTransaction = (try? file.environment.newestTransactionID()) ?? 0
         // The thread keeps the mapping, not the coordination file: closing that file's
         // descriptor drops this process's locks on it, which only the file's owner may do.
         let thread = Thread { [weak self] in
@@ -57,14 +58,15 @@ final class CommitNotifier: @unchecked Sendable {
     func commitMadeHere() {
         lock.lock()
         let live = listeners.compactMap(\.listener)
-        if let newest = file?.environment.lastTransactionID { toldTransaction = max(toldTransaction, newest) }
+        if let newest = newestTransactionID() { toldTransaction = max(toldTransaction, newest) }
         lock.unlock()
         for listener in live { listener.commitObserved() }
     }
 
     /// The live listeners that have not been told of LMDB's transaction `newest` yet (empty
-    /// when they have); nil when none is left, and the thread is marked stopped.
-    private func listenersToTell(_ newest: Int) -> [CommitListener]? {
+    /// when they have, or when `newest` could not be read); nil when none is left, and the
+    /// thread is marked stopped.
+    private func listenersToTell(_ newest: Int?) -> [CommitListener]? {
         lock.lock()
         defer { lock.unlock() }
         let live = listeners.compactMap(\.listener)
@@ -73,12 +75,14 @@ final class CommitNotifier: @unchecked Sendable {
             isRunning = false
             return nil
         }
-        guard newest != toldTransaction else { return [] }
+        guard let newest, newest != toldTransaction else { return [] }
         toldTransaction = newest
         return live
     }
 
-    private func lastTransactionID() -> Int? { file?.environment.lastTransactionID }
+    /// The newest transaction a snapshot begun now sees; nil when the file is gone or the
+    /// id cannot be read (the next wake-up tries again).
+    private func newestTransactionID() -> Int? { file.flatMap { try? $0.environment.newestTransactionID() } }
 
     /// The thread: sleeps on `word` (whose value was `wakes` when the listeners were last
     /// told) and tells the listeners whenever LMDB's newest transaction moved past what they
@@ -93,7 +97,7 @@ final class CommitNotifier: @unchecked Sendable {
                 // No coordination file (a read-only directory): LMDB's meta page is all there is.
                 Thread.sleep(forTimeInterval: Double(Self.safetyNetMilliseconds) / 1000)
             }
-            guard let newest = lastTransactionID(), let listeners = listenersToTell(newest) else { return }
+            guard let listeners = listenersToTell(newestTransactionID()) else { return }
             for listener in listeners { listener.commitObserved() }
         }
     }

@@ -90,8 +90,9 @@ package final class StorageTransaction {
         file.unpin(version)
     }
 
-    /// Whether this transaction sees the newest commit of any process.
-    package var isNewest: Bool { lmdb.id == file.environment.lastTransactionID }
+    /// Whether this transaction sees the newest commit of any process (false when that cannot
+    /// be read: a new snapshot then finds out).
+    package var isNewest: Bool { (try? file.environment.newestTransactionID()) == lmdb.id }
 
     /// The handle of the database named `name`, if this transaction can use it.
     func database(_ name: String) -> Database? { handles[name] ?? created[name] }
