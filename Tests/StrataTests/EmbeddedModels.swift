@@ -30,5 +30,10 @@ final class KeyedAddress: EmbeddedObject {
     @Persisted(primaryKey: true) var id = 0
 }
 
+/// A set of embedded objects: a schema error (RealmSwift keeps them in lists only).
+final class PhoneBook: Object {
+    @Persisted var phones: MutableSet<Phone>
+}
+
 /// The classes of the embedded-object tests.
 let embeddedTypes: [ObjectBase.Type] = [Tenant.self, Address.self, Coordinates.self, Phone.self]

@@ -118,6 +118,12 @@ final class EmbeddedObjectTests: StrataTestCase {
         }
     }
 
+    func testASetCannotHoldEmbeddedObjects() {
+        XCTAssertThrowsError(try ModelClass.of(PhoneBook.self)) { error in
+            XCTAssertTrue("\(error)".contains("Set property 'PhoneBook.phones' cannot contain embedded objects ('Phone')"), "\(error)")
+        }
+    }
+
     func testAddingAnOwnerGraphAddsItsEmbeddedObjects() throws {
         let realm = try open()
         let resident = Tenant(value: ["id": 1, "address": ["city": "Oslo"], "addresses": [["city": "Bergen"]]])
