@@ -85,9 +85,15 @@ final class TrapProbes: StrataTestCase {
 
     func testAskIfAnObjectWithADamagedRowIsInvalidated() throws {
         let (realm, ship) = try openWithShip()
-        realm.invalidate()
         try StorageFixtures.damageRow(path: realm.configuration.fileURL!.path, className: "Ship", key: ship.objectKey)
+        realm.refresh()  // not invalidate(): that would invalidate the ship without reading its row
         _ = ship.isInvalidated
+    }
+
+    func testReadPropertyOfObjectOfInvalidatedRealm() throws {
+        let (realm, ship) = try openWithShip()
+        realm.invalidate()
+        _ = ship.name
     }
 
     func testIterateAClassWithADamagedRow() throws {

@@ -47,9 +47,10 @@ extension Realm {
     /// The block given to `observe(_:)`.
     public typealias NotificationBlock = (_ notification: Notification, _ realm: Realm) -> Void
 
-    /// Calls `block` with `.didChange` on this thread's run loop after each local commit and
-    /// each `refresh()` that moves the version (several moves before the run loop turns give
-    /// one call). Delivery stops when the token is invalidated or released.
+    /// Calls `block` with `.didChange` inside each local commit (before `write` or
+    /// `commitWrite` returns), and on this thread's run loop after each `refresh()` or
+    /// autorefresh that moves the version (several moves before the run loop turns give one
+    /// call). Delivery stops when the token is invalidated or released.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         core.confinement.check()
         precondition(!core.isFrozen, frozenObservationMessage)
@@ -119,11 +120,18 @@ final class NotificationHub {
         }
     }
 
-    /// After a commit made without notifying `tokens`: they take the new version as seen.
-    func skip(_ tokens: [NotificationToken], _ core: RealmCore) {
+    /// After a commit of `core`'s: the observers of `tokens` take the new version as seen,
+    /// the `Realm.observe` blocks run now (as RealmSwift's do, inside the commit), and the
+    /// other observers hear on the run loop's next turn.
+    func committed(_ core: RealmCore, skipping tokens: [NotificationToken]) {
         for observer in tokens.compactMap({ $0 as? Observer }) where observer.core === core && !observer.isInvalidated {
             observer.rebase()
         }
+        let version = core.version
+        for case let observer as RealmObserver in observers.map(\.observer) where !observer.isInvalidated {
+            observer.didChange(to: version)
+        }
+        schedule(core)
     }
 }
 
@@ -248,8 +256,12 @@ final class RealmObserver: Observer {
         super.init(core: core)
     }
 
-    override func deliver(_ log: ChangeLog) {
-        guard advance(to: log) != nil else { return }
+    override func deliver(_ log: ChangeLog) { didChange(to: log.version) }
+
+    /// Tells the block, unless it has heard of `version` already.
+    func didChange(to version: UInt64) {
+        guard version != self.version else { return }
+        self.version = version
         block(.didChange, Realm(core: core))
     }
 }

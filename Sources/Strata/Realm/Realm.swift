@@ -99,11 +99,12 @@ public struct Realm {
     }
 
     /// Releases the snapshot this Realm holds (so the file can reuse the space of older
-    /// versions). The next read starts from the newest version.
+    /// versions), cancelling an open write. Every object and collection obtained from this
+    /// Realm so far is invalidated (`isInvalidated`); the next read starts from the newest
+    /// version. Does nothing on a frozen Realm.
     public func invalidate() {
         core.confinement.check()
-        if core.writes.isInWriteTransaction { core.writes.cancel(core) }
-        core.endTransaction()
+        core.invalidate()
     }
 
     /// Whether a file exists for `config`.
