@@ -90,6 +90,11 @@ final class TrapProbes: StrataTestCase {
         _ = ship.isInvalidated
     }
 
+    func testSetLinkingObjectsByName() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship["aboard"] = [] }
+    }
+
     func testReadPropertyOfObjectOfInvalidatedRealm() throws {
         let (realm, ship) = try openWithShip()
         realm.invalidate()
