@@ -119,11 +119,9 @@ final class ChangeSetTrial {
         let log = writer.takeLog()
         if newest != deliveredVersion {
             // Delivery to every observer is one step on the run loop, scheduled by the commit
-            // (or made when autorefresh moves the Realm): a block performed after it marks it done.
-            let flushed = ResultBox<Void>()
-            RunLoop.current.perform { flushed.result = .success(()) }
-            let delivered = { flushed.result != nil && self.realm.version >= newest && self.toldVersion >= newest }
-            runRunLoop(until: delivered)
+            // (or made when autorefresh moves the Realm).
+            let delivered = { self.realm.version >= newest && self.toldVersion >= newest }
+            runScheduledDeliveries(andUntil: delivered)
             guard delivered() else { return "version \(newest) was not delivered" }
             deliveredVersion = realm.version
         }
