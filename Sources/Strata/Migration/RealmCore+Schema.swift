@@ -49,7 +49,7 @@ extension RealmCore {
                 _ = try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, decide: decide)
             }
             var file: StorageFile? = try StorageFile.open(path: path, options: options)
-            if configuration.deleteRealmIfMigrationNeeded, !configuration.readOnly {
+            if configuration.deleteRealmIfMigrationNeeded {
                 let infos = try configuredClasses(configuration)
                 let decision = try { () throws -> SchemaDecision in
                     let txn = try file!.beginRead()

@@ -42,7 +42,9 @@ public struct Realm {
 
     /// Opens (creating if needed) the Realm described by `configuration`, or returns this
     /// thread's open instance of it. Throws `Realm.Error`: `.fileNotFound` (missing directory,
-    /// or a missing file opened read-only), `.fileAccess` (a directory in the way),
+    /// or a missing file opened read-only), `.fileOperationFailed` (a path under something
+    /// that is not a directory, such as `/dev/null/foo`), `.fileAccess` (a directory in the way),
+    /// `.invalidInput` (`deleteRealmIfMigrationNeeded` together with `readOnly`),
     /// `.filePermissionDenied`, `.invalidDatabase` (not a Strata file, truncated),
     /// `.unsupportedFileFormatVersion`, `.schemaMismatch` (listing each difference).
     ///

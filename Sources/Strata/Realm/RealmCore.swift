@@ -63,6 +63,9 @@ final class RealmCore {
         guard let path = memory?.path ?? configuration.path else {
             throw Realm.Error(.fail, "The configuration names no file: set fileURL or inMemoryIdentifier")
         }
+        if configuration.deleteRealmIfMigrationNeeded && configuration.readOnly {
+            throw Realm.Error(.invalidInput, "Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.", path: path)
+        }
         if configuration.encryptionKey != nil {
             throw Realm.Error(.fail, "Encryption is not supported yet: open '\(path)' without an encryptionKey", path: path)
         }
