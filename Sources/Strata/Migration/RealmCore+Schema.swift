@@ -101,6 +101,7 @@ extension RealmCore {
         }
         endTransaction()
         validatedSchema = try translatingErrors(path: path) { try transaction().schema }
+        endTransaction()  // a Realm just opened has read nothing: its first read starts at the newest version
     }
 
     private func check(_ decision: SchemaDecision, _ wanted: UInt64) throws {
