@@ -95,6 +95,18 @@ final class TrapProbes: StrataTestCase {
         try realm.write { ship["aboard"] = [] }
     }
 
+    func testReplaceSubrangePastTheEnd() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship.logbook.append(objectsIn: ["a", "b", "c"]) }
+        try realm.write { ship.logbook.replaceSubrange(1..<4, with: ["d"]) }
+    }
+
+    func testRemoveSubrangeOutsideAWrite() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship.logbook.append(objectsIn: ["a", "b"]) }
+        ship.logbook.removeSubrange(0..<1)
+    }
+
     func testReadPropertyOfObjectOfInvalidatedRealm() throws {
         let (realm, ship) = try openWithShip()
         realm.invalidate()
