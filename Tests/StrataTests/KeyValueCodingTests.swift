@@ -66,6 +66,14 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual(realm.schema["Ship"]?["roster"]?.isOptional, false, "a list is not optional")
     }
 
+    func testSharedSchemaIsTheClassSchema() throws {
+        let schema = try XCTUnwrap(Sailor.sharedSchema())
+        XCTAssertEqual(schema.className, "Sailor")
+        XCTAssertEqual(schema.properties.map(\.name), ["id", "name", "rank", "ship"])
+        XCTAssertEqual(schema.primaryKeyProperty?.name, "id")
+        XCTAssertEqual(Sailor().objectSchema.properties.map(\.name), schema.properties.map(\.name))
+    }
+
     func testADateWithoutADefaultStartsNow() throws {
         let before = Date()
         let appointment = Appointment()

@@ -23,7 +23,11 @@ open class Object: ObjectBase {
     public var realm: Realm? { managingCore.map(Realm.init(core:)) }
 
     /// The schema of the object's class.
-    public var objectSchema: ObjectSchema { ObjectSchema(ModelClass.forType(Swift.type(of: self))) }
+    public var objectSchema: ObjectSchema { Swift.type(of: self).sharedSchema()! }
+
+    /// The schema of this class, as the code declares it (RealmSwift's `sharedSchema()`;
+    /// never nil here: every subclass has one).
+    public class func sharedSchema() -> ObjectSchema? { ObjectSchema(ModelClass.forType(self)) }
 
     open override var isInvalidated: Bool { super.isInvalidated }
 
