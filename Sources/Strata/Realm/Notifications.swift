@@ -86,11 +86,12 @@ final class NotificationHub {
     }
 
     /// Tells every live observer what changed since it last heard. Inside a write nothing is
-    /// delivered: the commit schedules the delivery again.
+    /// delivered: the commit schedules the delivery again. Nor while an observer awaits a
+    /// write that skips it (`SkippedWrite`): that write's hand-over delivers.
     func deliver(_ core: RealmCore) {
         guard !core.writes.isInWriteTransaction, !core.writes.holdsGroup else { return }
         let live = observers.compactMap { $0.observer }.filter { !$0.isInvalidated }
-        guard !live.isEmpty else { return }
+        guard !live.isEmpty, !live.contains(where: \.awaitsWrite) else { return }
         do {
             let log = try ChangeLog(core, since: live.map(\.version).min() ?? 0)
             for observer in live where !observer.isInvalidated {
@@ -99,6 +100,34 @@ final class NotificationHub {
         } catch {
             for observer in live where !observer.isInvalidated { observer.fail(error) }
         }
+    }
+
+    /// On the queue of `core`, once `skipped` committed on another thread: what came before
+    /// the write is told to every observer, the write is taken as seen by the skipped ones
+    /// (and told to the others), then everything newer is delivered as usual. Each step reads
+    /// the version it reports, so every notification matches the collection it hands out.
+    func deliver(skipping skipped: SkippedWrite, _ core: RealmCore) {
+        let (before, after) = skipped.release()
+        if let after, !core.writes.isInWriteTransaction, !core.writes.holdsGroup, core.autorefresh {
+            let live = observers.compactMap { $0.observer }.filter { !$0.isInvalidated }
+            if let before, let start = before.version, live.contains(where: { $0.version < start }) {
+                read(before, core)
+                deliver(core)
+            }
+            if let end = after.version, skipped.observers.contains(where: { $0.version < end }) {
+                read(after, core)
+                for observer in skipped.observers where !observer.isInvalidated { observer.rebase() }
+                deliver(core)
+            }
+            core.endTransaction()
+        }
+        deliver(core)
+    }
+
+    /// Moves `core` to `snapshot`'s version (forward or back) for one delivery.
+    private func read(_ snapshot: PinnedSnapshot, _ core: RealmCore) {
+        core.endTransaction()
+        snapshot.adopt(by: core)
     }
 
     /// Tells the `Realm.observe` blocks that other commits are waiting (`autorefresh` is off).
@@ -215,6 +244,9 @@ class Observer: NotificationToken {
     /// The version this observer last reported (or took as seen).
     var version: UInt64
     private let flag = InvalidationFlag()
+    /// A write on another thread that skips this observer, from before its commit until its
+    /// hand-over to this observer's queue (set and cleared from both threads).
+    let awaitedWrite = Mutex<SkippedWrite?>(nil)
 
     init(core: RealmCore) {
         self.core = core
@@ -222,6 +254,9 @@ class Observer: NotificationToken {
     }
 
     var isInvalidated: Bool { flag.isSet }
+
+    /// Whether a write that skips this observer is under way on another thread.
+    var awaitsWrite: Bool { awaitedWrite.withLock { $0 != nil } }
 
     /// Stops delivery. May be called from any thread.
     override func invalidate() { flag.set() }

@@ -104,9 +104,11 @@ final class WriteCoordinator {
         defer { scheduleRun(core) }
         let txn = core.snapshot.transaction!
         txn.commitDescription = description
+        let skippedElsewhere = tokens.isEmpty ? [] : SkippedWrite.register(tokens, committing: core)
         do {
             try translatingErrors(path: core.path) { _ = try txn.commit(processName: RealmCore.processName, pid: getpid()) }
         } catch {
+            for skipped in skippedElsewhere { skipped.abandoned() }
             txn.abort()
             core.dropBindings()
             isInWriteTransaction = false
@@ -116,6 +118,7 @@ final class WriteCoordinator {
         isInWriteTransaction = false
         core.snapshot.forget()
         core.holdCommittedVersion()
+        for skipped in skippedElsewhere { skipped.committed(core) }
         core.notifications.committed(core, skipping: tokens)
     }
 

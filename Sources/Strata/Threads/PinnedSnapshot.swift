@@ -16,14 +16,19 @@ final class PinnedSnapshot: @unchecked Sendable {
     private var transaction: StorageTransaction?
 
     /// A snapshot of `core`'s version; nil when a snapshot begun now would see a newer one.
-    init?(of core: RealmCore) {
-        guard let txn = try? core.file.beginRead() else { return nil }
-        guard txn.version == core.version else {
-            txn.abort()
-            return nil
-        }
+    convenience init?(of core: RealmCore) {
+        self.init(reading: core.file)
+        guard version == core.version else { return nil }
+    }
+
+    /// A snapshot of `file`'s newest version; nil when none can be begun.
+    init?(reading file: StorageFile) {
+        guard let txn = try? file.beginRead() else { return nil }
         transaction = txn
     }
+
+    /// The version the snapshot reads; nil once handed out.
+    var version: UInt64? { transaction?.version }
 
     deinit { transaction?.abort() }
 
