@@ -90,6 +90,11 @@ final class TrapProbes: StrataTestCase {
         _ = ship.isInvalidated
     }
 
+    func testFilterAListOfValues() throws {
+        let (_, ship) = try openWithShip()
+        _ = ship.logbook.filter("SELF BEGINSWITH 'c'")
+    }
+
     func testSetLinkingObjectsByName() throws {
         let (realm, ship) = try openWithShip()
         try realm.write { ship["aboard"] = [] }
