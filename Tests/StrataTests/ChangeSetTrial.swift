@@ -17,9 +17,9 @@ final class ChangeSetTrial {
     /// silent).
     private var objects: [CardObjectProbe] = []
     private var realmToken: NotificationToken?
-    /// How many `.didChange` the Realm's own observer got: delivery to every observer is one
-    /// step on the run loop, so when this moves, all of them have been told.
-    private var didChanges = 0
+    /// The Realm's version when its own observer was last told (inside a local commit, or
+    /// when autorefresh moved it).
+    private var toldVersion: UInt64 = 0
     /// The Realm's version at the last delivery.
     private var deliveredVersion: UInt64 = 0
 
@@ -44,7 +44,7 @@ final class ChangeSetTrial {
         _ = writer.takeLog()
         writer.mirror.delivered()
         deliveredVersion = realm.version
-        realmToken = realm.observe { [weak self] _, _ in self?.didChanges += 1 }
+        realmToken = realm.observe { [weak self] _, realm in self?.toldVersion = realm.version }
         replaceDeletedObjectProbes()
         classProbes = cardProbes()
         deckProbes = deckOneProbes()
@@ -118,9 +118,11 @@ final class ChangeSetTrial {
     private func deliver(upTo newest: UInt64) -> String? {
         let log = writer.takeLog()
         if newest != deliveredVersion {
-            let seen = didChanges
-            runRunLoop { self.realm.version >= newest && self.didChanges > seen }
-            guard realm.version >= newest && didChanges > seen else { return "version \(newest) was not delivered" }
+            // Delivery to every observer is one step on the run loop, scheduled by the commit
+            // (or made when autorefresh moves the Realm).
+            let delivered = { self.realm.version >= newest && self.toldVersion >= newest }
+            runScheduledDeliveries(andUntil: delivered)
+            guard delivered() else { return "version \(newest) was not delivered" }
             deliveredVersion = realm.version
         }
         var problems = (classProbes + deckProbes).compactMap { probe in probe.check(writer.mirror).map { "\(probe.name): \($0)" } }

@@ -126,6 +126,30 @@ final class ConfigurationTests: StrataTestCase {
         }
     }
 
+    /// RealmConfigurationTests.swift's mutually exclusive settings.
+    func testDeleteIfMigrationNeededWithReadOnlyIsRefused() throws {
+        try closingRealms { _ = try openRealm(types: [Note.self]) }
+        var configuration = configuration(types: [Note.self])
+        configuration.readOnly = true
+        configuration.deleteRealmIfMigrationNeeded = true
+        XCTAssertThrowsError(try Realm(configuration: configuration)) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
+            XCTAssertTrue("\(error)".contains("Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set."), "\(error)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fileURL().path), "nothing was deleted")
+    }
+
+    /// RealmTests.swift's `testOpeningInvalidPathThrows`.
+    func testAPathUnderAFileThatIsNotADirectoryFails() throws {
+        XCTAssertThrowsError(try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: "/dev/null/foo")))) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .fileOperationFailed)
+            XCTAssertTrue("\(error)".contains("'/dev/null' is not a directory"), "\(error)")
+        }
+        XCTAssertThrowsError(try Realm(fileURL: directory.appendingPathComponent("missing/test.strata"))) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .fileNotFound, "a missing directory is still not found")
+        }
+    }
+
     func testSchemaVersionAtURL() throws {
         XCTAssertThrowsError(try schemaVersionAtURL(fileURL()))
         try closingRealms {

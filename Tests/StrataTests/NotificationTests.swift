@@ -207,6 +207,31 @@ final class NotificationTests: StrataTestCase {
         XCTAssertEqual(changes.last, ["name: skipped -> b"], "a skipped commit's values count as reported")
     }
 
+    /// RealmSwift's key-path observation of a `LinkingObjects` property: the object is told
+    /// when the objects linking to it change, and not when a linking object's other
+    /// properties change.
+    func testObservingLinkingObjectsByName() throws {
+        let realm = try openRealm(types: shipTypes)
+        let ship = try seedShip(realm)
+        var changes: [[String]] = []
+        let token = ship.observe(keyPaths: ["aboard"]) { change in
+            if case .change(_, let properties) = change {
+                changes.append(properties.map { "\($0.name): \(($0.newValue as? LinkingObjects<Sailor>)?.count ?? -1)" })
+            }
+        }
+        defer { token.invalidate() }
+        try realm.write { ship.aboard[0].rank = 9 }
+        try realm.write { ship.name = "not observed" }
+        drain()
+        XCTAssertEqual(changes, [])
+        try realm.write { ship.aboard.first { $0.id == 2 }!.ship = nil }
+        spin { changes.count == 1 }
+        XCTAssertEqual(changes, [["aboard: 2"]])
+        try realm.write { realm.create(Sailor.self, value: ["id": 4, "ship": ship]) }
+        spin { changes.count == 2 }
+        XCTAssertEqual(changes.last, ["aboard: 3"])
+    }
+
     func testObjectKeyPaths() throws {
         let realm = try open()
         try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }

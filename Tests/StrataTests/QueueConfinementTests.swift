@@ -115,4 +115,64 @@ final class QueueConfinementTests: StrataTestCase {
         XCTAssertNil(failure.withLock { $0 })
         XCTAssertNotNil(try open().object(ofType: StressItem.self, forPrimaryKey: 77))
     }
+
+    /// RealmSwift's write(withoutNotifying:) for a token of `observe(on: queue)`: the queue's
+    /// observer does not hear of the skipped write, and its next update describes only what
+    /// came after it; an observer on the same queue that was not skipped hears both.
+    func testWriteWithoutNotifyingSkipsAnObserverOnAnotherQueue() throws {
+        let realm = try open()
+        let queue = DispatchQueue(label: "strata.test.skipped")
+        let ready = DispatchSemaphore(value: 0), heard = DispatchSemaphore(value: 0)
+        var skippedUpdates: [[Int]] = [], otherIds: [Int] = []
+        let items = realm.objects(StressItem.self).sorted(byKeyPath: "id")
+        let skipped = items.observe(on: queue) { change in
+            switch change {
+            case .initial: ready.signal()
+            case let .update(items, _, insertions, _):
+                XCTAssertEqual(items.map(\.id), [1, 2], "only the write after the skipped one is reported")
+                skippedUpdates.append(insertions)
+                heard.signal()
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        let other = items.observe(on: queue) { change in
+            switch change {
+            case .initial: ready.signal()
+            case .update(let items, _, _, _): otherIds = items.map(\.id)
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        defer { skipped.invalidate(); other.invalidate() }
+        wait(ready, "the skipped observer's initial delivery")
+        wait(ready, "the other observer's initial delivery")
+        try realm.write(withoutNotifying: [skipped]) { realm.add(StressItem(value: ["id": 1])) }
+        try realm.write { realm.add(StressItem(value: ["id": 2])) }
+        wait(heard, "the update after the skipped write")
+        queue.sync {
+            XCTAssertEqual(skippedUpdates, [[1]], "indices relative to the skipped write's state")
+            XCTAssertEqual(otherIds, [1, 2])
+        }
+    }
+
+    /// A skipped write that commits nothing leaves the queue's observer as it was: the next
+    /// write is reported whole.
+    func testAnEmptySkippedWriteHoldsNothingBackOnAnotherQueue() throws {
+        let realm = try open()
+        let queue = DispatchQueue(label: "strata.test.empty-skip")
+        let ready = DispatchSemaphore(value: 0), heard = DispatchSemaphore(value: 0)
+        var insertions: [Int] = []
+        let token = realm.objects(StressItem.self).observe(on: queue) { change in
+            switch change {
+            case .initial: ready.signal()
+            case .update(_, _, let inserted, _): insertions = inserted; heard.signal()
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        defer { token.invalidate() }
+        wait(ready, "the initial delivery")
+        try realm.write(withoutNotifying: [token]) {}
+        try realm.write { realm.add(StressItem(value: ["id": 7])) }
+        wait(heard, "the update")
+        XCTAssertEqual(queue.sync { insertions }, [0])
+    }
 }

@@ -45,6 +45,62 @@ final class ThreadSafeReferenceTests: StrataTestCase {
         XCTAssertEqual(ids.1, [4, 3, 1], "the resolved results are live")
     }
 
+    /// RealmSwift's `testPassThreadSafeReferenceToResults`: a Realm that has read nothing
+    /// resolves results at the version the reference was made at, and moves with refresh().
+    func testResultsResolveAtTheVersionTheReferenceWasMadeAt() throws {
+        let realm = try open()
+        let all = realm.objects(Sailor.self)
+        let results = all.filter("name != 'C'").sorted(byKeyPath: "name", ascending: false)
+        let reference = ThreadSafeReference(to: results)
+        try realm.write {
+            for name in ["A", "B", "C", "D"] { realm.create(Sailor.self, value: ["id": name.unicodeScalars.first!.value, "name": name]) }
+        }
+        XCTAssertEqual(results.map(\.name), ["D", "B", "A"])
+        let config = config
+        let seen = try onNewThread { () -> [[String]] in
+            let other = try Realm(configuration: config)
+            let resolved = try XCTUnwrap(other.resolve(reference))
+            let before = [resolved.map(\.name), ["\(other.objects(Sailor.self).count)"]]
+            XCTAssertTrue(other.refresh())
+            try other.write {
+                other.delete(resolved[2])
+                other.delete(resolved[0])
+                other.create(Sailor.self, value: ["id": 69, "name": "E"])
+            }
+            return before + [resolved.map(\.name)]
+        }
+        XCTAssertEqual(seen, [[], ["0"], ["E", "B"]])
+        XCTAssertEqual(results.map(\.name), ["D", "B", "A"], "this Realm has not refreshed")
+        realm.refresh()
+        XCTAssertEqual(results.map(\.name), ["E", "B"])
+    }
+
+    /// A Realm that has read already keeps its version: the reference's snapshot is let go.
+    func testResultsResolveAtTheResolvingRealmsVersionWhenItHasRead() throws {
+        let realm = try open()
+        let reference = ThreadSafeReference(to: realm.objects(Sailor.self))
+        try seedShip(realm)
+        let config = config
+        let count = try onNewThread { () -> Int in
+            let other = try Realm(configuration: config)
+            XCTAssertEqual(other.objects(Ship.self).count, 1)
+            return try XCTUnwrap(other.resolve(reference)).count
+        }
+        XCTAssertEqual(count, 3)
+    }
+
+    /// The snapshot a reference to results holds is let go with the reference.
+    func testAnUnresolvedReferenceToResultsReleasesItsVersion() throws {
+        let realm = try open()
+        let version = realm.version
+        var reference: ThreadSafeReference<Results<Sailor>>? = ThreadSafeReference(to: realm.objects(Sailor.self))
+        try seedShip(realm)
+        XCTAssertEqual(pinnedVersion(realm), version, "held by the reference")
+        XCTAssertNotNil(reference)
+        reference = nil
+        XCTAssertNotEqual(pinnedVersion(realm), version)
+    }
+
     func testAListIsResolvedAndChangedOnAnotherThread() throws {
         let realm = try open()
         let ship = try seedShip(realm)

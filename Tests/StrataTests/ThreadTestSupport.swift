@@ -49,6 +49,14 @@ func runRunLoop(timeout: TimeInterval = 60, file: StaticString = #filePath, line
     XCTAssertTrue(done(), "not delivered within \(Int(timeout)) s", file: file, line: line)
 }
 
+/// Runs this thread's run loop until the blocks performed on it so far have run: the
+/// deliveries that commits made until now scheduled.
+func runScheduledDeliveries(file: StaticString = #filePath, line: UInt = #line, andUntil done: () -> Bool = { true }) {
+    let flushed = ResultBox<Void>()
+    RunLoop.current.perform { flushed.result = .success(()) }
+    runRunLoop(file: file, line: line) { flushed.result != nil && done() }
+}
+
 /// Waits (without a run loop) until `done()` holds; fails after `timeout` seconds.
 func waitUntil(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line, _ done: () -> Bool) {
     let deadline = Date(timeIntervalSinceNow: timeout)

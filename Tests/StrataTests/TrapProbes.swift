@@ -85,9 +85,37 @@ final class TrapProbes: StrataTestCase {
 
     func testAskIfAnObjectWithADamagedRowIsInvalidated() throws {
         let (realm, ship) = try openWithShip()
-        realm.invalidate()
         try StorageFixtures.damageRow(path: realm.configuration.fileURL!.path, className: "Ship", key: ship.objectKey)
+        realm.refresh()  // not invalidate(): that would invalidate the ship without reading its row
         _ = ship.isInvalidated
+    }
+
+    func testFilterAListOfValues() throws {
+        let (_, ship) = try openWithShip()
+        _ = ship.logbook.filter("SELF BEGINSWITH 'c'")
+    }
+
+    func testSetLinkingObjectsByName() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship["aboard"] = [] }
+    }
+
+    func testReplaceSubrangePastTheEnd() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship.logbook.append(objectsIn: ["a", "b", "c"]) }
+        try realm.write { ship.logbook.replaceSubrange(1..<4, with: ["d"]) }
+    }
+
+    func testRemoveSubrangeOutsideAWrite() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship.logbook.append(objectsIn: ["a", "b"]) }
+        ship.logbook.removeSubrange(0..<1)
+    }
+
+    func testReadPropertyOfObjectOfInvalidatedRealm() throws {
+        let (realm, ship) = try openWithShip()
+        realm.invalidate()
+        _ = ship.name
     }
 
     func testIterateAClassWithADamagedRow() throws {

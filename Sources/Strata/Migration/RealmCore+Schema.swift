@@ -49,7 +49,7 @@ extension RealmCore {
                 _ = try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, decide: decide)
             }
             var file: StorageFile? = try StorageFile.open(path: path, options: options)
-            if configuration.deleteRealmIfMigrationNeeded, !configuration.readOnly {
+            if configuration.deleteRealmIfMigrationNeeded {
                 let infos = try configuredClasses(configuration)
                 let decision = try { () throws -> SchemaDecision in
                     let txn = try file!.beginRead()
@@ -101,6 +101,7 @@ extension RealmCore {
         }
         endTransaction()
         validatedSchema = try translatingErrors(path: path) { try transaction().schema }
+        endTransaction()  // a Realm just opened has read nothing: its first read starts at the newest version
     }
 
     private func check(_ decision: SchemaDecision, _ wanted: UInt64) throws {

@@ -142,8 +142,13 @@ extension Persisted where Value: LinkingObjectsProtocol {
     }
 }
 
-/// Builds an unmanaged `LinkingObjects<T>` from its type alone.
-protocol LinkingObjectsTyped { static func unmanaged(originProperty: String) -> Any }
+/// Builds an unmanaged `LinkingObjects<T>` from its type alone, and reads the keys of any.
+protocol LinkingObjectsTyped {
+    static func unmanaged(originProperty: String) -> Any
+    /// The keys of the objects linking here now, in order (none when unmanaged).
+    var linkingKeys: [ObjectKey] { get }
+}
 extension LinkingObjects: LinkingObjectsTyped {
     static func unmanaged(originProperty: String) -> Any { LinkingObjects(originProperty: originProperty, results: nil) }
+    var linkingKeys: [ObjectKey] { results?.keys ?? [] }
 }

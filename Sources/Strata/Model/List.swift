@@ -61,6 +61,11 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
         store.write { list in try list.insert(newElements.map { try store.storedValue(of: $0) }, at: i) }
     }
 
+    /// Replaces `bounds` of the elements while unmanaged (`replaceSubrange`).
+    func replaceUnmanaged(_ bounds: Range<Int>, with elements: [Element]) {
+        unmanaged.replaceSubrange(bounds, with: elements)
+    }
+
     /// Removes the element at `index`.
     public func remove(at index: Int) {
         guard let store else { unmanaged.remove(at: index); return }

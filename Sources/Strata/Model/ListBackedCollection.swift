@@ -66,8 +66,11 @@ extension ListBackedCollection {
 
     /// The collection's objects as results (for queries): a managed collection of objects only.
     var results: Results<Element> {
-        guard let store, let target = store.targetInfo else {
+        guard let store else {
             fatalError("Queries on a \(Self.self) need a managed collection of objects: add its object to a Realm first")
+        }
+        guard let target = store.targetInfo else {
+            fatalError("Queries on a \(Self.self) of values are not supported: filter its values in Swift (it is a Sequence)")
         }
         return Results(core: store.core, info: target,
                        source: .list(property: store.property.name, owner: store.ownerKey, ownerInfo: store.owner.binding!.info))

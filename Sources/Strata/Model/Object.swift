@@ -23,7 +23,11 @@ open class Object: ObjectBase {
     public var realm: Realm? { managingCore.map(Realm.init(core:)) }
 
     /// The schema of the object's class.
-    public var objectSchema: ObjectSchema { ObjectSchema(ModelClass.forType(Swift.type(of: self))) }
+    public var objectSchema: ObjectSchema { Swift.type(of: self).sharedSchema()! }
+
+    /// The schema of this class, as the code declares it (RealmSwift's `sharedSchema()`;
+    /// never nil here: every subclass has one).
+    public class func sharedSchema() -> ObjectSchema? { ObjectSchema(ModelClass.forType(self)) }
 
     open override var isInvalidated: Bool { super.isInvalidated }
 
@@ -39,12 +43,16 @@ open class Object: ObjectBase {
         return "\(info.name) {\n\(body.joined(separator: "\n"))\n}"
     }
 
-    /// Dynamic get/set by property name. Getting an unknown name traps; setting outside a
-    /// write transaction on a managed object traps, as in RealmSwift.
+    /// Dynamic get/set by property name, `LinkingObjects` properties included (read-only).
+    /// Numbers come as `NSNumber`, castable to any numeric type that holds them, as in
+    /// RealmSwift. Getting an unknown name traps; setting outside a write transaction on a
+    /// managed object traps, as in RealmSwift.
     open subscript(key: String) -> Any? {
         get {
-            let (info, index) = property(key)
-            return info.properties[index].field.swiftValue(storedValue(index))
+            let info = ModelClass.forType(Swift.type(of: self))
+            if info.index(of: key) == nil, let inverse = KeyValueCoding.linkingObjects(key, of: self, info) { return inverse }
+            let (_, index) = property(key)
+            return KeyValueCoding.bridged(info.properties[index].field.swiftValue(storedValue(index)))
         }
         set {
             let (info, index) = property(key)
@@ -74,6 +82,9 @@ open class Object: ObjectBase {
     private func property(_ key: String) -> (ModelClass, Int) {
         let info = ModelClass.forType(Swift.type(of: self))
         guard let index = info.index(of: key) else {
+            if info.linkingObjects.contains(where: { $0.name == key }) {
+                fatalError("Cannot set '\(info.name).\(key)': a LinkingObjects property is read-only")
+            }
             fatalError("Invalid property name '\(key)' for class '\(info.name)'")
         }
         return (info, index)

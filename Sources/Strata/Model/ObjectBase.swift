@@ -10,6 +10,8 @@ open class ObjectBase: NSObject {
     @exclusivity(unchecked) var managingCore: RealmCore?
     @exclusivity(unchecked) var binding: TableBinding?
     @exclusivity(unchecked) var objectKey: ObjectKey = 0
+    /// The core's `invalidations` when this accessor was attached.
+    @exclusivity(unchecked) private var attachedInvalidations: UInt32 = 0
     /// The row last read and the Realm stamp it was read at.
     @exclusivity(unchecked) private var cachedRow: (stamp: UInt64, row: RowView)?
 
@@ -19,6 +21,7 @@ open class ObjectBase: NSObject {
     open var isInvalidated: Bool {
         guard let core = managingCore, let binding else { return false }
         core.confinement.check()
+        if attachedInvalidations != core.invalidations { return true }
         return core.reading { try core.row(binding, objectKey) } == nil
     }
 
@@ -59,6 +62,7 @@ open class ObjectBase: NSObject {
         if managingCore !== core { managingCore = core }
         if self.binding !== binding { self.binding = binding }
         objectKey = key
+        attachedInvalidations = core.invalidations
         if let row {
             cachedRow = (core.snapshot.stamp, row)
         } else {
@@ -92,6 +96,8 @@ open class ObjectBase: NSObject {
             core.confinement.check()
             let stamp = core.snapshot.stamp
             if let cached = cachedRow, cached.stamp == stamp { return cached.row }
+            // `invalidate()` changes the stamp too, so this check costs nothing on the cached path.
+            precondition(attachedInvalidations == core.invalidations, "Object has been deleted or invalidated: the Realm of this '\(binding!.info.name)' object was invalidated")
             let found: RowView?
             do { found = try core.row(binding!, objectKey) } catch { core.trapReading(error) }
             guard let row = found else {

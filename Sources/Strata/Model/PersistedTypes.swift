@@ -203,6 +203,9 @@ extension Date: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
         if case .date(let d) = v.value { d } else { Date(timeIntervalSinceReferenceDate: 0) }
     }
     public var _strataValue: _StrataValue { _StrataValue(.date(self)) }
+    /// A property declared as `@Persisted var date: Date` starts at the moment the object is
+    /// made, as in RealmSwift.
+    public static var _strataDefault: Date { Date() }
 }
 extension UUID: _PersistableInsideOptional, _RealmCollectionValueInsideOptional, _PrimaryKey, _Indexable, SortableType {
     public typealias PersistedType = UUID

@@ -56,7 +56,7 @@ extension Realm {
         public var schemaVersion: UInt64
         /// Migrates data from an older schema version.
         public var migrationBlock: MigrationBlock?
-        /// Delete the file instead of migrating.
+        /// Delete the file instead of migrating (not with `readOnly`: opening throws).
         public var deleteRealmIfMigrationNeeded: Bool
         /// Decides from (file size, bytes used) whether to compact when first opened.
         public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?

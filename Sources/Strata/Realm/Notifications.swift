@@ -47,9 +47,10 @@ extension Realm {
     /// The block given to `observe(_:)`.
     public typealias NotificationBlock = (_ notification: Notification, _ realm: Realm) -> Void
 
-    /// Calls `block` with `.didChange` on this thread's run loop after each local commit and
-    /// each `refresh()` that moves the version (several moves before the run loop turns give
-    /// one call). Delivery stops when the token is invalidated or released.
+    /// Calls `block` with `.didChange` inside each local commit (before `write` or
+    /// `commitWrite` returns), and on this thread's run loop after each `refresh()` or
+    /// autorefresh that moves the version (several moves before the run loop turns give one
+    /// call). Delivery stops when the token is invalidated or released.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         core.confinement.check()
         precondition(!core.isFrozen, frozenObservationMessage)
@@ -85,11 +86,12 @@ final class NotificationHub {
     }
 
     /// Tells every live observer what changed since it last heard. Inside a write nothing is
-    /// delivered: the commit schedules the delivery again.
+    /// delivered: the commit schedules the delivery again. Nor while an observer awaits a
+    /// write that skips it (`SkippedWrite`): that write's hand-over delivers.
     func deliver(_ core: RealmCore) {
         guard !core.writes.isInWriteTransaction, !core.writes.holdsGroup else { return }
         let live = observers.compactMap { $0.observer }.filter { !$0.isInvalidated }
-        guard !live.isEmpty else { return }
+        guard !live.isEmpty, !live.contains(where: \.awaitsWrite) else { return }
         do {
             let log = try ChangeLog(core, since: live.map(\.version).min() ?? 0)
             for observer in live where !observer.isInvalidated {
@@ -98,6 +100,34 @@ final class NotificationHub {
         } catch {
             for observer in live where !observer.isInvalidated { observer.fail(error) }
         }
+    }
+
+    /// On the queue of `core`, once `skipped` committed on another thread: what came before
+    /// the write is told to every observer, the write is taken as seen by the skipped ones
+    /// (and told to the others), then everything newer is delivered as usual. Each step reads
+    /// the version it reports, so every notification matches the collection it hands out.
+    func deliver(skipping skipped: SkippedWrite, _ core: RealmCore) {
+        let (before, after) = skipped.release()
+        if let after, !core.writes.isInWriteTransaction, !core.writes.holdsGroup, core.autorefresh {
+            let live = observers.compactMap { $0.observer }.filter { !$0.isInvalidated }
+            if let before, let start = before.version, live.contains(where: { $0.version < start }) {
+                read(before, core)
+                deliver(core)
+            }
+            if let end = after.version, skipped.observers.contains(where: { $0.version < end }) {
+                read(after, core)
+                for observer in skipped.observers where !observer.isInvalidated { observer.rebase() }
+                deliver(core)
+            }
+            core.endTransaction()
+        }
+        deliver(core)
+    }
+
+    /// Moves `core` to `snapshot`'s version (forward or back) for one delivery.
+    private func read(_ snapshot: PinnedSnapshot, _ core: RealmCore) {
+        core.endTransaction()
+        snapshot.adopt(by: core)
     }
 
     /// Tells the `Realm.observe` blocks that other commits are waiting (`autorefresh` is off).
@@ -119,11 +149,18 @@ final class NotificationHub {
         }
     }
 
-    /// After a commit made without notifying `tokens`: they take the new version as seen.
-    func skip(_ tokens: [NotificationToken], _ core: RealmCore) {
+    /// After a commit of `core`'s: the observers of `tokens` take the new version as seen,
+    /// the `Realm.observe` blocks run now (as RealmSwift's do, inside the commit), and the
+    /// other observers hear on the run loop's next turn.
+    func committed(_ core: RealmCore, skipping tokens: [NotificationToken]) {
         for observer in tokens.compactMap({ $0 as? Observer }) where observer.core === core && !observer.isInvalidated {
             observer.rebase()
         }
+        let version = core.version
+        for case let observer as RealmObserver in observers.map(\.observer) where !observer.isInvalidated {
+            observer.didChange(to: version)
+        }
+        schedule(core)
     }
 }
 
@@ -207,6 +244,9 @@ class Observer: NotificationToken {
     /// The version this observer last reported (or took as seen).
     var version: UInt64
     private let flag = InvalidationFlag()
+    /// A write on another thread that skips this observer, from before its commit until its
+    /// hand-over to this observer's queue (set and cleared from both threads).
+    let awaitedWrite = Mutex<SkippedWrite?>(nil)
 
     init(core: RealmCore) {
         self.core = core
@@ -214,6 +254,9 @@ class Observer: NotificationToken {
     }
 
     var isInvalidated: Bool { flag.isSet }
+
+    /// Whether a write that skips this observer is under way on another thread.
+    var awaitsWrite: Bool { awaitedWrite.withLock { $0 != nil } }
 
     /// Stops delivery. May be called from any thread.
     override func invalidate() { flag.set() }
@@ -248,8 +291,12 @@ final class RealmObserver: Observer {
         super.init(core: core)
     }
 
-    override func deliver(_ log: ChangeLog) {
-        guard advance(to: log) != nil else { return }
+    override func deliver(_ log: ChangeLog) { didChange(to: log.version) }
+
+    /// Tells the block, unless it has heard of `version` already.
+    func didChange(to version: UInt64) {
+        guard version != self.version else { return }
+        self.version = version
         block(.didChange, Realm(core: core))
     }
 }

@@ -22,8 +22,12 @@ extension ObservableRealmObject {
             return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
         }
         precondition(!isInvalidated, "Object has been deleted or invalidated: it cannot be observed")
-        let mask = propertyMask(keyPaths, binding.table.schema, className: binding.info.name)
-        let observer = ObjectObserver(object: self, mask: mask) { change in
+        let inverses = binding.info.linkingObjects.filter { inverse in
+            keyPaths?.contains { $0 == inverse.name || $0.hasPrefix(inverse.name + ".") } ?? false
+        }
+        let stored = keyPaths?.filter { path in !inverses.contains { path == $0.name || path.hasPrefix($0.name + ".") } }
+        let mask = propertyMask(stored, binding.table.schema, className: binding.info.name)
+        let observer = ObjectObserver(object: self, mask: mask, inverses: inverses) { change in
             switch change {
             case let .change(object, properties): block(.change(unsafeDowncast(object, to: Self.self), properties))
             case .deleted: block(.deleted)
@@ -36,22 +40,45 @@ extension ObservableRealmObject {
 }
 
 /// Observes one object: reports the properties (of `mask`) changed since its version, with
-/// their values then (`PropertyChange.oldValue`) and now.
+/// their values then (`PropertyChange.oldValue`) and now, and the `LinkingObjects`
+/// properties named in the key paths whose objects changed.
 final class ObjectObserver: Observer {
     let object: ObjectBase
     let mask: UInt64
     let block: (ObjectChange<ObjectBase>) -> Void
+    /// The observed `LinkingObjects` properties, each with the name of its origin class and
+    /// the keys of the objects linking here as last reported.
+    private var inverses: [(property: ModelInverse, origin: Set<String>, keys: [ObjectKey])]
     /// The observed values as last reported, by property name: what the next change calls
     /// `oldValue`. Only values, not links and lists (those are live accessors, so their old
     /// state cannot be kept this way; their `oldValue` is nil).
     private var reported: [String: Any?] = [:]
 
-    init(object: ObjectBase, mask: UInt64, block: @escaping (ObjectChange<ObjectBase>) -> Void) {
+    init(object: ObjectBase, mask: UInt64, inverses: [ModelInverse] = [], block: @escaping (ObjectChange<ObjectBase>) -> Void) {
         self.object = object
         self.mask = mask
         self.block = block
+        self.inverses = inverses.map { ($0, [ModelClass.forType($0.origin).name], []) }
         super.init(core: object.managingCore!)
         reported = observedValues()
+        linkingChanges(since: nil, nil)
+    }
+
+    /// The observed `LinkingObjects` properties whose objects changed after `since` (all of
+    /// them, when `since` is nil), taking their objects now as reported.
+    @discardableResult
+    private func linkingChanges(since: UInt64?, _ log: ChangeLog?) -> [PropertyChange] {
+        guard let info = object.binding?.info else { return [] }
+        var changes: [PropertyChange] = []
+        for i in inverses.indices {
+            if let since, let log, !log.touches(inverses[i].origin, since: since) { continue }
+            let value = KeyValueCoding.linkingObjects(inverses[i].property.name, of: object, info)
+            let keys = (value as? LinkingObjectsTyped)?.linkingKeys ?? []
+            if keys == inverses[i].keys { continue }
+            inverses[i].keys = keys
+            changes.append(PropertyChange(name: inverses[i].property.name, oldValue: nil, newValue: value))
+        }
+        return changes
     }
 
     /// The current values of the observed value properties.
@@ -68,12 +95,17 @@ final class ObjectObserver: Observer {
     override func rebase() {
         super.rebase()
         reported = observedValues()
+        linkingChanges(since: nil, nil)
     }
 
     override func deliver(_ log: ChangeLog) {
         guard let binding = object.binding, let since = advance(to: log) else { return }
         let delta = log.delta(binding.info.name, since: since)
-        guard delta.touched else { return }
+        guard delta.touched else {
+            let linking = linkingChanges(since: since, log)
+            if !linking.isEmpty { block(.change(object, linking)) }
+            return
+        }
         let key = object.objectKey
         let exists: Bool
         do { exists = try core.row(binding, key) != nil } catch { return fail(error) }
@@ -82,8 +114,12 @@ final class ObjectObserver: Observer {
             block(.deleted)
             return
         }
+        let linking = linkingChanges(since: since, log)
         let changed = delta.mask(key) & mask
-        guard changed != 0 else { return }
+        guard changed != 0 else {
+            if !linking.isEmpty { block(.change(object, linking)) }
+            return
+        }
         let schema = binding.table.schema
         let names = delta.unknown ? schema.properties.filter { changed & ClassChanges.bit($0.id) != 0 }.map(\.name)
                                   : HistoryResolver.names(changed, schema)
@@ -93,8 +129,8 @@ final class ObjectObserver: Observer {
         let properties = names.filter(declared.contains).map { name in
             PropertyChange(name: name, oldValue: previous[name] ?? nil, newValue: (object as? Object)?[name])
         }
-        if properties.isEmpty { return }
-        block(.change(object, properties))
+        if properties.isEmpty && linking.isEmpty { return }
+        block(.change(object, properties + linking))
     }
 
     override func fail(_ error: Swift.Error) { block(.error(error as NSError)) }

@@ -45,8 +45,7 @@ extension Realm {
             throw error
         }
         if core.writes.isInWriteTransaction {
-            try core.writes.commit(core, description: description)
-            core.notifications.skip(tokens, core)
+            try core.writes.commit(core, description: description, skipping: tokens)
         }
         return result
     }
@@ -68,9 +67,7 @@ extension Realm {
     /// Observers whose tokens are in `tokens` are not told about this commit (nor about
     /// earlier changes not yet delivered to them when it commits).
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
-        let inGroup = core.writes.holdsGroup
-        try core.writes.commit(core)
-        if !inGroup { core.notifications.skip(tokens, core) }
+        try core.writes.commit(core, skipping: core.writes.holdsGroup ? [] : tokens)
     }
 
     /// Abandons the write transaction: every change made in it is discarded (inside an

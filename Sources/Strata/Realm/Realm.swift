@@ -42,7 +42,9 @@ public struct Realm {
 
     /// Opens (creating if needed) the Realm described by `configuration`, or returns this
     /// thread's open instance of it. Throws `Realm.Error`: `.fileNotFound` (missing directory,
-    /// or a missing file opened read-only), `.fileAccess` (a directory in the way),
+    /// or a missing file opened read-only), `.fileOperationFailed` (a path under something
+    /// that is not a directory, such as `/dev/null/foo`), `.fileAccess` (a directory in the way),
+    /// `.invalidInput` (`deleteRealmIfMigrationNeeded` together with `readOnly`),
     /// `.filePermissionDenied`, `.invalidDatabase` (not a Strata file, truncated),
     /// `.unsupportedFileFormatVersion`, `.schemaMismatch` (listing each difference).
     ///
@@ -99,11 +101,12 @@ public struct Realm {
     }
 
     /// Releases the snapshot this Realm holds (so the file can reuse the space of older
-    /// versions). The next read starts from the newest version.
+    /// versions), cancelling an open write. Every object and collection obtained from this
+    /// Realm so far is invalidated (`isInvalidated`); the next read starts from the newest
+    /// version. Does nothing on a frozen Realm.
     public func invalidate() {
         core.confinement.check()
-        if core.writes.isInWriteTransaction { core.writes.cancel(core) }
-        core.endTransaction()
+        core.invalidate()
     }
 
     /// Whether a file exists for `config`.

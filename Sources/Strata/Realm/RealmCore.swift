@@ -29,6 +29,9 @@ final class RealmCore {
     /// Whether commits made elsewhere move this instance forward on its run loop's next turn
     /// (RealmSwift's `autorefresh`, on by default).
     var autorefresh = true
+    /// How many times `Realm.invalidate()` was called: objects and results remember the
+    /// count they were obtained at, and are invalidated once it moves on.
+    private(set) var invalidations: UInt32 = 0
     /// Brings other threads' and processes' commits to this instance's run loop (kept here:
     /// the file's notifier holds it weakly, so it goes with this instance).
     private var waker: CommitWaker?
@@ -59,6 +62,9 @@ final class RealmCore {
         let memory = try configuration.inMemoryIdentifier.map(InMemoryFile.forIdentifier)
         guard let path = memory?.path ?? configuration.path else {
             throw Realm.Error(.fail, "The configuration names no file: set fileURL or inMemoryIdentifier")
+        }
+        if configuration.deleteRealmIfMigrationNeeded && configuration.readOnly {
+            throw Realm.Error(.invalidInput, "Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.", path: path)
         }
         if configuration.encryptionKey != nil {
             throw Realm.Error(.fail, "Encryption is not supported yet: open '\(path)' without an encryptionKey", path: path)
@@ -142,14 +148,35 @@ final class RealmCore {
         snapshot.release()
     }
 
+    /// `Realm.invalidate()`: releases the snapshot and invalidates every object and
+    /// collection obtained so far. Nothing on a frozen instance, whose objects never go.
+    func invalidate() {
+        if isFrozen { return }
+        if writes.isInWriteTransaction { writes.cancel(self) }
+        endTransaction()
+        invalidations &+= 1
+    }
+
+    /// Right after this instance's commit: reads the version it committed from now on. A
+    /// snapshot begun now sees the newest version, which is that one unless another writer
+    /// committed in the instant since (then the Realm starts at that later one). If no
+    /// snapshot can be begun, the next read begins one.
+    func holdCommittedVersion() {
+        _ = try? snapshot.beginRead(file)
+    }
+
     /// Another commit happened (called on this instance's thread by its `CommitWaker`). With
     /// `autorefresh`, a snapshot behind the newest version moves forward and observers hear
     /// what changed; without it, `Realm.observe` blocks get `.refreshRequired`. Inside a
     /// write nothing happens: the commit delivers.
     func commitObserved() {
         guard !writes.isInWriteTransaction, !writes.holdsGroup, !notifications.isEmpty || snapshot.transaction != nil else { return }
-        guard autorefresh else { return notifications.refreshRequired(self) }
-        if snapshot.transaction != nil && !snapshot.isOnNewestVersion { endTransaction() }
+        let isBehind = snapshot.transaction.map { _ in !snapshot.isOnNewestVersion } ?? true
+        guard autorefresh else {
+            if isBehind { notifications.refreshRequired(self) }
+            return
+        }
+        if snapshot.transaction != nil && isBehind { endTransaction() }
         notifications.deliver(self)
     }
 

@@ -92,8 +92,11 @@ final class WriteCoordinator {
         self.writeThread = nil
     }
 
-    /// Commits `core`'s write transaction; afterwards it reads the newest version.
-    func commit(_ core: RealmCore, description: String? = nil) throws {
+    /// Commits `core`'s write transaction; afterwards it reads the version it committed
+    /// (RealmSwift's snapshot isolation: later commits made elsewhere wait for a refresh).
+    /// The `Realm.observe` blocks run before this returns, except those of `skipping`, which
+    /// take the new version as seen; the other observers hear on a later turn.
+    func commit(_ core: RealmCore, description: String? = nil, skipping tokens: [NotificationToken] = []) throws {
         core.confinement.check()
         precondition(isInWriteTransaction, "Can't commit a non-existing write transaction")
         if holdsGroup { return finishBlock(committing: true, description: description) }
@@ -101,18 +104,22 @@ final class WriteCoordinator {
         defer { scheduleRun(core) }
         let txn = core.snapshot.transaction!
         txn.commitDescription = description
-        defer {
-            isInWriteTransaction = false
-            core.snapshot.forget()
-        }
+        let skippedElsewhere = tokens.isEmpty ? [] : SkippedWrite.register(tokens, committing: core)
         do {
             try translatingErrors(path: core.path) { _ = try txn.commit(processName: RealmCore.processName, pid: getpid()) }
         } catch {
+            for skipped in skippedElsewhere { skipped.abandoned() }
             txn.abort()
             core.dropBindings()
+            isInWriteTransaction = false
+            core.snapshot.forget()
             throw error
         }
-        core.notifications.schedule(core)
+        isInWriteTransaction = false
+        core.snapshot.forget()
+        core.holdCommittedVersion()
+        for skipped in skippedElsewhere { skipped.committed(core) }
+        core.notifications.committed(core, skipping: tokens)
     }
 
     /// Abandons `core`'s write transaction: nothing it did is kept.

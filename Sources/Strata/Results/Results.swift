@@ -27,8 +27,9 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// The Realm the results belong to.
     public var realm: Realm? { Realm(core: core) }
 
-    /// Results are never invalidated while their Realm is open.
-    public var isInvalidated: Bool { false }
+    /// Whether the Realm was invalidated (`Realm.invalidate()`) since these results were
+    /// obtained from it.
+    public var isInvalidated: Bool { state.isInvalidated }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }

@@ -17,6 +17,8 @@ final class ResultsState {
     private let lock = Mutex(())
     /// Whether the results are a frozen Realm's, so `lock` is taken.
     private let isShared: Bool
+    /// The core's `invalidations` when the results were made.
+    private let madeAtInvalidations: UInt32
 
     /// The last evaluation of the query, at the Realm's stamp `evaluatedStamp`.
     private var cached: QueryEvaluation?
@@ -31,7 +33,11 @@ final class ResultsState {
         self.query = query
         self.source = source
         isShared = core.isFrozen
+        madeAtInvalidations = core.invalidations
     }
+
+    /// Whether the Realm was invalidated since these results were made.
+    var isInvalidated: Bool { core.invalidations != madeAtInvalidations }
 
     /// Number of matching objects. O(1) for a whole class.
     var count: Int { guarded { countMatches() } }

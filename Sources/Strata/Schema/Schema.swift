@@ -93,7 +93,7 @@ public struct Property: CustomStringConvertible, Equatable {
     public let isArray: Bool
     /// Whether it has a secondary index (the primary key is indexed too).
     public let isIndexed: Bool
-    /// Whether it may hold nil.
+    /// Whether it may hold nil (always for a to-one link, as in RealmSwift).
     public let isOptional: Bool
     /// The target class of a link.
     public let objectClassName: String?
@@ -104,7 +104,7 @@ public struct Property: CustomStringConvertible, Equatable {
         type = PropertyType(p.type)
         isArray = false
         isIndexed = p.hasIndex
-        isOptional = p.isOptional
+        isOptional = p.isOptional || (p.type == .link && !p.isList && !p.isSet)
         objectClassName = p.linkTarget
         isPrimary = p.isPrimaryKey
     }

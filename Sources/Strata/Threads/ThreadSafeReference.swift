@@ -4,10 +4,12 @@ import Synchronization
 /// `Realm.resolve(_:)` gives the same thing in that thread's Realm (RealmSwift's
 /// `ThreadSafeReference`). Create it on the value's own thread; resolve it once.
 ///
-/// The reference holds no Realm and no snapshot: only what finds the value again (class and
-/// key, query, list owner and property) and the version it was made at. Resolving in a Realm
-/// that is behind that version refreshes it first, so the value is seen at least as new as
-/// it was; an object deleted by then resolves to nil.
+/// The reference holds no Realm: only what finds the value again (class and key, query, list
+/// owner and property) and the version it was made at. Resolving in a Realm that is behind
+/// that version refreshes it first, so the value is seen at least as new as it was; an
+/// object deleted by then resolves to nil. A reference to `Results` also holds a snapshot of
+/// its version (until resolved): a Realm that has read nothing yet resolves it at that
+/// version, as RealmSwift does, and moves on with `refresh()`.
 @frozen public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     private let state: ReferenceState
 
@@ -21,8 +23,9 @@ import Synchronization
         if threadConfined.isInvalidated {
             preconditionFailure("Cannot construct reference to invalidated object")
         }
-        state = ReferenceState(locator: value.locator, file: core.file.path, version: core.version,
-                               madeInWrite: core.writes.isInWriteTransaction)
+        let madeInWrite = core.writes.isInWriteTransaction
+        state = ReferenceState(locator: value.locator, file: core.file.path, version: core.version, madeInWrite: madeInWrite,
+                               snapshot: value is ResolvedAtItsVersion && !madeInWrite && !core.isFrozen ? PinnedSnapshot(of: core) : nil)
     }
 
     /// Whether the reference was resolved already (it cannot be resolved again).
@@ -33,7 +36,9 @@ import Synchronization
         guard let locator = state.take() else {
             preconditionFailure("Can only resolve a thread safe reference once.")
         }
+        let snapshot = state.takeSnapshot()
         guard core.file.path == state.file else { return nil }
+        snapshot?.adopt(by: core)
         let realm = Realm(core: core)
         if !core.isFrozen && !core.writes.isInWriteTransaction
             && (core.version < state.version || (state.madeInWrite && core.version == state.version)) {
@@ -54,11 +59,24 @@ import Synchronization
     /// What finds the value in a Realm, until it is handed out.
     private let locator: Mutex<(@Sendable (RealmCore) -> Any?)?>
 
-    init(locator: @escaping @Sendable (RealmCore) -> Any?, file: String, version: UInt64, madeInWrite: Bool) {
+    /// The snapshot of `version` that a reference to results holds until it is resolved.
+    private let snapshot: Mutex<PinnedSnapshot?>
+
+    init(locator: @escaping @Sendable (RealmCore) -> Any?, file: String, version: UInt64, madeInWrite: Bool,
+         snapshot: PinnedSnapshot?) {
         self.locator = Mutex(locator)
         self.file = file
         self.version = version
         self.madeInWrite = madeInWrite
+        self.snapshot = Mutex(snapshot)
+    }
+
+    /// The snapshot held, handed out once.
+    func takeSnapshot() -> PinnedSnapshot? {
+        snapshot.withLock { snapshot in
+            defer { snapshot = nil }
+            return snapshot
+        }
     }
 
     var isResolved: Bool { locator.withLock { $0 == nil } }

@@ -9,8 +9,11 @@ enum FileChecks {
     static func checkBeforeOpen(path: String, readOnly: Bool) throws {
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             throw StorageError(.fileNotFound, "Cannot open '\(path)': the directory '\(directory)' does not exist (Strata does not create directories)")
+        }
+        if !directory.isEmpty, !isDirectory.boolValue {
+            throw StorageError(.fileOperationFailed, "Cannot open '\(path)': '\(directory)' is not a directory")
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {

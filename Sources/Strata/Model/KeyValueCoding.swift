@@ -1,0 +1,32 @@
+import Foundation
+
+/// What `obj["name"]` and `value(forKey:)` return beyond the stored properties' Swift values:
+/// numbers as `NSNumber`, as RealmSwift's key-value coding returns them, so that they cast to
+/// any numeric type that holds them (`obj["int8Property"] as? Int`); and `LinkingObjects`
+/// properties by name.
+enum KeyValueCoding {
+    /// `value` (a property's Swift value, nil for null) with numbers as `NSNumber`.
+    static func bridged(_ value: Any?) -> Any? {
+        switch value {
+        case let x as Int: NSNumber(value: x)
+        case let x as Int8: NSNumber(value: x)
+        case let x as Int16: NSNumber(value: x)
+        case let x as Int32: NSNumber(value: x)
+        case let x as Int64: NSNumber(value: x)
+        case let x as Float: NSNumber(value: x)
+        case let x as Double: NSNumber(value: x)
+        default: value
+        }
+    }
+
+    /// The `LinkingObjects` property `key` of `object`: live when the object is managed,
+    /// empty when not; nil when the class has no such property.
+    static func linkingObjects(_ key: String, of object: ObjectBase, _ info: ModelClass) -> Any? {
+        guard let inverse = info.linkingObjects.first(where: { $0.name == key }) else { return nil }
+        if let core = object.managingCore, object.binding != nil {
+            _ = object.currentRow()  // traps if the object was deleted or invalidated
+            return inverse.access.managed(core: core, originProperty: inverse.originProperty, target: object.objectKey)
+        }
+        return (inverse.access as? LinkingObjectsTyped.Type)?.unmanaged(originProperty: inverse.originProperty)
+    }
+}

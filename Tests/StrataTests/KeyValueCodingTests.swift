@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+final class Appointment: Object {
+    @Persisted var title = ""
+    @Persisted var at: Date
+}
+
+/// RealmSwift's dynamic access by name (ObjectTests.swift's `testDynamicGet`,
+/// `testValueForKey`), schema flags and defaults where Strata differed.
+final class KeyValueCodingTests: StrataTestCase {
+    func testNumbersReadByNameCastToAnyNumericTypeThatHoldsThem() throws {
+        let realm = try openRealm(types: [AllTypes.self])
+        let object = try realm.write {
+            realm.create(AllTypes.self, value: ["int8": 7, "int16": 300, "int32": 70_000, "int64": 5, "float": 1.5, "double": 2.5, "optInt8": 3])
+        }
+        for candidate in [object, AllTypes(value: ["int8": 7, "int16": 300, "int32": 70_000, "int64": 5, "float": 1.5, "double": 2.5, "optInt8": 3])] {
+            XCTAssertEqual(candidate["int8"] as? Int, 7)
+            XCTAssertEqual(candidate["int8"] as? Int8, 7)
+            XCTAssertEqual(candidate.value(forKey: "int16") as? Int, 300)
+            XCTAssertEqual(candidate["int32"] as? Int64, 70_000)
+            XCTAssertEqual(candidate["int64"] as? Int, 5)
+            XCTAssertEqual(candidate["float"] as? Double, 1.5)
+            XCTAssertEqual(candidate["double"] as? Double, 2.5)
+            XCTAssertEqual(candidate["optInt8"] as? Int, 3)
+            XCTAssertNil(candidate["optInt16"], "null stays nil")
+            XCTAssertNil(candidate["int16"] as? Int8, "300 does not fit an Int8")
+            XCTAssertEqual(candidate["string"] as? String, "")
+            XCTAssertEqual(candidate["bool"] as? Bool, false)
+        }
+    }
+
+    func testAValueReadByNameCanBeWrittenBack() throws {
+        let realm = try openRealm(types: [AllTypes.self])
+        let object = try realm.write { realm.create(AllTypes.self, value: ["int8": 7, "double": 2.5]) }
+        try realm.write {
+            object["int16"] = object["int8"]
+            object["float"] = object["double"]
+        }
+        XCTAssertEqual(object.int16, 7)
+        XCTAssertEqual(object.float, 2.5)
+    }
+
+    func testLinkingObjectsAreReachableByName() throws {
+        let realm = try openRealm(types: shipTypes)
+        let ship = try seedShip(realm)
+        let aboard = try XCTUnwrap(ship["aboard"] as? LinkingObjects<Sailor>)
+        XCTAssertEqual(aboard.map(\.id).sorted(), [1, 2, 3])
+        XCTAssertEqual((ship.value(forKey: "aboard") as? LinkingObjects<Sailor>)?.count, 3)
+        let unmanaged = try XCTUnwrap(Ship()["aboard"] as? LinkingObjects<Sailor>)
+        XCTAssertEqual(unmanaged.count, 0)
+    }
+
+    /// A query on a managed List of values traps naming what is missing, not asking for the
+    /// object to be added to a Realm (it is).
+    func testFilteringAListOfValuesTrapsSayingSo() throws {
+        try assertProbeTraps("testFilterAListOfValues", saying: "Queries on a List<String> of values are not supported")
+    }
+
+    func testSettingLinkingObjectsByNameTraps() throws {
+        try assertProbeTraps("testSetLinkingObjectsByName", saying: "Cannot set 'Ship.aboard': a LinkingObjects property is read-only")
+    }
+
+    func testAToOneLinkIsOptionalInTheSchema() throws {
+        let realm = try openRealm(types: shipTypes)
+        let sailor = try XCTUnwrap(realm.schema["Sailor"])
+        XCTAssertEqual(sailor["ship"]?.isOptional, true)
+        XCTAssertEqual(sailor["ship"]?.objectClassName, "Ship")
+        XCTAssertEqual(Sailor().objectSchema["ship"]?.isOptional, true)
+        XCTAssertEqual(sailor["name"]?.isOptional, false)
+        XCTAssertEqual(realm.schema["Ship"]?["roster"]?.isOptional, false, "a list is not optional")
+    }
+
+    func testSharedSchemaIsTheClassSchema() throws {
+        let schema = try XCTUnwrap(Sailor.sharedSchema())
+        XCTAssertEqual(schema.className, "Sailor")
+        XCTAssertEqual(schema.properties.map(\.name), ["id", "name", "rank", "ship"])
+        XCTAssertEqual(schema.primaryKeyProperty?.name, "id")
+        XCTAssertEqual(Sailor().objectSchema.properties.map(\.name), schema.properties.map(\.name))
+    }
+
+    func testADateWithoutADefaultStartsNow() throws {
+        let before = Date()
+        let appointment = Appointment()
+        let after = Date()
+        XCTAssertGreaterThanOrEqual(appointment.at, before)
+        XCTAssertLessThanOrEqual(appointment.at, after)
+        let realm = try openRealm(types: [Appointment.self])
+        let stored = try realm.write { realm.create(Appointment.self, value: ["title": "dentist"]) }
+        XCTAssertGreaterThanOrEqual(stored.at, before)
+    }
+}
