@@ -120,7 +120,7 @@ package struct ListStore {
         transaction.record(table) { $0.recordModify(owner, property: property.id) }
     }
 
-    /// Empties `owner`'s list `property`.
+    /// Empties `owner`'s list `property` (a map loses its keys too).
     package func removeAll(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
         let dir = try directory(table, property, owner)
         if dir.total == 0 { return }
@@ -131,6 +131,7 @@ package struct ListStore {
         }
         for c in dir.chunks { try deleteEntry(table, property, key: Self.key(owner, chunk: c.id)) }
         try deleteEntry(table, property, key: Self.key(owner))
+        if property.isMap { try deleteEntry(table, property, key: Self.mapKeysKey(owner)) }
         transaction.record(table) { $0.recordModify(owner, property: property.id) }
     }
 
