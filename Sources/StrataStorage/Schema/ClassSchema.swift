@@ -23,6 +23,9 @@ package struct PropertySchema: Sendable, Codable, Equatable {
     /// key order, the keys stored beside them (docs/FILE-FORMAT.md, "Maps"). Absent before maps
     /// existed.
     package var isMap = false
+    /// Whether this stands for the keys of map property `id` in a query (`map.@keys`): a list
+    /// of strings read from the map's keys entry. Never stored.
+    package var isMapKeys = false
 
     package init(name: String, type: PropertyType, isOptional: Bool = false, isIndexed: Bool = false,
                  isPrimaryKey: Bool = false, id: Int, intWidth: Int = 64, linkTarget: String? = nil,
@@ -74,6 +77,13 @@ package struct PropertySchema: Sendable, Codable, Equatable {
         try c.encode(isList, forKey: .isList)
         if isSet { try c.encode(isSet, forKey: .isSet) }
         if isMap { try c.encode(isMap, forKey: .isMap) }
+    }
+
+    /// The keys of this map property, as a query reads them (`map.@keys`).
+    package var mapKeys: PropertySchema {
+        var keys = PropertySchema(name: name, type: .string, id: id, isList: true)
+        keys.isMapKeys = true
+        return keys
     }
 
     /// Whether the property is a to-one link (its target's key is in the row).
