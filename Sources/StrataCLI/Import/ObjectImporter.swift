@@ -84,7 +84,7 @@ final class ObjectImporter {
                     guard case .object(let entries) = json else { continue }
                     for (k, v) in entries {
                         let value = try element(v, property, of: object.table, line: object.line)
-                        try storage(object.line) { try txn.lists.setMapValue(object.table, property, owner: object.key, value, forKey: k) }
+                        _ = try storage(object.line) { try txn.lists.setMapValue(object.table, property, owner: object.key, value, forKey: k) }
                     }
                 } else if property.isList {
                     guard case .array(let elements) = json else { continue }
