@@ -369,8 +369,8 @@ package struct Parser {
                 components.append(.backlink(className: className, property: property, position: t.position))
             case .atIdentifier(let name):
                 let op = name.lowercased()
-                guard ["count", "size", "sum", "avg", "min", "max"].contains(op) else {
-                    throw QueryError("unknown collection operator '@\(name)'; expected @count, @size, @sum, @avg, @min or @max",
+                guard ["count", "size", "sum", "avg", "min", "max", "keys", "values"].contains(op) else {
+                    throw QueryError("unknown collection operator '@\(name)'; expected @count, @size, @sum, @avg, @min, @max, @keys or @values",
                                      at: t.position)
                 }
                 index += 1

@@ -482,6 +482,7 @@ package final class TransactionLinkSource: LinkSource {
 
     package func listValues(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> [Value] {
         guard let t = try table(owner) else { return [] }
+        if property.isMapKeys { return try txn.lists.mapKeys(t, property, owner: key).map(Value.string) }
         return try txn.lists.values(t, property, owner: key)
     }
 

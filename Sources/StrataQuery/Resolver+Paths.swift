@@ -59,8 +59,16 @@ extension Resolver {
             let isLast = i == parts.count - 1
             switch parts[i] {
             case .name(let n, let position):
-                if let p = current.property(named: n) {
+                if var p = current.property(named: n) {
                     if p.isList {
+                        var isLast = isLast
+                        if !isLast, case .collectionOperator(let op, let q) = parts[i + 1], op == "keys" || op == "values" {
+                            // `map.@values` is the map's values, `map.@keys` its keys.
+                            guard p.isMap else { throw QueryError("'@\(op)' needs a map before it, but '\(n)' is not a map", at: q) }
+                            if op == "keys" { p = p.mapKeys }
+                            parts.remove(at: i + 1)
+                            isLast = i == parts.count - 1
+                        }
                         let step = LinkStep.list(owner: current.name, property: p)
                         steps.append(step)
                         if let element = step.element {
@@ -110,6 +118,7 @@ extension Resolver {
                 steps.append(.backlinks(origin: className, property: p, name: nil))
                 current = origin
             case .collectionOperator(let op, let position):
+                if op == "keys" || op == "values" { throw QueryError("'@\(op)' needs a map before it", at: position) }
                 guard steps.contains(where: \.isToMany) else {
                     throw QueryError("the collection operator '@\(op)' needs a to-many relationship (a list or linking objects) before it", at: position)
                 }

@@ -187,14 +187,17 @@ final class ModelClass: @unchecked Sendable {
             if info.type == .link && !info.isOptional && !info.isList {
                 throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' links to an object and must be optional ('\(propertyName): \(info.linkTarget.map { String(describing: $0) } ?? "Object")?')")
             }
-            if info.isSet, let target = info.linkTarget, target is EmbeddedObject.Type {
-                throw Realm.Error(.invalidInput, "Set property '\(name).\(propertyName)' cannot contain embedded objects ('\(target.className())'): use a List")
+            if info.isSet || info.isMap, let target = info.linkTarget, target is EmbeddedObject.Type {
+                throw Realm.Error(.invalidInput, "\(info.isSet ? "Set" : "Map") property '\(name).\(propertyName)' cannot contain embedded objects ('\(target.className())'): use a List")
+            }
+            if info.isMap && info.type == .link && !info.isOptional {
+                throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' is a map of objects and its values must be optional (Map<String, \(info.linkTarget.map { String(describing: $0) } ?? "Object")?>)")
             }
             let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
             let schema = PropertySchema(name: propertyName, type: info.type, isOptional: info.isOptional,
                                         isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
                                         id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList,
-                                        isSet: info.isSet)
+                                        isSet: info.isSet, isMap: info.isMap)
             properties.append(ModelProperty(name: propertyName, offset: offset, field: field, schema: schema,
                                            linkTarget: info.linkTarget, listAccess: field.valueType as? ListAccess.Type,
                                            read: field.valueReader))

@@ -67,6 +67,7 @@ enum DynamicValues {
         let element = p.type == .link ? (p.linkTarget ?? "?")
             : (p.type == .int && p.intWidth < 64 ? "int\(p.intWidth)" : p.type.description) + (p.isOptional ? "?" : "")
         if p.isSet { return "set<\(element)>" }
+        if p.isMap { return "map<string, \(element)>" }
         if p.isList { return "array<\(element)>" }
         return p.type == .link ? "<\(element)>" : element
     }

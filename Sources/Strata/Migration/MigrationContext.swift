@@ -112,7 +112,7 @@ final class MigrationContext {
             var slots = SlotWork()
             var properties: [PropertySchema] = []
             for var p in code.properties {
-                if let o = old.property(named: p.name), o.type == p.type, o.linkTarget == p.linkTarget, o.isList == p.isList, o.isSet == p.isSet {
+                if let o = old.property(named: p.name), o.type == p.type, o.linkTarget == p.linkTarget, o.isList == p.isList, o.isSet == p.isSet, o.isMap == p.isMap {
                     if p.isList {
                         p.id = o.id
                         if (o.isOptional && !p.isOptional) || (p.type == .int && p.intWidth < o.intWidth) { slots.lists.append(p) }
@@ -419,7 +419,7 @@ final class MigrationContext {
                 throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the destination property already exists.")
             }
             let t = target.properties[index]
-            if o.type != t.type || o.linkTarget != t.linkTarget || o.isList != t.isList || o.isSet != t.isSet {
+            if o.type != t.type || o.linkTarget != t.linkTarget || o.isList != t.isList || o.isSet != t.isSet || o.isMap != t.isMap {
                 throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(DynamicValues.typeName(o))' to '\(DynamicValues.typeName(t))'.")
             }
             guard let table = try txn.table(typeName) else { return }

@@ -22,7 +22,7 @@ enum SchemaDifferences {
                 lines.append("Property '\(name).\(p.name)' has been added.")
                 continue
             }
-            if s.type != p.type || s.intWidth != p.intWidth || s.linkTarget != p.linkTarget || s.isList != p.isList || s.isSet != p.isSet {
+            if s.type != p.type || s.intWidth != p.intWidth || s.linkTarget != p.linkTarget || s.isList != p.isList || s.isSet != p.isSet || s.isMap != p.isMap {
                 lines.append("Property '\(name).\(p.name)' has been changed from '\(DynamicValues.typeName(s))' to '\(DynamicValues.typeName(p))'.")
             } else if s.isOptional != p.isOptional {
                 lines.append("Property '\(name).\(p.name)' has been made \(p.isOptional ? "optional" : "required").")

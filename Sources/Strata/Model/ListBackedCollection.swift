@@ -4,13 +4,9 @@ import StrataStorage
 /// A collection stored as a list property of its object (`List`, `MutableSet`): unmanaged,
 /// an array of its elements; managed, a `ListStore`. Its reads and its queries (as results
 /// over the list's objects) are shared here.
-protocol ListBackedCollection: RealmCollection, Relocatable {
-    /// Where the collection lives once its object is managed; nil while unmanaged.
-    var store: ListStore? { get }
+protocol ListBackedCollection: RealmCollection, StoredCollection {
     /// The elements while unmanaged.
     var unmanaged: [Element] { get }
-    /// The managed collection stored at `store`.
-    init(store: ListStore)
 }
 
 extension ListBackedCollection {

@@ -1,7 +1,7 @@
 import Foundation
 import StrataStorage
 
-/// Where a managed list or set lives: its object, its property, and the Realm.
+/// Where a managed list, set or map lives: its object, its property, and the Realm.
 final class ListStore {
     let core: RealmCore
     let owner: ObjectBase
@@ -46,6 +46,10 @@ final class ListStore {
         func contains(_ v: StrataStorage.Value) throws -> Bool { try txn.lists.contains(v, in: store.table, store.property, owner: store.ownerKey) }
         func insertMember(_ v: StrataStorage.Value) throws { try txn.lists.insertMember(store.table, store.property, owner: store.ownerKey, v) }
         func removeMember(_ v: StrataStorage.Value) throws { try txn.lists.removeMember(store.table, store.property, owner: store.ownerKey, v) }
+        func keys() throws -> [String] { try txn.lists.mapKeys(store.table, store.property, owner: store.ownerKey) }
+        func value(forKey k: String) throws -> StrataStorage.Value? { try txn.lists.mapValue(store.table, store.property, owner: store.ownerKey, forKey: k) }
+        func setValue(_ v: StrataStorage.Value, forKey k: String) throws { try txn.lists.setMapValue(store.table, store.property, owner: store.ownerKey, v, forKey: k) }
+        func removeValue(forKey k: String) throws { try txn.lists.removeMapValue(store.table, store.property, owner: store.ownerKey, forKey: k) }
     }
 
     /// Runs a read; traps on a storage error (as RealmSwift does) or a deleted owner.
@@ -99,6 +103,17 @@ extension ObjectBase {
             let values = try elements.map { try $0.object.map { .link(try core.linkKey(for: $0)) } ?? $0.value }
             try list.removeAll()
             try list.insert(values, at: 0)
+        }
+    }
+
+    /// Replaces the contents of managed map property `index` (an assignment to it).
+    func replaceMap(_ index: Int, with contents: MapContents) {
+        let store = ListStore(owner: self, index: index)
+        store.write { map in
+            try map.removeAll()
+            for (k, v) in zip(contents.keys, contents.values) {
+                try map.setValue(try v.object.map { .link(try store.core.linkKey(for: $0)) } ?? v.value, forKey: k)
+            }
         }
     }
 }

@@ -194,6 +194,7 @@ open class ObjectBase: NSObject {
         let core = managingCore!
         core.checkWrite()
         if binding!.properties[index].isList {
+            if let map = value.collection as? MapContents { return replaceMap(index, with: map) }
             return replaceList(index, with: value.collection as? [_StrataValue] ?? [])
         }
         do {

@@ -58,6 +58,8 @@ public struct _StrataTypeInfo {
     var isList = false
     /// Whether that list is a set (unique elements kept in value order).
     var isSet = false
+    /// Whether that list is a map (values under string keys, kept in key order).
+    var isMap = false
 }
 
 public protocol _HasPersistedType {

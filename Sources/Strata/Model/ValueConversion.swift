@@ -82,6 +82,7 @@ enum ValueConversion {
     /// element type takes it.
     private static func list(_ given: Any?, for property: ModelProperty, className: String,
                              copyingEmbedded: Bool) throws -> _StrataValue {
+        if property.schema.isMap { return try map(given, for: property, className: className, copyingEmbedded: copyingEmbedded) }
         let items: [Any?]
         switch flatten(given) {
         case nil, is NSNull: items = []
@@ -91,11 +92,41 @@ enum ValueConversion {
         default:
             throw mismatch(given, property.schema, className, reason: "expected an array for a list")
         }
+        let element = elementProperty(of: property)
+        return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className, copyingEmbedded: copyingEmbedded) })
+    }
+
+    /// A map's entries from a dictionary (or a Map); each value as the map's value type takes
+    /// it, each key checked.
+    private static func map(_ given: Any?, for property: ModelProperty, className: String,
+                            copyingEmbedded: Bool) throws -> _StrataValue {
+        let entries: [String: Any?]
+        switch flatten(given) {
+        case nil, is NSNull: entries = [:]
+        case let dictionary as [String: Any?]: entries = dictionary
+        case let dictionary as NSDictionary:
+            entries = try Dictionary(uniqueKeysWithValues: dictionary.map { k, v in
+                guard let key = k as? String else { throw mismatch(given, property.schema, className, reason: "map keys must be strings") }
+                return (key, v as Any?)
+            })
+        case let map as any MapEntries: entries = map.anyEntries
+        default:
+            throw mismatch(given, property.schema, className, reason: "expected a dictionary for a map")
+        }
+        let keys = entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for k in keys { try translatingErrors { try StrataStorage.ListStore.checkMapKey(k) } }
+        let element = elementProperty(of: property)
+        return _StrataValue(.null, collection: MapContents(keys: keys, values: try keys.map { try value(entries[$0]!, for: element, className: className, copyingEmbedded: copyingEmbedded) }))
+    }
+
+    /// The property a list's, set's or map's single element is converted as.
+    private static func elementProperty(of property: ModelProperty) -> ModelProperty {
         var schema = property.schema
         schema.isList = false
-        let element = ModelProperty(name: property.name, offset: property.offset, field: property.field, schema: schema,
-                                   linkTarget: property.linkTarget, listAccess: nil, read: property.read)
-        return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className, copyingEmbedded: copyingEmbedded) })
+        schema.isSet = false
+        schema.isMap = false
+        return ModelProperty(name: property.name, offset: property.offset, field: property.field, schema: schema,
+                             linkTarget: property.linkTarget, listAccess: nil, read: property.read)
     }
 
     /// One value for `property`; throws `.invalidInput` naming the property when it does not fit.
@@ -233,4 +264,12 @@ extension Optional: AnyOptional {
 protocol ListElements { var anyElements: [Any?] { get } }
 extension List: ListElements {
     var anyElements: [Any?] { map { $0 as Any? } }
+}
+
+/// Lets a `Map` given as a value be read as its entries without knowing its value type.
+protocol MapEntries { var anyEntries: [String: Any?] { get } }
+extension Map: MapEntries {
+    var anyEntries: [String: Any?] {
+        Dictionary(uniqueKeysWithValues: asKeyValueSequence().map { ($0.key._strataMapKey, $0.value as Any?) })
+    }
 }

@@ -63,14 +63,18 @@ final class GraphWrite {
             throw Realm.Error(.invalidInput, "'\(info.name)' does not have a primary key and can not be updated")
         }
         var pending: [(index: Int, target: ObjectBase)] = []
-        var lists: [(index: Int, elements: [_StrataValue])] = []
+        var lists: [(index: Int, elements: [_StrataValue], keys: [String]?)] = []
         var stored: [StrataStorage.Value?] = []
         stored.reserveCapacity(values.count)
         for (index, v) in values.enumerated() {
             if !info.hasRelationships {
                 stored.append(v?.value)
             } else if info.properties[index].schema.isList {
-                if let elements = v?.collection as? [_StrataValue] { lists.append((index, elements)) }
+                if let map = v?.collection as? MapContents {
+                    lists.append((index, map.values, map.keys))
+                } else if let elements = v?.collection as? [_StrataValue] {
+                    lists.append((index, elements, nil))
+                }
                 stored.append(v == nil ? nil : .null)
             } else if let target = v?.object {
                 if let key = try existingKey(of: target) {
@@ -98,7 +102,7 @@ final class GraphWrite {
     /// Writes one object's row, then adds its unmanaged link targets and links to them, then
     /// writes its lists (replacing an existing object's).
     private func write(_ info: ModelClass, _ binding: TableBinding, _ stored: [StrataStorage.Value?],
-                       _ pending: [(index: Int, target: ObjectBase)], _ lists: [(index: Int, elements: [_StrataValue])],
+                       _ pending: [(index: Int, target: ObjectBase)], _ lists: [(index: Int, elements: [_StrataValue], keys: [String]?)],
                        _ update: Realm.UpdatePolicy, _ object: ObjectBase?) throws -> (binding: TableBinding, key: ObjectKey) {
         let txn = try core.transaction()
         let pk = info.schema.primaryKey
@@ -133,7 +137,7 @@ final class GraphWrite {
                 try txn.objects.update(binding.table, key, [(binding.properties[index], .link(targetKey))], onlyIfDifferent: true)
             }
         }
-        for (index, elements) in lists {
+        for (index, elements, keys) in lists {
             let values = try elements.map { element -> StrataStorage.Value in
                 guard let target = element.object else { return element.value }
                 if let key = try existingKey(of: target) { return .link(key) }
@@ -141,8 +145,13 @@ final class GraphWrite {
                 return .link(try add(target, update: hasPrimaryKey ? update : .error))
             }
             try translatingErrors(path: core.path) {
-                if existed { try txn.lists.removeAll(binding.table, binding.properties[index], owner: key) }
-                try txn.lists.insert(binding.table, binding.properties[index], owner: key, values, at: 0)
+                let property = binding.properties[index]
+                if existed { try txn.lists.removeAll(binding.table, property, owner: key) }
+                if let keys {
+                    for (k, v) in zip(keys, values) { try txn.lists.setMapValue(binding.table, property, owner: key, v, forKey: k) }
+                } else {
+                    try txn.lists.insert(binding.table, property, owner: key, values, at: 0)
+                }
             }
         }
         return (binding, key)

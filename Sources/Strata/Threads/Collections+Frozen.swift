@@ -59,8 +59,16 @@ extension LinkingObjects: Relocatable {
     }
 }
 
-/// Lists and sets are found again through their object and property.
-extension ListBackedCollection {
+/// A collection stored under a property of its object (`List`, `MutableSet`, `Map`): found
+/// again, frozen and thawed through its object and property.
+protocol StoredCollection: Relocatable {
+    /// Where the collection lives once its object is managed; nil while unmanaged.
+    var store: ListStore? { get }
+    /// The managed collection stored at `store`.
+    init(store: ListStore)
+}
+
+extension StoredCollection {
     var relocationCore: RealmCore? { store?.core }
 
     var locator: @Sendable (RealmCore) -> Any? {

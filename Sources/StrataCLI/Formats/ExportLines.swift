@@ -24,7 +24,9 @@ struct ExportLines {
                 if i > 0 { line += "," }
                 line += names[i]
                 let linkKey = linkKeys[property.id] ?? objectKey
-                if property.isList {
+                if property.isMap {
+                    line += try mapJSON(table, property, owner: key, linkKey: linkKey)
+                } else if property.isList {
                     let elements = try txn.lists.values(table, property, owner: key)
                     line += "[" + (try elements.map { try ObjectLines.json($0, of: property.type, linkKey: linkKey) }).joined(separator: ",") + "]"
                 } else {
@@ -34,6 +36,17 @@ struct ExportLines {
             line += "}}"
             try body(line)
         }
+    }
+
+    /// A map as a JSON object of its entries in key order: `{"key":value,...}`.
+    private func mapJSON(_ table: Table, _ property: PropertySchema, owner: ObjectKey,
+                         linkKey: (ObjectKey) throws -> String) throws -> String {
+        let keys = try txn.lists.mapKeys(table, property, owner: owner)
+        let values = try txn.lists.values(table, property, owner: owner)
+        let entries = try zip(keys, values).map { k, v in
+            QueryObjects.jsonString(k) + ":" + (try ObjectLines.json(v, of: property.type, linkKey: linkKey))
+        }
+        return "{" + entries.joined(separator: ",") + "}"
     }
 
     /// How a link property names its targets: by primary key, or by object key when the

@@ -46,7 +46,8 @@ struct ClassJSON: Codable {
 /// One property: `name`, `type` (the stored type: `link` for links and lists of objects),
 /// `bits` (the width of an integer, null for other types), `optional`, `indexed` (true for
 /// the primary key too), `primaryKey`, `list`, `set` (true for a set, which is also a list;
-/// absent otherwise), `target` (the linked class or null).
+/// absent otherwise), `map` (true for a map, also a list; absent otherwise), `target` (the
+/// linked class or null).
 struct PropertyJSON: Codable {
     var name: String
     var type: String
@@ -56,6 +57,7 @@ struct PropertyJSON: Codable {
     var primaryKey: Bool
     var list: Bool
     var set: Bool?
+    var map: Bool?
     @NullWhenNil var target: String?
 
     /// The JSON form of a stored property.
@@ -68,6 +70,7 @@ struct PropertyJSON: Codable {
         primaryKey = p.isPrimaryKey
         list = p.isList
         set = p.isSet ? true : nil
+        map = p.isMap ? true : nil
         target = p.linkTarget
     }
 
@@ -84,7 +87,7 @@ struct PropertyJSON: Codable {
         }
         return PropertySchema(name: name, type: stored, isOptional: optional, isIndexed: indexed && !primaryKey,
                               isPrimaryKey: primaryKey, id: id, intWidth: stored == .int ? width : 64,
-                              linkTarget: stored == .link ? target : nil, isList: list || set == true,
-                              isSet: set == true)
+                              linkTarget: stored == .link ? target : nil, isList: list || set == true || map == true,
+                              isSet: set == true, isMap: map == true)
     }
 }

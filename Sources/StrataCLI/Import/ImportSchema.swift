@@ -52,7 +52,7 @@ enum ImportSchema {
         }
         for p in input.properties {
             guard let f = file.property(named: p.name) else { continue }
-            if p.type != f.type || p.intWidth != f.intWidth || p.isList != f.isList || p.isSet != f.isSet || p.linkTarget != f.linkTarget {
+            if p.type != f.type || p.intWidth != f.intWidth || p.isList != f.isList || p.isSet != f.isSet || p.isMap != f.isMap || p.linkTarget != f.linkTarget {
                 let described = { (p: PropertySchema) in InfoCommand.typeName(PropertyJSON(p)) }
                 return "\(input.name).\(p.name) is \(described(p)) in the input but \(described(f)) in the file"
             }

@@ -48,7 +48,15 @@ final class ObjectImporter {
                 throw LineError(line: line, message: "class '\(schema.name)' has no property '\(name)'")
             }
             guard given.insert(name).inserted else { throw LineError(line: line, message: "'\(name)' appears twice") }
-            if property.isList {
+            if property.isMap {
+                guard case .object(let entries) = value else {
+                    throw LineError(line: line, message: "\(schema.name).\(name): expected an object of map entries, got \(value.kind)")
+                }
+                if let repeated = Dictionary(entries.map { ($0.0, 1) }, uniquingKeysWith: +).first(where: { $0.value > 1 }) {
+                    throw LineError(line: line, message: "\(schema.name).\(name): the key '\(repeated.key)' appears twice")
+                }
+                relationships.append((property, value))
+            } else if property.isList {
                 guard case .array = value else {
                     throw LineError(line: line, message: "\(schema.name).\(name): expected an array, got \(value.kind)")
                 }
@@ -75,7 +83,13 @@ final class ObjectImporter {
     func linkAll(progress: (Int) -> Void) throws {
         for (n, object) in pending.enumerated() {
             for (property, json) in object.values {
-                if property.isList {
+                if property.isMap {
+                    guard case .object(let entries) = json else { continue }
+                    for (k, v) in entries {
+                        let value = try element(v, property, of: object.table, line: object.line)
+                        _ = try storage(object.line) { try txn.lists.setMapValue(object.table, property, owner: object.key, value, forKey: k) }
+                    }
+                } else if property.isList {
                     guard case .array(let elements) = json else { continue }
                     let values = try elements.map { try element($0, property, of: object.table, line: object.line) }
                     if values.isEmpty { continue }
@@ -96,13 +110,13 @@ final class ObjectImporter {
     /// The number of objects with links or lists (what `linkAll` goes through).
     var pendingCount: Int { pending.count }
 
-    /// One value of a link or list property: a list element, or a link resolved to its
-    /// target's new object key.
+    /// One value of a link, list or map property: a list element or map value, or a link
+    /// resolved to its target's new object key (null for a map's nil object value).
     private func element(_ json: JSONValue, _ property: PropertySchema, of table: Table, line: Int) throws -> Value {
         guard property.type == .link else { return try converted(json, property, in: table.name, line: line) }
         let name = "\(table.name).\(property.name)"
         if case .null = json {
-            if property.isList { throw LineError(line: line, message: "\(name): a list of objects cannot hold null") }
+            if property.isList && !property.isMap { throw LineError(line: line, message: "\(name): a list of objects cannot hold null") }
             return .null
         }
         let target = try self.table(property.linkTarget ?? "", line: line)

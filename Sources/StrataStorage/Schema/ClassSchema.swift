@@ -19,10 +19,17 @@ package struct PropertySchema: Sendable, Codable, Equatable {
     /// Whether the list property is a set: its elements are unique and kept in value order
     /// (`Value.compare`), so a member is found by binary search. Absent before sets existed.
     package var isSet = false
+    /// Whether the list property is a map: its elements are the values of string keys kept in
+    /// key order, the keys stored beside them (docs/FILE-FORMAT.md, "Maps"). Absent before maps
+    /// existed.
+    package var isMap = false
+    /// Whether this stands for the keys of map property `id` in a query (`map.@keys`): a list
+    /// of strings read from the map's keys entry. Never stored.
+    package var isMapKeys = false
 
     package init(name: String, type: PropertyType, isOptional: Bool = false, isIndexed: Bool = false,
                  isPrimaryKey: Bool = false, id: Int, intWidth: Int = 64, linkTarget: String? = nil,
-                 isList: Bool = false, isSet: Bool = false) {
+                 isList: Bool = false, isSet: Bool = false, isMap: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -33,10 +40,11 @@ package struct PropertySchema: Sendable, Codable, Equatable {
         self.linkTarget = linkTarget
         self.isList = isList
         self.isSet = isSet
+        self.isMap = isMap
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, type, isOptional, isIndexed, isPrimaryKey, id, intWidth, linkTarget, isList, isSet
+        case name, type, isOptional, isIndexed, isPrimaryKey, id, intWidth, linkTarget, isList, isSet, isMap
     }
 
     package init(from decoder: Decoder) throws {
@@ -51,10 +59,11 @@ package struct PropertySchema: Sendable, Codable, Equatable {
         linkTarget = try c.decodeIfPresent(String.self, forKey: .linkTarget)
         isList = try c.decodeIfPresent(Bool.self, forKey: .isList) ?? false
         isSet = try c.decodeIfPresent(Bool.self, forKey: .isSet) ?? false
+        isMap = try c.decodeIfPresent(Bool.self, forKey: .isMap) ?? false
     }
 
-    /// Encodes every field, `isSet` only when true, so that schemas without sets keep the bytes
-    /// they had before sets existed.
+    /// Encodes every field, `isSet` and `isMap` only when true, so that schemas without sets or
+    /// maps keep the bytes they had before those existed.
     package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
@@ -67,6 +76,14 @@ package struct PropertySchema: Sendable, Codable, Equatable {
         try c.encodeIfPresent(linkTarget, forKey: .linkTarget)
         try c.encode(isList, forKey: .isList)
         if isSet { try c.encode(isSet, forKey: .isSet) }
+        if isMap { try c.encode(isMap, forKey: .isMap) }
+    }
+
+    /// The keys of this map property, as a query reads them (`map.@keys`).
+    package var mapKeys: PropertySchema {
+        var keys = PropertySchema(name: name, type: .string, id: id, isList: true)
+        keys.isMapKeys = true
+        return keys
     }
 
     /// Whether the property is a to-one link (its target's key is in the row).

@@ -151,7 +151,8 @@ package struct ListStore {
         if owning && old != value { try transaction.objects.releaseEmbedded(table, property, CollectionOfOne(old)) }
     }
 
-    /// Empties `owner`'s list `property` (deleting the embedded objects it held).
+    /// Empties `owner`'s list `property` (deleting the embedded objects it held; a map loses
+    /// its keys too).
     package func removeAll(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
         let removed = try removeElements(table, property, owner: owner)
         try transaction.objects.releaseEmbedded(table, property, removed)
@@ -168,6 +169,7 @@ package struct ListStore {
         }
         for c in dir.chunks { try deleteEntry(table, property, key: Self.key(owner, chunk: c.id)) }
         try deleteEntry(table, property, key: Self.key(owner))
+        if property.isMap { try deleteEntry(table, property, key: Self.mapKeysKey(owner)) }
         try recordModified(table, owner, property)
         return removed
     }

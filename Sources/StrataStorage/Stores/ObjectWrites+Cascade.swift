@@ -25,24 +25,34 @@ extension ObjectWrites {
         }
     }
 
-    /// Removes every occurrence of object `target` from the lists of objects that hold it
-    /// (before `target` is deleted).
+    /// Removes every occurrence of object `target` from the lists of objects that hold it, and
+    /// sets to nil the map values that are `target` (before `target` is deleted).
     func unlistIncoming(_ targetTable: Table, _ target: ObjectKey) throws(StorageError) {
         let lists = transaction.lists
         for (originSchema, property) in transaction.schema.lists(of: targetTable.name) {
             guard let origin = try transaction.table(originSchema.name) else { continue }
             for owner in try transaction.links.origins(origin, property, linkingTo: target) {
+                if property.isMap {
+                    try lists.nullifyMapValues(origin, property, owner: owner, equalTo: .link(target))
+                    continue
+                }
                 let kept = try lists.values(origin, property, owner: owner).filter { $0 != .link(target) }
                 try lists.rewrite(origin, property, owner: owner, kept)
             }
         }
     }
 
-    /// Empties every list of objects of `targetTable` held by other classes (before the class
-    /// is cleared).
+    /// Empties every list of objects of `targetTable` held by other classes, and sets to nil
+    /// their maps' values of it (before the class is cleared).
     func unlistAllIncoming(_ targetTable: Table) throws(StorageError) {
         for (originSchema, property) in transaction.schema.lists(of: targetTable.name) where originSchema.name != targetTable.name {
             guard let origin = try transaction.table(originSchema.name) else { continue }
+            if property.isMap {
+                for (target, owner) in try transaction.links.all(origin, property) {
+                    try transaction.lists.nullifyMapValues(origin, property, owner: owner, equalTo: .link(target))
+                }
+                continue
+            }
             try transaction.lists.removeAll(origin, property)
         }
     }

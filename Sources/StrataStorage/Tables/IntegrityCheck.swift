@@ -112,6 +112,12 @@ package struct IntegrityCheck {
         if list.isSet, zip(values, values.dropFirst()).contains(where: { Value.compare($0, $1) >= 0 }) {
             throw Problem(description: "'\(table.name)' object \(owner): its set '\(list.name)' holds a member twice or out of value order")
         }
+        if list.isMap {
+            let keys = try txn.lists.mapKeys(table, list, owner: owner)
+            if keys.count != values.count || zip(keys, keys.dropFirst()).contains(where: { !$0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                throw Problem(description: "'\(table.name)' object \(owner): its map '\(list.name)' keys are out of order or do not match its values")
+            }
+        }
         guard list.type == .link else { return }
         var occurrences: [ObjectKey: Int] = [:]
         for case .link(let target) in values { occurrences[target, default: 0] += 1 }
