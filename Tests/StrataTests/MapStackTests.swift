@@ -49,6 +49,27 @@ final class MapStackTests: StrataTestCase {
         assertConsistent()
     }
 
+    func testAMigrationSetsANewMapFromADictionary() throws {
+        try seed()
+        let realm = try Realm(configuration: config(1, [LarderV1.self]) { migration, _ in
+            migration.enumerateObjects(ofType: "Larder") { _, new in new?["counts"] = ["tea": 1, "jam": 3] }
+        })
+        let larder = try XCTUnwrap(realm.object(ofType: LarderV1.self, forPrimaryKey: 1))
+        XCTAssertEqual(Array(larder.counts.keys), ["jam", "tea"])
+        XCTAssertEqual(larder.counts["jam"], 3)
+        assertConsistent()
+    }
+
+    func testAMigrationRefusesAnArrayForAMap() throws {
+        try seed()
+        XCTAssertThrowsError(try Realm(configuration: config(1, [LarderV1.self]) { migration, _ in
+            migration.enumerateObjects(ofType: "Larder") { _, new in new?["counts"] = [1, 2] }
+        })) { error in
+            XCTAssertTrue("\(error)".contains("for map 'Larder.counts': give a dictionary with string keys"), "\(error)")
+        }
+        XCTAssertEqual(try Realm(configuration: config(0, [LarderV0.self])).objects(LarderV0.self).count, 1)
+    }
+
     func testTurningAListIntoAMapIsAChangeOfType() throws {
         try seed()
         XCTAssertThrowsError(try Realm(configuration: config(0, [LarderAsMap.self]))) { error in

@@ -292,11 +292,24 @@ final class MigrationContext {
     /// Replaces the elements of `owner`'s list `property` with `value` (an array or any
     /// sequence of values or, for a list of objects, of objects handed to this migration).
     private func setList(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ value: Any?) throws {
+        if property.isMap { return try setMap(table, property, owner: owner, value) }
         guard let elements = DynamicValues.elements(value) else {
             throw fail("Invalid value '\(value.map { "\($0)" } ?? "nil")' for list '\(table.name).\(property.name)': give an array")
         }
         let stored = try elements.map { try storedValue($0, property, className: table.name) }
         try txn.lists.rewrite(table, property, owner: owner, stored)
+    }
+
+    /// Replaces the entries of `owner`'s map `property` with `value` (a dictionary with string
+    /// keys of values or, for a map of objects, of objects handed to this migration or nil).
+    private func setMap(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ value: Any?) throws {
+        guard let entries = DynamicValues.unwrapped(value) as? [String: Any?] else {
+            throw fail("Invalid value '\(value.map { "\($0)" } ?? "nil")' for map '\(table.name).\(property.name)': give a dictionary with string keys")
+        }
+        try txn.lists.removeAll(table, property, owner: owner)
+        for (key, element) in entries {
+            try txn.lists.setMapValue(table, property, owner: owner, try storedValue(element, property, className: table.name), forKey: key)
+        }
     }
 
     func set(_ object: DynamicObject, _ name: String, _ value: Any?) {
