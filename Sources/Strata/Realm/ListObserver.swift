@@ -66,7 +66,7 @@ final class ValueListObserver<Collection: ListBackedCollection>: Observer {
         }
         guard let since = advance(to: log) else { return }
         let delta = log.delta(store.table.name, since: since)
-        guard delta.removed(store.ownerKey) || delta.mask(store.ownerKey) & ClassChanges.bit(store.property.id) != 0 else { return }
+        guard store.isChanged(in: delta) else { return }
         let new = currentValues()
         reported = new
         let diff = CollectionDiff(oldValues: old, newValues: new)
@@ -83,8 +83,21 @@ final class ValueListObserver<Collection: ListBackedCollection>: Observer {
 
     /// The list's values now; none once its object is deleted.
     private func currentValues() -> [StrataStorage.Value] {
-        guard let binding = store.owner.binding, core.reading({ try core.row(binding, store.ownerKey) }) != nil else { return [] }
+        guard store.ownerExists else { return [] }
         return store.read { try $0.values() }
+    }
+}
+
+extension ListStore {
+    /// Whether the commits `delta` covers deleted the collection's object or changed its property.
+    func isChanged(in delta: ClassDelta) -> Bool {
+        delta.removed(ownerKey) || delta.mask(ownerKey) & ClassChanges.bit(property.id) != 0
+    }
+
+    /// Whether the collection's object exists in the current snapshot.
+    var ownerExists: Bool {
+        guard let binding = owner.binding else { return false }
+        return core.reading { try core.row(binding, ownerKey) } != nil
     }
 }
 

@@ -65,7 +65,7 @@ final class MapObserver<Key: _MapKey, Value: RealmCollectionValue>: Observer {
         }
         guard let since = advance(to: log) else { return }
         let delta = log.delta(store.table.name, since: since)
-        let ownerChanged = delta.removed(store.ownerKey) || delta.mask(store.ownerKey) & ClassChanges.bit(store.property.id) != 0
+        let ownerChanged = store.isChanged(in: delta)
         let changedTargets = changedObjects(in: old, log, since: since)
         guard ownerChanged || !changedTargets.isEmpty else { return }
         let new = currentEntries()
@@ -101,7 +101,7 @@ final class MapObserver<Key: _MapKey, Value: RealmCollectionValue>: Observer {
 
     /// The map's entries now; none once its object is deleted.
     private func currentEntries() -> [String: StrataStorage.Value] {
-        guard let binding = store.owner.binding, core.reading({ try core.row(binding, store.ownerKey) }) != nil else { return [:] }
+        guard store.ownerExists else { return [:] }
         return store.read { map in Dictionary(uniqueKeysWithValues: zip(try map.keys(), try map.values())) }
     }
 }
