@@ -113,6 +113,17 @@ public struct SortDescriptor: ExpressibleByStringLiteral, Equatable, CustomStrin
     public var description: String { "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))" }
 }
 
+public extension RealmCollection {
+    /// Collection notifications, with the key paths and the queue left out when not given:
+    /// what generic code over `RealmCollection` calls (`collection.observe { change in … }`).
+    /// Each collection type has its own; this one reaches it through the requirement.
+    func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                 _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+        let requirement: ([String]?, DispatchQueue?, @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken = observe(keyPaths:on:_:)
+        return requirement(keyPaths, queue, block)
+    }
+}
+
 public extension RealmCollection where Element: KeypathSortable {
     /// Sorted by one property (ascending by default). Traps on an unknown property.
     func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
