@@ -119,6 +119,9 @@ class AnyRealmCollectionBox<Element: RealmCollectionValue> {
     func freeze() -> AnyRealmCollection<Element> { preconditionFailure("overridden by WrappedCollection") }
     func thaw() -> AnyRealmCollection<Element>? { preconditionFailure("overridden by WrappedCollection") }
     func isEqual(to other: AnyRealmCollectionBox<Element>) -> Bool { preconditionFailure("overridden by WrappedCollection") }
+    /// The wrapped collection's instance and how to find it again (`Relocatable`), wrapped.
+    var relocationCore: RealmCore? { preconditionFailure("overridden by WrappedCollection") }
+    var locator: @Sendable (RealmCore) -> Any? { preconditionFailure("overridden by WrappedCollection") }
 }
 
 /// A collection of type `Base` behind `AnyRealmCollectionBox`.
@@ -155,8 +158,18 @@ private final class WrappedCollection<Base: RealmCollection>: AnyRealmCollection
         guard let other = other as? WrappedCollection<Base> else { return false }
         return base == other.base
     }
+
+    override var relocationCore: RealmCore? { (base as? Relocatable)?.relocationCore }
+
+    override var locator: @Sendable (RealmCore) -> Any? {
+        guard let relocatable = base as? Relocatable else { preconditionFailure("Unmanaged collections cannot be frozen.") }
+        let find = relocatable.locator
+        return { core in (find(core) as? Base).map(AnyRealmCollection.init) }
+    }
 }
 
-extension AnyRealmCollection: QueryableCollection {
+extension AnyRealmCollection: QueryableCollection, Relocatable {
     var anyQueryResults: Any? { box.queryResults }
+    var relocationCore: RealmCore? { box.relocationCore }
+    var locator: @Sendable (RealmCore) -> Any? { box.locator }
 }
