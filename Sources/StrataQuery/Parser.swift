@@ -31,7 +31,8 @@ import StrataValues
 //   escape      = "\" ( "\" | "'" | '"' | "/" | "n" | "t" | "r" | "0" | "b" | "f" | "u" hex4 )
 //   subquery    = "SUBQUERY" "(" keyPath "," variable "," predicate ")" "." ( "@count" | "@size" )
 //   keyPath     = component { "." component }
-//   component   = name | "%K" | "$K" digits | variable | "@" name | "@links" "." name "." name
+//   component   = name [ "[" string "]" ] | "%K" | "$K" digits | variable | "@" name
+//               | "@links" "." name "." name
 //   variable    = "$" name
 //
 // Precedence, loosest first: OR, AND, NOT, comparison. `%@` and `%K` are numbered in order of
@@ -350,6 +351,17 @@ package struct Parser {
             case .identifier(let name):
                 index += 1
                 components.append(.property(name, position: t.position))
+                if case .symbol("[") = current.kind {
+                    // `map['key']`: the value under one key of a map.
+                    let at = current.position
+                    index += 1
+                    guard case .literal(.string(let key)) = current.kind else {
+                        throw unexpected("expected a string key after '\(name)[' (such as \(name)['key'])")
+                    }
+                    index += 1
+                    try expectSymbol("]", "']' after the map key")
+                    components.append(.mapKey(key, position: at))
+                }
             case .keyPathArgument(let explicit):
                 index += 1
                 components.append(.argument(argumentIndex(explicit), position: t.position))

@@ -483,11 +483,13 @@ package final class TransactionLinkSource: LinkSource {
     package func listValues(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> [Value] {
         guard let t = try table(owner) else { return [] }
         if property.isMapKeys { return try txn.lists.mapKeys(t, property, owner: key).map(Value.string) }
+        if let entry = property.mapEntryKey { return [try txn.lists.mapValue(t, property, owner: key, forKey: entry) ?? .null] }
         return try txn.lists.values(t, property, owner: key)
     }
 
     package func listCount(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> Int {
         guard let t = try table(owner) else { return 0 }
+        if property.mapEntryKey != nil { return 1 }
         return try txn.lists.count(t, property, owner: key)
     }
 }
