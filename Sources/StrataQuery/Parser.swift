@@ -214,7 +214,7 @@ package struct Parser {
 
     private func isOperatorStart(_ t: Token) -> Bool {
         if case .symbol(let s) = t.kind { return ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>"].contains(s) }
-        return ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN"].contains { t.isKeyword($0) }
+        return ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN", "GEOWITHIN"].contains { t.isKeyword($0) }
     }
 
     private mutating func parseOperator() -> ComparisonOperator? {
@@ -228,7 +228,8 @@ package struct Parser {
         case .symbol(">"): op = .greater
         case .symbol(">="), .symbol("=>"): op = .greaterOrEqual
         case .identifier:
-            op = [ComparisonOperator.beginsWith, .endsWith, .contains, .like, .in, .between]
+            // `GEOWITHIN` is `IN` with a region argument (the resolver tells them apart).
+            op = t.isKeyword("GEOWITHIN") ? .in : [ComparisonOperator.beginsWith, .endsWith, .contains, .like, .in, .between]
                 .first { t.isKeyword($0.rawValue) }
         default: op = nil
         }
