@@ -32,7 +32,7 @@ struct Options {
     var childEngine: EngineKind?
     /// Run the list-scale measurement instead of the workload.
     var lists = false
-    /// Run the W1-W15 workload (off with `--processes` or `--notifications`).
+    /// Run the W1-W17 workload (off with `--processes` or `--notifications`).
     var workload = true
     /// Run the multi-process rows (off with `--only`, unless `--processes` is given too).
     var processes = true
@@ -58,12 +58,14 @@ struct Options {
                             [--processes] [--notifications] [--seconds S]
           --n N        objects inserted by W1 (default 1000000)
           --nosync     commits without flushing (LMDB MDB_NOSYNC, SQLite synchronous=OFF)
-          --only LIST  ops to run, from W1-W15, W8b, RSS (W1 always runs):
+          --only LIST  ops to run, from W1-W17, W8b, RSS (W1 always runs):
                        W11 `id IN` 1,000 ids, W12 `name BEGINSWITH` on the index,
                        W13 `id BETWEEN` 1,000 ids, W14 `ANY` and W15 `SUBQUERY` over lists
-                       (Strata only; "–" for the baselines), each time per query
+                       of objects (a join table in SQLite), each time per query;
+                       W16 `pet.owner.name` per link followed, W17 a person's backlink
+                       count (`person.pets.count`) per person
           --json       print the results as a JSON array instead of a table
-          --repeat R   run each op that changes nothing (W2-W4, W6, W7, W11-W15) R times
+          --repeat R   run each op that changes nothing (W2-W4, W6, W7, W11-W17) R times
                        and report its median time (default 1): steadier ratios on a
                        noisy machine
           --rounds K   run the whole workload K times, each engine in a new process
