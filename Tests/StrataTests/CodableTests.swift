@@ -33,6 +33,20 @@ final class Courier: Object, Codable {
     @Persisted var name: String
 }
 
+/// A model that encodes itself, managed or not, by reading its properties.
+final class Stamp: Object, Encodable {
+    @Persisted var code = ""
+    @Persisted var value = 0
+
+    private enum CodingKeys: String, CodingKey { case code, value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(value, forKey: .value)
+    }
+}
+
 /// `Codable` models: decoding every property kind, missing optional keys and collections,
 /// bad input as a `DecodingError`, encoding unmanaged objects (and refusing managed ones as
 /// RealmSwift does), and adding what was decoded.
@@ -178,6 +192,21 @@ final class CodableTests: StrataTestCase {
             guard case EncodingError.invalidValue(_, let context) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(context.debugDescription.contains("Only unmanaged Realm objects"), context.debugDescription)
         }
+    }
+
+    func testResultsEncodeTheirObjects() throws {
+        let realm = try openRealm(types: [Stamp.self])
+        try realm.write {
+            realm.create(Stamp.self, value: ["code": "a", "value": 1])
+            realm.create(Stamp.self, value: ["code": "b", "value": 2])
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let expected = #"[{"code":"a","value":1},{"code":"b","value":2}]"#
+        XCTAssertEqual(String(decoding: try encoder.encode(realm.objects(Stamp.self)), as: UTF8.self), expected)
+        XCTAssertEqual(String(decoding: try encoder.encode(AnyRealmCollection(realm.objects(Stamp.self))), as: UTF8.self), expected)
+        XCTAssertEqual(String(decoding: try encoder.encode(realm.objects(Stamp.self).filter("value > 1")), as: UTF8.self),
+                       #"[{"code":"b","value":2}]"#)
     }
 
     func testCollectionsAndBoxesCodeOnTheirOwn() throws {

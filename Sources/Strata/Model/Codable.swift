@@ -48,6 +48,23 @@ extension List: Encodable where Element: Encodable {
     }
 }
 
+extension Results: Encodable where Element: Encodable {
+    /// Encodes the results as an array of their elements (objects encode through their own
+    /// `encode(to:)`: the synthesised one refuses managed objects).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in self { try container.encode(element) }
+    }
+}
+
+extension AnyRealmCollection: Encodable where Element: Encodable {
+    /// Encodes the collection as an array of its elements.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in self { try container.encode(element) }
+    }
+}
+
 extension MutableSet: Decodable where Element: Decodable {
     /// An unmanaged set of the decoded array's elements (a repeated one is kept once).
     public convenience init(from decoder: any Decoder) throws {
