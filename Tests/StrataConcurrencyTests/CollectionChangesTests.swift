@@ -19,6 +19,34 @@ final class Recorded<Entry: Sendable>: Sendable {
     func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
 }
 
+/// Observes the set and the map of the object with id 1 on itself (`observe(on:)`), in the
+/// Realm isolated to it, recording what each change shows.
+private actor TaggedWatcher {
+    private var tokens: [NotificationToken] = []
+
+    func watch(_ configuration: Realm.Configuration, tags: Recorded<[String]>, scoreKeys: Recorded<[String]>) async throws {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        let tagged = try XCTUnwrap(realm.object(ofType: Tagged.self, forPrimaryKey: 1))
+        tokens.append(await tagged.tags.observe(on: self) { _, change in
+            switch change {
+            case .initial(let set), .update(let set, _, _, _): tags.append(Array(set).sorted())
+            case .error(let error): XCTFail("the change reported \(error)")
+            }
+        })
+        tokens.append(await tagged.scores.observe(on: self) { _, change in
+            switch change {
+            case .initial(let map), .update(let map, _, _, _): scoreKeys.append(Array(map.keys).sorted())
+            case .error(let error): XCTFail("the change reported \(error)")
+            }
+        })
+    }
+
+    func stop() {
+        for token in tokens { token.invalidate() }
+        tokens = []
+    }
+}
+
 /// `changes` of sets, maps and Realms: each stream is taken where its value lives and sent to a
 /// detached task (`changes(keyPaths:)` returns it `sending`), which consumes it with no run loop.
 final class CollectionChangesTests: ConcurrencyTestCase {
@@ -97,6 +125,21 @@ final class CollectionChangesTests: ConcurrencyTestCase {
                                   Entry(scores: ["x": 2], modifications: ["x"])])
         consumer.cancel()
         await consumer.value
+    }
+
+    func testASetAndAMapObservedOnAnActorDeliverThere() async throws {
+        _ = try taggedRealm()
+        let configuration = taggedConfiguration()
+        let tags = Recorded<[String]>(), scoreKeys = Recorded<[String]>()
+        let watcher = TaggedWatcher()
+        try await watcher.watch(configuration, tags: tags, scoreKeys: scoreKeys)
+        await eventually("the initial set and map") { tags.all.count == 1 && scoreKeys.all.count == 1 }
+        try await edit(configuration) { $0.tags.insert("a") }
+        try await edit(configuration) { $0.scores["x"] = 1 }
+        await eventually("the insert and the new key") { tags.all.last == ["a"] && scoreKeys.all.last == ["x"] }
+        XCTAssertEqual(tags.all, [[], ["a"]])
+        XCTAssertEqual(scoreKeys.all, [[], ["x"]])
+        await watcher.stop()
     }
 
     func testARealmsChangesGiveEachNewVersionFrozen() async throws {
