@@ -79,7 +79,8 @@ struct Options {
           --processes  only the multi-process rows (also part of the default run, left out
                        when --only is given), each with real child processes on one file:
                        Strata's commit-to-callback latency (p50/p99/max, observer in another
-                       process and in another thread); commits/s with 1, 2, 4, 8 writer
+                       process, on its run loop and as a `for await` over `changes`, and in
+                       another thread); commits/s with 1, 2, 4, 8 writer
                        processes, one object per transaction, durable and no-sync; reads/s
                        (primary-key lookups) with 1, 2, 4 reader processes beside one
                        writer. Processes beyond the core count oversubscribe the machine.
@@ -90,7 +91,9 @@ struct Options {
                        another thread; a no-sync commit plus its delivery with 0 and with 100
                        Results observers of a class the commit does not touch; the callback
                        after one modification of a sorted Results of 100,000 objects (moving
-                       the object, and not), beside the sorted query alone.
+                       the object, and not), beside the sorted query alone; one no-sync
+                       commit by a thread's write {} and by a task awaiting an actor whose
+                       Realm is isolated to it (write {} and asyncWrite {}).
           --seconds S  how long each multi-process throughput cell runs (default 1)
         """
 
