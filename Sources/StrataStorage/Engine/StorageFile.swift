@@ -88,7 +88,14 @@ package final class StorageFile: @unchecked Sendable {
                 }
                 return file
             }
-            let file = try StorageFile(path: path, options: options)
+            let created = LockFileChecks.missing(forDatabaseAt: path)
+            let file: StorageFile
+            do {
+                file = try StorageFile(path: path, options: options)
+            } catch let error as StorageError where error.code == .invalidDatabase || error.code == .unsupportedFileFormatVersion {
+                LockFileChecks.remove(created)  // the file is not one to open: leave nothing behind
+                throw error
+            }
             if let key = identity(of: path) { registry[key] = Weak(file: file) }
             return file
         }
@@ -118,10 +125,11 @@ package final class StorageFile: @unchecked Sendable {
         var envOptions = Environment.Options()
         envOptions.readOnly = options.readOnly
         envOptions.noSync = !options.syncOnCommit
+        let lockAccess = try LockFileChecks.prepareLMDBLockFile(databasePath: path, readers: Int(envOptions.maxReaders))
         do {
             environment = try Environment(path: path, options: envOptions)
         } catch let error where options.readOnly && (error.code == EACCES || error.code == EROFS) {
-            // A read-only directory where LMDB cannot create FILE-lock: read without it.
+            try FileChecks.checkReadingWithoutLockFile(path: path, error: error, access: lockAccess)
             envOptions.noLock = true
             do { environment = try Environment(path: path, options: envOptions) } catch { throw FileChecks.openError(error, path: path) }
         } catch {
