@@ -48,3 +48,33 @@ final class AddressSpaceTests: StrataTestCase {
         XCTAssertGreaterThan(last, first, filled)
     }
 }
+
+/// A process whose map another process's writes outgrew remaps when it next begins a
+/// snapshot (`MDB_MAP_RESIZED`).
+final class MapResizeTests: StrataTestCase {
+    func testAProcessWithASmallerMapFollowsAFileThatOutgrewIt() throws {
+        let stress = try BuiltProducts.executable("strata-stress").path
+        let path = fileURL().path
+        let realm = try openRealm(types: [StressItem.self])
+        try realm.write { realm.add(StressItem(value: ["id": 0, "tag": "small", "value": 0])) }
+        let child = try WorkerProcess(URL(fileURLWithPath: "/bin/sh"), [
+            "-c", "ulimit -v 2000000 && exec \"$0\" worker serve --file \"$1\"", stress, path])
+        _ = try child.expectLine(startingWith: "READY")
+        child.send("refresh")
+        _ = try child.expectLine(startingWith: "REFRESHED")
+        let tag = String(repeating: "m", count: 1 << 20)
+        for first in stride(from: 1, to: 1_201, by: 8) {
+            try realm.write {
+                for id in first..<(first + 8) { realm.add(StressItem(value: ["id": id, "tag": tag, "value": id])) }
+            }
+        }
+        child.send("refresh")
+        let refreshed = try child.expectLine(startingWith: "REFRESHED", timeout: 300)
+        XCTAssertEqual(field("changed", in: refreshed), "true", child.transcript)
+        XCTAssertEqual(field("version", in: refreshed), "\(realm.version)", child.transcript)
+        child.send("quit")
+        _ = try child.expectLine(startingWith: "BYE")
+        try child.waitForSuccess()
+        checksIntegrityAfterTest = false
+    }
+}
