@@ -60,11 +60,13 @@ enum SystemCalls {
 
     /// `posix_fallocate(3)`: gives `fd` disk blocks for its first `length` bytes (growing
     /// the file to at least that), so that writing through a mapping of them cannot fault
-    /// (`SIGBUS`) on a full file system: the shortage is `ENOSPC` here instead.
+    /// (`SIGBUS`) on a full file system: the shortage is `ENOSPC` here instead. A file
+    /// system that cannot allocate ahead (`EOPNOTSUPP`) gets the size alone (`ftruncate`).
     static func allocate(_ fd: Int32, length: Int, path: String) throws(Errno) {
         while true {
             let rc = posix_fallocate(fd, 0, off_t(length))  // returns the error, not -1
             if rc == 0 { return }
+            if rc == EOPNOTSUPP || rc == ENOSYS { return try truncate(fd, to: length, path: path) }
             if rc != EINTR { throw Errno(call: "posix_fallocate", path: path, code: rc) }
         }
     }
