@@ -91,19 +91,13 @@ final class OtherUserTests: StrataTestCase {
         XCTAssertTrue(reader.errorOutput.contains("may not write its lock file '\(path)-lock'"), reader.transcript)
     }
 
-    /// A user of the files' group (umask 002) opens them read-only while this process writes,
-    /// and its snapshot stays what it was while the writer deletes and rewrites every object
-    /// (reusing the pages the snapshot reads, were it not registered).
-    func testAGroupReaderKeepsACorrectSnapshotWhileTheOwnerRewritesTheFile() throws {
-        let other = try OtherUser()
-        let old = umask(0o002)
-        defer { umask(old) }
-        let realm = try openRealm(types: [StressItem.self])
-        try insert(realm, 1...50, tag: "first")
-        other.shareGroup(of: lockFiles)
+    /// Starts a read-only reader as `other`, rewrites every object 20 times from this process
+    /// (a writer reuses the pages of old versions no snapshot holds), and checks the reader's
+    /// snapshot still reads as it did, then moves to the newest.
+    private func assertReadOnlySnapshotHolds(_ realm: Realm, as other: OtherUser, file: StaticString = #filePath, line: UInt = #line) throws {
         let reader = try other.stress(["worker", "hold-read", "--file", path])
         let opened = try reader.expectLine(startingWith: "OPEN")
-        XCTAssertEqual(field("count", in: opened), "50", reader.transcript)
+        XCTAssertEqual(field("count", in: opened), "50", reader.transcript, file: file, line: line)
         for round in 0..<20 {
             try realm.write {
                 realm.delete(realm.objects(StressItem.self))
@@ -112,9 +106,37 @@ final class OtherUserTests: StrataTestCase {
         }
         reader.send("check")
         let held = try reader.expectLine(startingWith: "STATE")
-        XCTAssertEqual(held, String(opened.dropFirst("OPEN ".count)), "the held snapshot reads as it did")
+        XCTAssertEqual(held, String(opened.dropFirst("OPEN ".count)), "the held snapshot reads as it did", file: file, line: line)
         reader.send("refresh")
         let newest = try reader.expectLine(startingWith: "STATE")
-        XCTAssertEqual(field("tags", in: newest), "round19:50", reader.transcript)
+        XCTAssertEqual(field("tags", in: newest), "round19:50", reader.transcript, file: file, line: line)
+    }
+
+    /// A user of the files' group (umask 002) opens them read-only while this process writes,
+    /// and its snapshot stays what it was while the writer deletes and rewrites every object.
+    func testAGroupReaderKeepsACorrectSnapshotWhileTheOwnerRewritesTheFile() throws {
+        let other = try OtherUser()
+        let old = umask(0o002)
+        defer { umask(old) }
+        let realm = try openRealm(types: [StressItem.self])
+        try insert(realm, 1...50, tag: "first")
+        other.shareGroup(of: lockFiles)
+        try assertReadOnlySnapshotHolds(realm, as: other)
+    }
+
+    /// With `lockFilePermissions` 0o666, a database created 0644 is read, read-only, by a user
+    /// who may only read it, with snapshots as exact as the owner's.
+    func testAUserWhoMayOnlyReadTheDatabaseReadsItWhenTheLockFilesAreShared() throws {
+        let other = try OtherUser()
+        let old = umask(0o022)
+        defer { umask(old) }
+        var configuration = configuration(types: [StressItem.self])
+        configuration.lockFilePermissions = 0o666
+        let realm = try Realm(configuration: configuration)
+        try insert(realm, 1...50, tag: "first")
+        XCTAssertEqual(try permissions(path), 0o644)
+        XCTAssertEqual(try permissions(path + "-lock"), 0o666)
+        XCTAssertEqual(try permissions(path + ".lock"), 0o666)
+        try assertReadOnlySnapshotHolds(realm, as: other)
     }
 }

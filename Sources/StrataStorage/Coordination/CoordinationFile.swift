@@ -29,12 +29,13 @@ package final class CoordinationFile: @unchecked Sendable {
     /// Opens the coordination file of the database at `databasePath`, creating or rebuilding
     /// it when needed, and (with `register`) claims a registry slot for this process. Returns
     /// nil when the file can be neither created nor opened (a read-only directory): the
-    /// database then works without cross-process notifications.
-    package static func open(databasePath: String, register: Bool) throws -> CoordinationFile? {
+    /// database then works without cross-process notifications. A file it creates gets
+    /// `mode` exactly, when one is given (else 0666 masked by the umask).
+    package static func open(databasePath: String, register: Bool, mode: mode_t? = nil) throws -> CoordinationFile? {
         let path = path(forDatabaseAt: databasePath)
         let opened: (fd: Int32, writable: Bool)?
         do {
-            opened = try openDescriptor(path)
+            opened = try openDescriptor(path, mode: mode)
         } catch let error as Errno {
             throw StorageError(.fileAccess, "Opening the coordination file '\(path)' failed: \(error.reason)")
         }
@@ -52,7 +53,8 @@ package final class CoordinationFile: @unchecked Sendable {
     /// not create it either.
     /// The file is created 0666 masked by the umask (as LMDB creates its own), never through a
     /// symbolic link (`O_NOFOLLOW`), and must be a regular file.
-    private static func openDescriptor(_ path: String) throws -> (fd: Int32, writable: Bool)? {
+    private static func openDescriptor(_ path: String, mode: mode_t?) throws -> (fd: Int32, writable: Bool)? {
+        let existed = SystemCalls.fileType(atPath: path) != nil
         let opened: (fd: Int32, writable: Bool)
         do {
             opened = (try SystemCalls.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o666), true)
@@ -69,6 +71,7 @@ package final class CoordinationFile: @unchecked Sendable {
             guard try SystemCalls.isRegularFile(opened.fd, path: path) else {
                 throw LockFileChecks.notRegular(path, "it is not a regular file")
             }
+            if !existed, opened.writable, let mode { try SystemCalls.setMode(opened.fd, mode, path: path) }
         } catch {
             SystemCalls.close(opened.fd)
             throw error

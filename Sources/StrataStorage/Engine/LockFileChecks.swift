@@ -27,7 +27,8 @@ enum LockFileChecks {
     /// but a regular file (naming it), and creates it 0666 masked by the umask with the
     /// blocks of `readers` reader slots allocated, so that LMDB's writes through its mapping
     /// of it cannot fault (`SIGBUS`) on a full file system: that is `.outOfDiskSpace` here.
-    static func prepareLMDBLockFile(databasePath: String, readers: Int) throws -> Access {
+    /// A file it creates gets `mode` exactly, when one is given.
+    static func prepareLMDBLockFile(databasePath: String, readers: Int, mode: mode_t?) throws -> Access {
         let path = lmdbLockPath(forDatabaseAt: databasePath)
         let type = SystemCalls.fileType(atPath: path)
         let exists = type != nil
@@ -48,6 +49,7 @@ enum LockFileChecks {
         defer { SystemCalls.close(fd) }
         do {
             guard try SystemCalls.isRegularFile(fd, path: path) else { throw notRegular(path, "it is not a regular file") }
+            if !exists, let mode { try SystemCalls.setMode(fd, mode, path: path) }
             let size = lmdbLockSize(readers: readers)
             if try SystemCalls.size(of: fd, path: path) < size { try SystemCalls.allocate(fd, length: size, path: path) }
         } catch let error as Errno {

@@ -54,9 +54,12 @@ package final class StorageFile: @unchecked Sendable {
     package struct Options: Sendable {
         package var readOnly = false
         package var syncOnCommit = true
-        package init(readOnly: Bool = false, syncOnCommit: Bool = true) {
+        /// The permissions of lock files this open creates; nil: 0666 masked by the umask.
+        package var lockFileMode: mode_t?
+        package init(readOnly: Bool = false, syncOnCommit: Bool = true, lockFileMode: mode_t? = nil) {
             self.readOnly = readOnly
             self.syncOnCommit = syncOnCommit
+            self.lockFileMode = lockFileMode
         }
     }
 
@@ -125,7 +128,8 @@ package final class StorageFile: @unchecked Sendable {
         var envOptions = Environment.Options()
         envOptions.readOnly = options.readOnly
         envOptions.noSync = !options.syncOnCommit
-        let lockAccess = try LockFileChecks.prepareLMDBLockFile(databasePath: path, readers: Int(envOptions.maxReaders))
+        let lockAccess = try LockFileChecks.prepareLMDBLockFile(databasePath: path, readers: Int(envOptions.maxReaders),
+                                                                mode: options.lockFileMode)
         do {
             environment = try Environment(path: path, options: envOptions)
         } catch let error where options.readOnly && (error.code == EACCES || error.code == EROFS) {
@@ -138,7 +142,7 @@ package final class StorageFile: @unchecked Sendable {
         self.path = path
         self.isReadOnly = options.readOnly
         handles = DatabaseHandles(environment: environment)
-        coordination = try CoordinationFile.open(databasePath: path, register: true)
+        coordination = try CoordinationFile.open(databasePath: path, register: true, mode: options.lockFileMode)
         environment.clearStaleReaders()
         try FileChecks.checkAfterOpen(environment, path: path)
         try checkFormat()

@@ -83,6 +83,11 @@ enum SystemCalls {
         _ = unlink(path)
     }
 
+    /// `fchmod(2)`: gives the open file `fd` the permissions `mode` (not masked by the umask).
+    static func setMode(_ fd: Int32, _ mode: mode_t, path: String) throws(Errno) {
+        _ = try retrying("fchmod", path) { fchmod(fd, mode) }
+    }
+
     /// `stat(2)`: the size in bytes of the file at `path`.
     static func size(atPath path: String) throws(Errno) -> Int {
         var st = stat()
