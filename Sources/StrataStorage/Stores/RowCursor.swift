@@ -52,8 +52,7 @@ package final class RowCursor {
                     while let (k, v) = entry {
                         guard k.count == 8 else { throw transaction.rows.damaged(table, 0) }
                         let key = ObjectKeyCoding.decode(k)
-                        guard let row = RowView(v) else { throw transaction.rows.damaged(table, key) }
-                        batch.append((key, row))
+                        batch.append((key, try transaction.rows.view(table, key, v)))
                         if batch.count == Self.batchSize {
                             resume = key == .max ? nil : key + 1
                             return

@@ -17,7 +17,18 @@ package struct RowStore {
             try withUnsafeBytes(of: &k) { try txn.get(table.rows, key: $0) }
         }
         guard let bytes else { return nil }
-        guard let row = RowView(bytes) else { throw damaged(table, key) }
+        return try view(table, key, bytes)
+    }
+
+    /// The row stored as `bytes` under object `key`, its seal verified (`Checksum`); throws
+    /// when it is damaged.
+    @inline(__always)
+    func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
+        var k = ObjectKeyCoding.encode(key)
+        let sealRequired = transaction.seals
+        guard let row = withUnsafeBytes(of: &k, { RowView(stored: bytes, key: $0, sealRequired: sealRequired) }) else {
+            throw damaged(table, key)
+        }
         return row
     }
 
@@ -34,8 +45,7 @@ package struct RowStore {
                 try cursor.forEach { k, v in
                     guard k.count == 8 else { throw damaged(table, 0) }
                     let key = ObjectKeyCoding.decode(k)
-                    guard let row = RowView(v) else { throw damaged(table, key) }
-                    return try body(key, row)
+                    return try body(key, try view(table, key, v))
                 }
             }
         }
@@ -67,9 +77,15 @@ package struct RowStore {
         return k
     }
 
-    /// Writes the row bytes of object `key`, replacing any row it had.
-    func put(_ table: Table, _ key: ObjectKey, _ bytes: [UInt8]) throws(StorageError) {
+    /// Writes `row` (encoded without a seal) as the row of object `key`, replacing any row it
+    /// had; sealed for `key` in a file whose records are sealed.
+    func put(_ table: Table, _ key: ObjectKey, _ row: [UInt8]) throws(StorageError) {
         var k = ObjectKeyCoding.encode(key)
+        var bytes = row
+        if transaction.seals {
+            bytes[0] |= RowEncoder.sealedFlag
+            withUnsafeBytes(of: &k) { Checksum.appendSeal(to: &bytes, key: $0) }
+        }
         let txn = transaction.lmdb
         try StorageError.translating("Writing '\(table.name)'") {
             try withUnsafeBytes(of: &k) { kb in try bytes.withUnsafeBytes { try txn.put(table.rows, key: kb, value: $0) } }
@@ -98,9 +114,10 @@ package struct RowStore {
         }
     }
 
-    /// The error for a row that does not decode.
+    /// The error for a row that does not decode or does not match its checksum.
     func damaged(_ table: Table, _ key: ObjectKey) -> StorageError {
-        StorageError(.invalidDatabase, "'\(transaction.file.path)' is damaged: the row of '\(table.name)' object \(key) cannot be read")
+        let path = transaction.file.path
+        return StorageError(.invalidDatabase, "'\(path)' is damaged: the row of '\(table.name)' object \(key) \(transaction.seals ? "does not match its checksum or " : "")cannot be read; run `strata check \(path)`")
     }
 }
 
