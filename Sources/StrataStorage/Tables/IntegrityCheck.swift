@@ -4,8 +4,9 @@ import LMDB
 /// row and every row has its entry; primary keys are unique; every to-one link and list member
 /// points at an existing object and has its backlink, and every backlink stands for a link;
 /// every list's directory matches its chunks; every mixed value has a known type code and a
-/// length of that type; every embedded object has exactly one owner. Used by tests, the stress suite and
-/// `strata check`. Reports the first inconsistency found.
+/// length of that type; every embedded object has exactly one owner; every retained history
+/// entry decodes. Every record read on the way is verified against its checksum (format 3).
+/// Used by tests, the stress suite and `strata check`. Reports the first inconsistency found.
 package struct IntegrityCheck {
     /// What was checked, for a summary line.
     package struct Report: Sendable {
@@ -33,6 +34,7 @@ package struct IntegrityCheck {
             guard let table = try txn.table(schema.name) else { throw Problem(description: "class '\(schema.name)' has no table") }
             try check.check(table)
         }
+        try txn.history.forEach(after: nil, newestFirst: false) { _ in true }
         return check.report
     }
 
