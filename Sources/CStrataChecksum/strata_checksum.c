@@ -54,6 +54,6 @@ uint32_t strata_crc32c(uint32_t crc, const void *bytes, size_t count) {
 }
 #endif
 
-uint32_t strata_seal_crc(const void *key, size_t key_count, const void *body, size_t body_count) {
-    return strata_crc32c(strata_crc32c(0, key, key_count), body, body_count);
+uint32_t strata_seal_crc(uint32_t seed, const void *key, size_t key_count, const void *body, size_t body_count) {
+    return strata_crc32c(strata_crc32c(seed, key, key_count), body, body_count);
 }

@@ -226,6 +226,18 @@ final class RealmCore {
         return try binding(for: info)!
     }
 
+    /// Traps for an object whose row its lookup did not find: deleted, unless a walk over the
+    /// table meets the row (the file is damaged then).
+    func trapMissingRow(_ binding: TableBinding, _ key: ObjectKey) -> Never {
+        let name = binding.info.name
+        let damaged: Bool
+        do { damaged = try transaction().rows.walkFinds(binding.table, key) } catch { trapReading(error) }
+        if damaged {
+            preconditionFailure("'\(path)' is damaged: the row of '\(name)' object \(key) is in its table but its lookup fails; run `strata check \(path)`")
+        }
+        preconditionFailure("Object has been deleted or invalidated: '\(name)' object no longer exists in the Realm")
+    }
+
     /// The row of object `key`, or nil if it no longer exists.
     @inline(__always)
     func row(_ binding: TableBinding, _ key: ObjectKey) throws -> RowView? {

@@ -43,13 +43,14 @@ package struct RowView {
     @usableFromInline let endsOffset: Int
     @usableFromInline let payloadOffset: Int
 
-    /// The row stored under `key` (8 bytes): parsed without its seal once the seal is
-    /// verified. Nil if it is damaged, or not sealed where `sealRequired` (a format 3 file).
+    /// The row stored under `key` (8 bytes) in the rows database of `seed`: parsed without its
+    /// seal once the seal is verified. Nil if it is damaged, or not sealed where
+    /// `sealRequired` (a format 3 file).
     @inline(__always)
-    init?(stored bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, sealRequired: Bool) {
+    init?(stored bytes: UnsafeRawBufferPointer, _ seed: UInt32, key: UnsafeRawBufferPointer, sealRequired: Bool) {
         guard bytes.count >= 2 else { return nil }
         if bytes[0] & RowEncoder.sealedFlag != 0 {
-            guard let body = Checksum.verified(bytes, key: key) else { return nil }
+            guard let body = Checksum.verified(bytes, seed, key: key) else { return nil }
             self.init(body)
         } else {
             if sealRequired { return nil }
@@ -171,17 +172,34 @@ package struct MixedSlots: Sendable {
     package func contains(_ id: Int) -> Bool { id < flags.count && flags[id] }
 }
 
+/// What a row is sealed for: its object key, in the rows database of `seed` (`Table.rowSeed`).
+package struct RowSeal {
+    package let seed: UInt32
+    package let key: ObjectKey
+
+    package init(seed: UInt32, key: ObjectKey) {
+        self.seed = seed
+        self.key = key
+    }
+
+    /// Appends the seal of `row` (everything in it so far).
+    func append(to row: inout [UInt8]) {
+        var k = ObjectKeyCoding.encode(key)
+        withUnsafeBytes(of: &k) { Checksum.appendSeal(to: &row, seed, key: $0) }
+    }
+}
+
 /// Builds encoded rows: from values indexed by property id, or by replacing some slots of an
 /// existing row while copying the others' bytes as they are (no decoding).
 ///
-/// A row given a `seal` key is sealed for that object key: flag bit 3 set and its checksum
-/// appended (`Checksum`); a row for a file of format 2 or earlier is not (`seal` nil).
+/// A row given a `seal` is sealed for its object key: flag bit 3 set and its checksum appended
+/// (`Checksum`); a row for a file of format 2 or earlier is not (`seal` nil).
 package enum RowEncoder {
     /// Flag bit 3: the row ends with its seal.
     static let sealedFlag: UInt8 = 8
 
     /// Encodes `values` (index = property id; missing trailing slots are allowed).
-    package static func encode(_ values: [Value], _ mixed: MixedSlots = .none, seal: ObjectKey? = nil) -> [UInt8] {
+    package static func encode(_ values: [Value], _ mixed: MixedSlots = .none, seal: RowSeal? = nil) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(values.count * 6)
         return build(slotCount: values.count, payload: &payload, seal: seal) { slot, out in
@@ -194,7 +212,7 @@ package enum RowEncoder {
     /// Re-encodes `row` with some slots set to new values: `replacements` by ascending slot,
     /// each slot at most once.
     package static func encode(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)],
-                               _ mixed: MixedSlots = .none, seal: ObjectKey? = nil) -> [UInt8] {
+                               _ mixed: MixedSlots = .none, seal: RowSeal? = nil) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(row.bytes.count + 16)
         var next = 0
@@ -217,7 +235,7 @@ package enum RowEncoder {
     /// The row is copied and those bytes overwritten. Returns nil, without calling `body`,
     /// otherwise.
     package static func withPatched<R>(_ row: RowView, replacing replacements: [(id: Int, value: Value)], _ mixed: MixedSlots = .none,
-                                       seal: ObjectKey? = nil, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+                                       seal: RowSeal? = nil, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         for (id, value) in replacements {
             guard row.hasSlot(id), !row.isNull(id), !value.isNull, !mixed.contains(id),
                   ValueCodec.withEncoded(value, \.count) == row.slotBytes(id).count else { return nil }
@@ -234,8 +252,8 @@ package enum RowEncoder {
             }
             if let seal {
                 copy[0] |= sealedFlag
-                var key = ObjectKeyCoding.encode(seal)
-                let crc = withUnsafeBytes(of: &key) { Checksum.seal(key: $0, UnsafeRawBufferPointer(rebasing: copy[..<length])) }
+                var key = ObjectKeyCoding.encode(seal.key)
+                let crc = withUnsafeBytes(of: &key) { Checksum.seal(seal.seed, key: $0, UnsafeRawBufferPointer(rebasing: copy[..<length])) }
                 copy.storeBytes(of: crc.littleEndian, toByteOffset: length, as: UInt32.self)
             } else {
                 copy[0] &= ~sealedFlag
@@ -247,7 +265,7 @@ package enum RowEncoder {
     /// Lays out a row; `slot(i, &payload)` appends slot i's bytes and returns false for null.
     /// The slot ends and the null bitmap are gathered on the stack: the row and its payload
     /// are the only allocations.
-    private static func build(slotCount: Int, payload: inout [UInt8], seal: ObjectKey?,
+    private static func build(slotCount: Int, payload: inout [UInt8], seal: RowSeal?,
                               _ slot: (Int, inout [UInt8]) -> Bool) -> [UInt8] {
         let nullBytes = (slotCount + 7) / 8
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: slotCount) { ends in
@@ -271,10 +289,7 @@ package enum RowEncoder {
                     for b in 0..<(1 << Int(widthCode)) { row.append(UInt8(truncatingIfNeeded: end >> (8 * b))) }
                 }
                 row.append(contentsOf: payload)
-                if let seal {
-                    var key = ObjectKeyCoding.encode(seal)
-                    withUnsafeBytes(of: &key) { Checksum.appendSeal(to: &row, key: $0) }
-                }
+                seal?.append(to: &row)
                 return row
             }
         }

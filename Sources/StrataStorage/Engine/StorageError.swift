@@ -70,6 +70,8 @@ package struct StorageError: Error, CustomStringConvertible {
         switch error {
         case .mapFull:
             return StorageError(.outOfDiskSpace, "\(context): the database reached its maximum size (\(error.message))", underlying: error)
+        case .corrupted, .pageNotFound:
+            return StorageError(.invalidDatabase, "\(context): the file is damaged (\(error.message)); run `strata check` on it", underlying: error)
         case .invalid, .versionMismatch:
             return StorageError(.invalidDatabase, "\(context): not a Strata database (\(error.message))", underlying: error)
         default:

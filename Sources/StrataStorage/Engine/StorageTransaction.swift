@@ -34,9 +34,9 @@ package final class StorageTransaction {
     /// nil: the file's `historyRetention`.
     package var historyRetention: HistoryRetentionPolicy?
 
-    /// The key a row written for object `key` is sealed for: `key` where records are sealed,
-    /// nil otherwise (`RowEncoder`).
-    func sealKey(_ key: ObjectKey) -> ObjectKey? { seals ? key : nil }
+    /// What a row written for object `key` of `table` is sealed for where records are
+    /// sealed; nil otherwise (`RowEncoder`).
+    func rowSeal(_ table: Table, _ key: ObjectKey) -> RowSeal? { seals ? RowSeal(seed: table.rowSeed, key: key) : nil }
 
     /// Handles usable in this transaction: those visible when it began.
     let handles: [String: Database]

@@ -81,7 +81,7 @@ package struct HistoryEntry: Equatable, Sendable {
             Varint.append(UInt64(ext.bytes.count), to: &out)
             out.append(contentsOf: ext.bytes)
         }
-        if let key { Checksum.appendSeal(to: &out, key: key) }
+        if let key { Checksum.appendSeal(to: &out, Checksum.historySeed, key: key) }
         return out
     }
 
@@ -91,7 +91,7 @@ package struct HistoryEntry: Equatable, Sendable {
         guard let first = stored.first else { return nil }
         if first == layout { return sealRequired ? nil : stored }
         guard first == sealedLayout else { return nil }
-        return Checksum.verified(stored, key: key)
+        return Checksum.verified(stored, Checksum.historySeed, key: key)
     }
 
     /// The version and commit time of an encoded record, read from its header alone.

@@ -14,13 +14,14 @@ extension MigrationWrites {
         let txn = transaction.lmdb, seals = transaction.seals
         // The class's own lists are keyed by owner: move their directories and chunks (sealed
         // again for their new keys).
-        for db in targetTable.lists.values {
+        for (id, db) in targetTable.lists {
+            let seed = targetTable.listSeeds[id] ?? 0
             var entries: [([UInt8], [UInt8])] = []
             try StorageError.translating("Reading the lists of '\(target)'") {
                 try txn.withCursor(db) { cursor in
                     var entry = try cursor.first()
                     while let e = entry {
-                        guard e.key.count >= 8, let body = Checksum.opened(e.value, key: e.key, required: seals) else {
+                        guard e.key.count >= 8, let body = Checksum.opened(e.value, seed, key: e.key, required: seals) else {
                             throw StorageError(.invalidDatabase, "'\(transaction.file.path)' is damaged: a list of '\(target)' does not match its checksum or cannot be read; run `strata check \(transaction.file.path)`")
                         }
                         var key = Array(e.key)
@@ -35,7 +36,7 @@ extension MigrationWrites {
                     try txn.empty(db)
                     for (k, v) in entries {
                         try k.withUnsafeBytes { kb in
-                            let stored = seals ? Checksum.sealed(v, key: kb) : v
+                            let stored = seals ? Checksum.sealed(v, seed, key: kb) : v
                             try stored.withUnsafeBytes { try txn.put(db, key: kb, value: $0) }
                         }
                     }

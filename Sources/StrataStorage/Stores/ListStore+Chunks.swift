@@ -22,11 +22,11 @@ extension ListStore {
                          _ body: (UnsafeRawBufferPointer?) throws(StorageError) -> T) throws(StorageError) -> T {
         let db = try listDatabase(table, property)
         let txn = transaction.lmdb
-        let sealRequired = transaction.seals
+        let sealRequired = transaction.seals, seed = table.listSeeds[property.id] ?? 0
         return try StorageError.translating("Reading the list '\(table.name).\(property.name)'") {
             try key.withUnsafeBytes { k in
                 guard let stored = try txn.get(db, key: k) else { return try body(nil) }
-                guard let opened = Checksum.opened(stored, key: k, required: sealRequired) else {
+                guard let opened = Checksum.opened(stored, seed, key: k, required: sealRequired) else {
                     throw damagedList(table, property, ObjectKeyCoding.decode(k))
                 }
                 return try body(opened)
@@ -59,10 +59,10 @@ extension ListStore {
     func put(_ table: Table, _ property: PropertySchema, key: [UInt8], _ value: [UInt8]) throws(StorageError) {
         let db = try listDatabase(table, property)
         let txn = transaction.lmdb
-        let sealed = transaction.seals
+        let sealed = transaction.seals, seed = table.listSeeds[property.id] ?? 0
         try StorageError.translating("Writing the list '\(table.name).\(property.name)'") {
             try key.withUnsafeBytes { k in
-                let stored = sealed ? Checksum.sealed(value, key: k) : value
+                let stored = sealed ? Checksum.sealed(value, seed, key: k) : value
                 try stored.withUnsafeBytes { try txn.put(db, key: k, value: $0) }
             }
         }

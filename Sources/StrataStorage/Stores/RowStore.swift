@@ -25,11 +25,19 @@ package struct RowStore {
     @inline(__always)
     func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
         var k = ObjectKeyCoding.encode(key)
-        let sealRequired = transaction.seals
-        guard let row = withUnsafeBytes(of: &k, { RowView(stored: bytes, key: $0, sealRequired: sealRequired) }) else {
+        let sealRequired = transaction.seals, seed = table.rowSeed
+        guard let row = withUnsafeBytes(of: &k, { RowView(stored: bytes, seed, key: $0, sealRequired: sealRequired) }) else {
             throw damaged(table, key)
         }
         return row
+    }
+
+    /// Whether a walk over the table in key order meets object `key`. After a lookup of `key`
+    /// found nothing, true means the table's B-tree is damaged (a lookup and a walk disagree).
+    package func walkFinds(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+        let rows = scan(table)
+        while let (k, _) = try rows.next() { if k == key { return true } }
+        return false
     }
 
     /// Number of objects of the class.
@@ -42,9 +50,13 @@ package struct RowStore {
     package func forEach(_ table: Table, _ body: (ObjectKey, RowView) throws -> Bool) throws {
         try StorageError.translatingLMDBErrors("Scanning '\(table.name)'") {
             try transaction.lmdb.withCursor(table.rows) { cursor in
+                var previous: ObjectKey?
                 try cursor.forEach { k, v in
                     guard k.count == 8 else { throw damaged(table, 0) }
                     let key = ObjectKeyCoding.decode(k)
+                    // Keys out of order: the walk went through a damaged branch page.
+                    if let previous, key <= previous { throw damaged(table, key) }
+                    previous = key
                     return try body(key, try view(table, key, v))
                 }
             }
@@ -82,9 +94,9 @@ package struct RowStore {
     func put(_ table: Table, _ key: ObjectKey, _ row: [UInt8]) throws(StorageError) {
         var k = ObjectKeyCoding.encode(key)
         var bytes = row
-        if transaction.seals {
+        if let seal = transaction.rowSeal(table, key) {
             bytes[0] |= RowEncoder.sealedFlag
-            withUnsafeBytes(of: &k) { Checksum.appendSeal(to: &bytes, key: $0) }
+            seal.append(to: &bytes)
         }
         let txn = transaction.lmdb
         try StorageError.translating("Writing '\(table.name)'") {

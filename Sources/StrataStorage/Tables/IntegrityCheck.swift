@@ -49,6 +49,9 @@ package struct IntegrityCheck {
         var pks = Set<Value>()
         try txn.rows.forEach(table) { key, row in
             rows += 1
+            if try txn.rows.read(table, key) == nil {
+                throw Problem(description: "'\(table.name)' object \(key): a walk over the table meets it but its lookup does not: the table's B-tree is damaged")
+            }
             if let pk = table.primaryKey {
                 let value = row.value(pk)
                 if table.keysArePrimaryKeys, case .int(let i) = value, ObjectKeyCoding.key(forIntegerPrimaryKey: i) != key {
@@ -90,6 +93,10 @@ package struct IntegrityCheck {
             return true
         }
         report.objects += rows
+        let counted = try txn.rows.count(table)
+        if counted != rows {
+            throw Problem(description: "'\(table.name)': a walk over the table meets \(rows) objects, but the table counts \(counted): its B-tree is damaged")
+        }
         for property in table.indexedProperties {
             let entries = try txn.indexes.entryCount(table, property)
             if entries != rows {

@@ -14,7 +14,7 @@ enum SchemaStore {
         if let cached = file.cachedSchema(for: bytes) { return cached }
         func damaged() -> StorageError { StorageError(.invalidDatabase, "'\(file.path)' is damaged: its stored schema \(sealRequired ? "does not match its checksum or " : "")cannot be read; run `strata check \(file.path)`") }
         let json = bytes.withUnsafeBytes { stored in
-            Array(MetaKeys.schema.utf8).withUnsafeBytes { Checksum.opened(stored, key: $0, required: sealRequired).map { Data($0) } }
+            Array(MetaKeys.schema.utf8).withUnsafeBytes { Checksum.opened(stored, Checksum.metaSeed, key: $0, required: sealRequired).map { Data($0) } }
         }
         guard let json, let classes = try? JSONDecoder().decode([ClassSchema].self, from: json) else { throw damaged() }
         let schema = FileSchema(classes: Dictionary(uniqueKeysWithValues: classes.map { ($0.name, $0) }))
@@ -28,7 +28,7 @@ enum SchemaStore {
         encoder.outputFormatting = [.sortedKeys]
         let json = [UInt8](try encoder.encode(schema.sorted))
         let key = Array(MetaKeys.schema.utf8)
-        let record = sealed ? key.withUnsafeBytes { Checksum.sealed(json, key: $0) } : json
+        let record = sealed ? key.withUnsafeBytes { Checksum.sealed(json, Checksum.metaSeed, key: $0) } : json
         try key.withUnsafeBytes { k in
             try record.withUnsafeBytes { try txn.put(meta, key: k, value: $0) }
         }
