@@ -5,7 +5,8 @@ import Strata
 /// RealmSwift traps on (so a test can check the process traps with a clear message and the
 /// committed item survives). Kinds: `write-outside-transaction`, `nested-write`,
 /// `wrong-thread`, `deleted-object`, `outside-actor` (a Realm isolated to an actor, read from
-/// a task that is not).
+/// a task that is not), `outside-main-actor` (a Realm isolated to the main actor, read from
+/// another thread).
 enum Misuse {
     static func run(_ options: Arguments) throws {
         let realm = try Workers.open(options)
@@ -38,6 +39,17 @@ enum Misuse {
                 done.signal()
             }
             done.wait()
+        case "outside-main-actor":
+            let configuration = realm.configuration
+            Task { @MainActor in
+                let isolated = try await Realm.asyncOpen(configuration: configuration)
+                DispatchQueue.global().async {
+                    _ = isolated.objects(StressItem.self).count
+                    emit("NO-TRAP")
+                    exit(0)
+                }
+            }
+            Workers.runRunLoopForever()
         case let other:
             fail("unknown misuse kind '\(other)'")
         }

@@ -18,6 +18,9 @@ enum Workers {
         case "old-schema": try MigrationWorker.oldSchema(options)
         case "async-write": try AsyncWorker.run(options)
         case "observe": try ObserveWorker.run(options)
+        case "lock-byte": try FileWorkers.lockByte(options)
+        case "hold-read": try FileWorkers.holdRead(options)
+        case "fill": try FileWorkers.fill(options)
         default: fail("unknown worker role '\(role)'")
         }
     }

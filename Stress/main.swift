@@ -5,7 +5,7 @@
 //   strata-stress worker <role> --file F [options]   one process of a scenario or a test
 //
 // Test roles (Workers.swift): insert, hold-write, read, serve, misuse, migrate, old-schema,
-// async-write. Scenario roles: bank-writer, bank-reader, bank-observer, churn (Bank/),
+// async-write, lock-byte, hold-read, fill (FileWorkers.swift). Scenario roles: bank-writer, bank-reader, bank-observer, churn (Bank/),
 // growth-writer, growth-reader (Growth/).
 import Foundation
 
@@ -22,6 +22,9 @@ let usage = """
            strata-stress worker migrate --file F [--hang]
            strata-stress worker old-schema --file F
            strata-stress worker async-write --file F [--from A] [--count N]
+           strata-stress worker lock-byte --path P --byte N
+           strata-stress worker hold-read --file F
+           strata-stress worker fill --file F --megabytes M
 
     """
 

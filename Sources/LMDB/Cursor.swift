@@ -121,13 +121,19 @@ package struct Cursor: ~Copyable {
     }
 
     /// Deletes the entry under the cursor (`mdb_cursor_del`).
-    package func deleteCurrent() throws(LMDBError) { try check(mdb_cursor_del(handle, 0)) }
+    package func deleteCurrent() throws(LMDBError) {
+        let rc = mdb_cursor_del(handle, 0)
+        transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
+        try check(rc)
+    }
 
     /// Replaces the value under the cursor, keeping the key (`MDB_CURRENT`).
     package func replaceCurrent(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(LMDBError) {
         try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
             try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
-                try check(mdb_cursor_put(handle, &k, &v, UInt32(MDB_CURRENT)))
+                let rc = mdb_cursor_put(handle, &k, &v, UInt32(MDB_CURRENT))
+                transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
+                try check(rc)
             }
         }
     }

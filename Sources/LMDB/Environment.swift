@@ -8,15 +8,32 @@ import Synchronization
 /// tied to the thread that began it (frozen snapshots and thread hand-offs rely on that).
 /// LMDB allows one environment per file per process: callers keep a registry (see
 /// `EnvironmentRegistry` in the storage layer). Never `fork()` after opening.
+///
+/// The memory map starts at a size the address space allows and grows as the file does
+/// (`MapSize`): growing remaps the file, so it happens only while no transaction of this
+/// environment is open in this process, which every transaction registers for (`enterMap`).
 package final class Environment: @unchecked Sendable {
     // Sendable invariant: LMDB's `MDB_env` is safe to share between threads; the stored
-    // properties are immutable but `newestProbe`, a mutex.
+    // properties are immutable but `newestProbe` and `map`, mutexes.
     package let handle: OpaquePointer
     package let path: String
-    /// The size of the memory map: the most the file can grow to.
-    package let mapSize: Int
     /// The read transaction `newestTransactionID` renews and resets (nil until first asked).
     private let newestProbe = Mutex<OpaquePointer?>(nil)
+    /// The map's size and the transactions using it.
+    private let map: Mutex<MapState>
+
+    /// What the map is and who uses it, guarded by `map`.
+    private struct MapState {
+        /// The size of the memory map: the most the file can grow to before the map grows.
+        var size: Int
+        /// Transactions of this environment open in this process (a reset one is not).
+        var active = 0
+        /// Set when a write found the map full: the next moment it is free, it grows.
+        var isFull = false
+        /// Set when growing failed half-way (LMDB unmapped the file but could not map it
+        /// again): the environment cannot be used any more.
+        var lost: LMDBError?
+    }
 
     /// Options for `Environment.init`.
     package struct Options: Sendable {
@@ -26,10 +43,9 @@ package final class Environment: @unchecked Sendable {
         /// Open without the lock file (`MDB_NOLOCK`): only for read-only opens where the lock
         /// file cannot be created (a read-only directory).
         package var noLock = false
-        /// Address space reserved for the map (1 TiB). Without `MDB_WRITEMAP` the file grows
-        /// only as pages are used, so this costs address space, not disk or memory. Growing it
-        /// later would need every transaction of the process closed (LMDB remaps the file).
-        package var mapSize = 1 << 40
+        /// The permissions of files the open creates, before the umask masks them (LMDB
+        /// creates the file and `FILE-lock`): 0666, as SQLite and LMDB themselves use.
+        package var fileMode: mode_t = 0o666
         package var maxDatabases: UInt32 = 4096
         package var maxReaders: UInt32 = 1024
         package init() {}
@@ -40,15 +56,17 @@ package final class Environment: @unchecked Sendable {
         var env: OpaquePointer?
         try check(mdb_env_create(&env))
         guard let env else { throw LMDBError(ENOMEM) }
-        do {
+        do throws(LMDBError) {
             try check(mdb_env_set_maxdbs(env, options.maxDatabases))
             try check(mdb_env_set_maxreaders(env, options.maxReaders))
-            try check(mdb_env_set_mapsize(env, options.mapSize))
+            let size = MapSize.initial(forFileOf: MapSize.fileSize(path))
+            guard size > 0 else { throw LMDBError(ENOMEM) }
+            try check(mdb_env_set_mapsize(env, size))
             var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.noSync { flags |= UInt32(MDB_NOSYNC) }
             if options.noLock { flags |= UInt32(MDB_NOLOCK) }
-            try check(mdb_env_open(env, path, flags, 0o644))
+            try check(mdb_env_open(env, path, flags, options.fileMode))
         } catch {
             mdb_env_close(env)
             throw error
@@ -57,7 +75,7 @@ package final class Environment: @unchecked Sendable {
         self.path = path
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
-        self.mapSize = info.me_mapsize
+        map = Mutex(MapState(size: info.me_mapsize))
     }
 
     deinit {
@@ -71,15 +89,78 @@ package final class Environment: @unchecked Sendable {
     /// The page size of the file.
     package var pageSize: Int {
         var stat = MDB_stat()
-        mdb_env_stat(handle, &stat)
+        map.withLock { _ in _ = mdb_env_stat(handle, &stat) }  // reads a meta page: not while remapping
         return Int(stat.ms_psize)
     }
 
     /// Bytes of the file in use: (last page number + 1) × page size.
     package var usedBytes: Int {
+        map.withLock { _ in usedBytesOfMap }
+    }
+
+    /// The size of the memory map: the most the file can grow to before the map grows again.
+    package var mapSize: Int { map.withLock { $0.size } }
+
+    /// `usedBytes` while `map` is held.
+    private var usedBytesOfMap: Int {
+        var info = MDB_envinfo(), stat = MDB_stat()
+        mdb_env_info(handle, &info)
+        mdb_env_stat(handle, &stat)
+        return (info.me_last_pgno + 1) * Int(stat.ms_psize)
+    }
+
+    // MARK: - The map
+
+    /// Registers a transaction about to begin (or renew): the map stays where it is until
+    /// `leaveMap`. When nothing else in this process uses the map, it first grows if the file
+    /// fills more than half of it or a write found it full, and adopts the size another
+    /// process grew it to (`adoptResize`). Throws when the environment lost its map.
+    func enterMap(adoptingResize: Bool = false) throws(LMDBError) {
+        try map.withLock { (state: inout MapState) throws(LMDBError) in
+            if let lost = state.lost { throw lost }
+            if state.active == 0 {
+                if let target = MapSize.grown(from: state.size, used: usedBytesOfMap, isFull: state.isFull || adoptingResize) {
+                    try resize(&state, to: target)
+                }
+            } else if adoptingResize {
+                // Another process grew the file past this map while snapshots here point into it.
+                throw LMDBError(MDB_MAP_RESIZED)
+            }
+            state.active += 1
+        }
+    }
+
+    /// Ends what `enterMap` began.
+    func leaveMap() {
+        map.withLock { $0.active -= 1 }
+    }
+
+    /// Records that a write found the map full (`MDB_MAP_FULL`): it grows before the next
+    /// transaction begins while no other one is open.
+    package func mapWasFull() {
+        map.withLock { $0.isFull = true }
+    }
+
+    /// Remaps the file with `target` bytes (`mdb_env_set_mapsize`; `map` is held and no
+    /// transaction is open). LMDB unmaps before it maps again, so a failure to map leaves the
+    /// environment without a map: that is recorded, and every later transaction fails with it.
+    private func resize(_ state: inout MapState, to target: Int) throws(LMDBError) {
+        let rc = mdb_env_set_mapsize(handle, target)
+        guard rc == 0 else {
+            state.lost = LMDBError(rc)
+            throw LMDBError(rc)
+        }
         var info = MDB_envinfo()
         mdb_env_info(handle, &info)
-        return (info.me_last_pgno + 1) * pageSize
+        state.size = info.me_mapsize
+        state.isFull = false
+    }
+
+    /// Runs `body` with the map kept in place, for LMDB calls that begin their own transaction.
+    func withMapInUse<T>(_ body: () throws(LMDBError) -> T) throws(LMDBError) -> T {
+        try enterMap()
+        defer { leaveMap() }
+        return try body()
     }
 
     /// The id of the newest committed transaction, in any process: the snapshot a read
@@ -89,16 +170,18 @@ package final class Environment: @unchecked Sendable {
     /// names a transaction that no new snapshot sees yet.
     package func newestTransactionID() throws(LMDBError) -> Int {
         try newestProbe.withLock { (probe: inout OpaquePointer?) throws(LMDBError) -> Int in
-            if let probe {
-                try check(mdb_txn_renew(probe))
-            } else {
-                var txn: OpaquePointer?
-                try check(mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn))
-                probe = txn
+            try withMapInUse { () throws(LMDBError) -> Int in
+                if let probe {
+                    try check(mdb_txn_renew(probe))
+                } else {
+                    var txn: OpaquePointer?
+                    try check(mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn))
+                    probe = txn
+                }
+                guard let txn = probe else { throw LMDBError(ENOMEM) }
+                defer { mdb_txn_reset(txn) }
+                return mdb_txn_id(txn)
             }
-            guard let txn = probe else { throw LMDBError(ENOMEM) }
-            defer { mdb_txn_reset(txn) }
-            return mdb_txn_id(txn)
         }
     }
 
@@ -115,9 +198,9 @@ package final class Environment: @unchecked Sendable {
 
     /// Writes a compacted copy of the environment to `path` (`mdb_env_copy2` with `MDB_CP_COMPACT`).
     package func copyCompacted(to path: String) throws(LMDBError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         if fd < 0 { throw LMDBError(errno) }
         defer { close(fd) }
-        try check(mdb_env_copyfd2(handle, fd, UInt32(MDB_CP_COMPACT)))
+        try withMapInUse { () throws(LMDBError) in try check(mdb_env_copyfd2(handle, fd, UInt32(MDB_CP_COMPACT))) }
     }
 }

@@ -21,15 +21,36 @@ package final class Transaction {
     /// Whether `share()` was called: what `serialized` tests on every call. Set once, before
     /// the transaction reaches another thread.
     @exclusivity(unchecked) package private(set) var isShared = false
+    /// Whether the transaction is registered as using the environment's map (a top-level one
+    /// that is neither ended nor reset): the map cannot move until it lets go.
+    private var holdsMap = false
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
-    /// thread or process may hold.
+    /// thread or process may hold. When another process grew the file past this process's
+    /// map (`MDB_MAP_RESIZED`), the map grows and the transaction begins again.
     package init(_ environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
         self.isReadOnly = readOnly
         var txn: OpaquePointer?
-        try check(mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn))
+        try Self.registered(environment) { () -> Int32 in
+            mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        }
         handle = txn
+        holdsMap = true
+    }
+
+    /// Runs `begin` (`mdb_txn_begin` or `mdb_txn_renew`) registered as a user of the map,
+    /// adopting a map another process grew and beginning again; on failure, unregistered.
+    private static func registered(_ environment: Environment, _ begin: () -> Int32) throws(LMDBError) {
+        var adopting = false
+        while true {
+            try environment.enterMap(adoptingResize: adopting)
+            let rc = begin()
+            if rc == 0 { return }
+            environment.leaveMap()
+            guard rc == MDB_MAP_RESIZED, !adopting else { throw LMDBError(rc) }
+            adopting = true
+        }
     }
 
     /// Begins a transaction nested in the write transaction `parent`: its writes join the
@@ -44,7 +65,16 @@ package final class Transaction {
         handle = txn
     }
 
-    deinit { if let handle { mdb_txn_abort(handle) } }
+    deinit {
+        if let handle { mdb_txn_abort(handle) }
+        releaseMap()
+    }
+
+    /// Ends the registration `init` or `renew` made.
+    private func releaseMap() {
+        if holdsMap { environment.leaveMap() }
+        holdsMap = false
+    }
 
     private var live: OpaquePointer {
         guard let handle else { preconditionFailure("LMDB transaction used after commit or abort") }
@@ -58,27 +88,34 @@ package final class Transaction {
     package func commit() throws(LMDBError) {
         let txn = live
         handle = nil
-        try check(mdb_txn_commit(txn))
+        defer { releaseMap() }
+        try checkWrite(mdb_txn_commit(txn))
     }
 
     /// Aborts the transaction, discarding its writes.
     package func abort() {
         if let handle { mdb_txn_abort(handle) }
         handle = nil
+        releaseMap()
     }
 
     /// Releases a read transaction's snapshot, keeping its reader slot for `renew`.
     package func reset() {
         precondition(isReadOnly, "only read transactions can be reset")
         if !isReset { mdb_txn_reset(live); isReset = true }
+        releaseMap()
     }
 
     /// Gives a reset read transaction the newest snapshot.
     package func renew() throws(LMDBError) {
         precondition(isReadOnly, "only read transactions can be renewed")
-        if !isReset { mdb_txn_reset(live) }
+        let txn = live
+        if !isReset { mdb_txn_reset(txn) }
+        isReset = true
+        releaseMap()
+        try Self.registered(environment) { mdb_txn_renew(txn) }
         isReset = false
-        try check(mdb_txn_renew(live))
+        holdsMap = true
     }
 
     /// Lets several threads use this read transaction at once: from now on each LMDB call on
@@ -106,10 +143,10 @@ package final class Transaction {
     }
 
     /// Removes every entry of a database, keeping it (`mdb_drop` with 0).
-    package func empty(_ db: Database) throws(LMDBError) { try check(mdb_drop(live, db.handle, 0)) }
+    package func empty(_ db: Database) throws(LMDBError) { try checkWrite(mdb_drop(live, db.handle, 0)) }
 
     /// Deletes a database and closes its handle (`mdb_drop` with 1).
-    package func drop(_ db: Database) throws(LMDBError) { try check(mdb_drop(live, db.handle, 1)) }
+    package func drop(_ db: Database) throws(LMDBError) { try checkWrite(mdb_drop(live, db.handle, 1)) }
 
     /// The value stored under `key`, or nil. The bytes are valid as described on the type.
     @inline(__always)
@@ -127,7 +164,7 @@ package final class Transaction {
                      flags: PutFlags = PutFlags()) throws(LMDBError) {
         try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
             try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
-                try check(mdb_put(live, db.handle, &k, &v, flags.rawValue))
+                try checkWrite(mdb_put(live, db.handle, &k, &v, flags.rawValue))
             }
         }
     }
@@ -143,8 +180,22 @@ package final class Transaction {
             return mdb_del(live, db.handle, &k, nil)
         }
         if rc == MDB_NOTFOUND { return false }
-        try check(rc)
+        try checkWrite(rc)
         return true
+    }
+
+    /// `check` for a call that writes: a full map (`MDB_MAP_FULL`) is also told to the
+    /// environment, so that the map grows before the next transaction.
+    @inline(__always)
+    func checkWrite(_ rc: Int32) throws(LMDBError) {
+        noteMapFull(rc)
+        try check(rc)
+    }
+
+    /// Tells the environment when a write's result is `MDB_MAP_FULL`.
+    @inline(__always)
+    func noteMapFull(_ rc: Int32) {
+        if rc == MDB_MAP_FULL { environment.mapWasFull() }
     }
 
     /// Number of entries in a database.

@@ -42,8 +42,6 @@ protocol BenchEngine: AnyObject {
     func prefixQuery(_ prefix: String) throws -> QueryResult
     /// W13: the objects whose id is in `range`, through the primary key.
     func rangeQuery(_ range: ClosedRange<Int>) throws -> QueryResult
-    /// Whether W14 and W15 (queries over lists of objects) are part of this engine's workload.
-    var runsListQueries: Bool { get }
     /// Untimed, before W14: stores `Workload.teams` teams of `Workload.teamSize` random persons
     /// below `n`.
     func makeTeams(below n: Int) throws
@@ -53,6 +51,16 @@ protocol BenchEngine: AnyObject {
     func subqueryQuery() throws -> QueryResult
     /// Untimed, after W15: deletes the teams again.
     func deleteTeams() throws
+    /// Untimed, before W16: stores `Workload.pets` pets, pet `p` owned by person
+    /// `Workload.petOwners(below: n)[p]`.
+    func makePets(below n: Int) throws
+    /// W16: every pet's owner's name, `Workload.linkPasses` times over: the links followed and
+    /// the sum of the names' byte counts.
+    func followOwners() throws -> QueryResult
+    /// W17: how many pets each person of `ids` owns (its backlinks): the persons and the sum.
+    func countPets(_ ids: [Int]) throws -> QueryResult
+    /// Untimed, after W17: deletes the pets again.
+    func deletePets() throws
     /// W8: `count` durable write transactions, inserting Person(first + j) each.
     func smallCommits(from first: Int, count: Int) throws
     /// Whether `asyncCommits` is part of this engine's workload.
@@ -71,15 +79,10 @@ protocol BenchEngine: AnyObject {
 extension BenchEngine {
     var asyncCommitSupport: AsyncCommitSupport { .notApplicable }
     func asyncCommits(from first: Int, count: Int) throws {}
-    var runsListQueries: Bool { false }
     func refreshSnapshot() throws {}
-    func makeTeams(below n: Int) throws {}
-    func anyQuery() throws -> QueryResult { QueryResult() }
-    func subqueryQuery() throws -> QueryResult { QueryResult() }
-    func deleteTeams() throws {}
 }
 
-/// What one query of W11-W15 found: how many objects, and the sum of one of their integer
+/// What one query of W11-W17 found: how many objects, and the sum of one of their integer
 /// properties (a person's `age`, a team's `id`).
 struct QueryResult {
     var count = 0

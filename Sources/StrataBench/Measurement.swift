@@ -3,7 +3,7 @@ import Foundation
 /// The operations of the workload, in the order they run.
 enum Op: String, CaseIterable, Codable {
     case w1 = "W1", w10 = "W10", w2 = "W2", w3 = "W3", w4 = "W4", w5 = "W5", w6 = "W6"
-    case w7 = "W7", w11 = "W11", w12 = "W12", w13 = "W13", w14 = "W14", w15 = "W15"
+    case w7 = "W7", w11 = "W11", w12 = "W12", w13 = "W13", w14 = "W14", w15 = "W15", w16 = "W16", w17 = "W17"
     case w8 = "W8", w8b = "W8b", w9 = "W9", peakRSS = "RSS"
 
     /// The short name shown next to the op code.
@@ -21,6 +21,8 @@ enum Op: String, CaseIterable, Codable {
         case .w13: "pk_range_1000"
         case .w14: "any_in_list"
         case .w15: "subquery_list"
+        case .w16: "follow_link"
+        case .w17: "count_backlinks"
         case .w8: "small_commits"
         case .w8b: "async_commits"
         case .w9: "delete_all"

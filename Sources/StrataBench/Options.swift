@@ -32,7 +32,7 @@ struct Options {
     var childEngine: EngineKind?
     /// Run the list-scale measurement instead of the workload.
     var lists = false
-    /// Run the W1-W15 workload (off with `--processes` or `--notifications`).
+    /// Run the W1-W17 workload (off with `--processes` or `--notifications`).
     var workload = true
     /// Run the multi-process rows (off with `--only`, unless `--processes` is given too).
     var processes = true
@@ -58,12 +58,14 @@ struct Options {
                             [--processes] [--notifications] [--seconds S]
           --n N        objects inserted by W1 (default 1000000)
           --nosync     commits without flushing (LMDB MDB_NOSYNC, SQLite synchronous=OFF)
-          --only LIST  ops to run, from W1-W15, W8b, RSS (W1 always runs):
+          --only LIST  ops to run, from W1-W17, W8b, RSS (W1 always runs):
                        W11 `id IN` 1,000 ids, W12 `name BEGINSWITH` on the index,
                        W13 `id BETWEEN` 1,000 ids, W14 `ANY` and W15 `SUBQUERY` over lists
-                       (Strata only; "–" for the baselines), each time per query
+                       of objects (a join table in SQLite), each time per query;
+                       W16 `pet.owner.name` per link followed, W17 a person's backlink
+                       count (`person.pets.count`) per person
           --json       print the results as a JSON array instead of a table
-          --repeat R   run each op that changes nothing (W2-W4, W6, W7, W11-W15) R times
+          --repeat R   run each op that changes nothing (W2-W4, W6, W7, W11-W17) R times
                        and report its median time (default 1): steadier ratios on a
                        noisy machine
           --rounds K   run the whole workload K times, each engine in a new process
@@ -77,7 +79,8 @@ struct Options {
           --processes  only the multi-process rows (also part of the default run, left out
                        when --only is given), each with real child processes on one file:
                        Strata's commit-to-callback latency (p50/p99/max, observer in another
-                       process and in another thread); commits/s with 1, 2, 4, 8 writer
+                       process, on its run loop and as a `for await` over `changes`, and in
+                       another thread); commits/s with 1, 2, 4, 8 writer
                        processes, one object per transaction, durable and no-sync; reads/s
                        (primary-key lookups) with 1, 2, 4 reader processes beside one
                        writer. Processes beyond the core count oversubscribe the machine.
@@ -88,7 +91,9 @@ struct Options {
                        another thread; a no-sync commit plus its delivery with 0 and with 100
                        Results observers of a class the commit does not touch; the callback
                        after one modification of a sorted Results of 100,000 objects (moving
-                       the object, and not), beside the sorted query alone.
+                       the object, and not), beside the sorted query alone; one no-sync
+                       commit by a thread's write {} and by a task awaiting an actor whose
+                       Realm is isolated to it (write {} and asyncWrite {}).
           --seconds S  how long each multi-process throughput cell runs (default 1)
         """
 

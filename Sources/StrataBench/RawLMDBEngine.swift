@@ -4,23 +4,29 @@ import Foundation
 /// The floor: the workload on LMDB's C API with a compact hand-written row
 /// `[age i64][score f64][name_len u32][name]` keyed by the id (8 bytes, big-endian, sign bit
 /// flipped), and a `name → id` index database (`MDB_DUPSORT | MDB_DUPFIXED`) written in the
-/// same transaction.
+/// same transaction. W14 and W15's teams are a `team` database: id → its members' keys; W16
+/// and W17's pets a `pet` database (id → owner's key) with its backlinks beside it.
 final class RawLMDBEngine: BenchEngine {
-    private static let ageOffset = 0, scoreOffset = 8, nameLengthOffset = 16, nameOffset = 20
+    static let ageOffset = 0, scoreOffset = 8, nameLengthOffset = 16, nameOffset = 20
 
     private var env: OpaquePointer?
-    private var table: MDB_dbi = 0
+    private(set) var table: MDB_dbi = 0
     private var nameIndex: MDB_dbi = 0
+    /// W14 and W15: team id → the keys of its members, 8 bytes each, in order.
+    private(set) var teamTable: MDB_dbi = 0
+    /// W16 and W17: pet id → its owner's key, and owner key → pet keys (one duplicate each).
+    private(set) var petTable: MDB_dbi = 0
+    private(set) var petOwners: MDB_dbi = 0
     /// Scratch space for one encoded key, one row and one name, reused by every call.
     private let keyBuffer = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
-    private let rowBuffer = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 8)
+    let rowBuffer = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 8)
     private let nameBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
     private let prefix = Array(Workload.queryPrefix.utf8)
 
     init(directory: URL, durable: Bool) throws {
         try lmdbCheck(mdb_env_create(&env), "mdb_env_create")
         try lmdbCheck(mdb_env_set_mapsize(env, 64 << 30), "mdb_env_set_mapsize")
-        try lmdbCheck(mdb_env_set_maxdbs(env, 2), "mdb_env_set_maxdbs")
+        try lmdbCheck(mdb_env_set_maxdbs(env, 5), "mdb_env_set_maxdbs")
         let flags = UInt32(MDB_NOSUBDIR) | (durable ? 0 : UInt32(MDB_NOSYNC))
         let path = directory.appendingPathComponent("bench.mdb").path
         try lmdbCheck(mdb_env_open(env, path, flags, 0o644), "mdb_env_open")
@@ -28,6 +34,9 @@ final class RawLMDBEngine: BenchEngine {
             try lmdbCheck(mdb_dbi_open(txn, "person", UInt32(MDB_CREATE), &table), "mdb_dbi_open")
             let indexFlags = UInt32(MDB_CREATE | MDB_DUPSORT | MDB_DUPFIXED)
             try lmdbCheck(mdb_dbi_open(txn, "person.name", indexFlags, &nameIndex), "mdb_dbi_open")
+            try lmdbCheck(mdb_dbi_open(txn, "team", UInt32(MDB_CREATE), &teamTable), "mdb_dbi_open")
+            try lmdbCheck(mdb_dbi_open(txn, "pet", UInt32(MDB_CREATE), &petTable), "mdb_dbi_open")
+            try lmdbCheck(mdb_dbi_open(txn, "pet.owner", indexFlags, &petOwners), "mdb_dbi_open")
         }
     }
 
@@ -261,18 +270,18 @@ final class RawLMDBEngine: BenchEngine {
 
     /// Writes the key of `id` into the key buffer and returns a value pointing at it.
     @inline(__always)
-    private func encodeKey(_ id: Int) -> MDB_val {
+    func encodeKey(_ id: Int) -> MDB_val {
         keyBuffer.storeBytes(of: (UInt64(bitPattern: Int64(id)) ^ (1 << 63)).bigEndian, as: UInt64.self)
         return MDB_val(mv_size: 8, mv_data: keyBuffer)
     }
 
     @inline(__always)
-    private func decodeKey(_ key: MDB_val) -> Int {
+    func decodeKey(_ key: MDB_val) -> Int {
         Int(Int64(bitPattern: UInt64(bigEndian: key.mv_data.loadUnaligned(as: UInt64.self)) ^ (1 << 63)))
     }
 
     @inline(__always)
-    private func age(_ row: MDB_val) -> Int {
+    func age(_ row: MDB_val) -> Int {
         Int(row.mv_data.loadUnaligned(fromByteOffset: Self.ageOffset, as: Int64.self))
     }
 
@@ -285,7 +294,7 @@ final class RawLMDBEngine: BenchEngine {
     }
 
     /// Runs `body` in a transaction: a write transaction is committed, a read-only one ended.
-    private func transaction<T>(readOnly: Bool = false, _ body: (OpaquePointer) throws -> T) throws -> T {
+    func transaction<T>(readOnly: Bool = false, _ body: (OpaquePointer) throws -> T) throws -> T {
         var txn: OpaquePointer?
         try lmdbCheck(mdb_txn_begin(env, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn), "mdb_txn_begin")
         let result: T
@@ -303,7 +312,7 @@ final class RawLMDBEngine: BenchEngine {
         return result
     }
 
-    private func withCursor<T>(_ txn: OpaquePointer, _ dbi: MDB_dbi, _ body: (OpaquePointer) throws -> T) throws -> T {
+    func withCursor<T>(_ txn: OpaquePointer, _ dbi: MDB_dbi, _ body: (OpaquePointer) throws -> T) throws -> T {
         var cursor: OpaquePointer?
         try lmdbCheck(mdb_cursor_open(txn, dbi, &cursor), "mdb_cursor_open")
         defer { mdb_cursor_close(cursor) }
@@ -334,6 +343,6 @@ final class RawLMDBEngine: BenchEngine {
 
 /// Throws a `BenchError` naming `call` and LMDB's message unless `rc` is `MDB_SUCCESS`.
 @inline(__always)
-private func lmdbCheck(_ rc: Int32, _ call: String) throws {
+func lmdbCheck(_ rc: Int32, _ call: String) throws {
     if rc != MDB_SUCCESS { throw BenchError("\(call): \(String(cString: mdb_strerror(rc)))") }
 }

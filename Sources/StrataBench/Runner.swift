@@ -81,9 +81,10 @@ struct Runner {
         }
     }
 
-    /// W11-W15: the queries the planner answers from the primary key or an index, and the
-    /// queries over lists of objects (Strata only). Each reports the time per query and the
-    /// total count and sum over all its runs.
+    /// W11-W17: the queries the planner answers from the primary key or an index, the
+    /// queries over lists of objects, and following links and counting backlinks. Each
+    /// reports the time per query (per link or person for W16, W17) and the total count and
+    /// sum over all its runs.
     private func runQueries() throws {
         if ops.contains(.w11) {
             try timeQueries(.w11, Workload.inSets(below: n), engine.inQuery)
@@ -94,18 +95,28 @@ struct Runner {
         if ops.contains(.w13) {
             try timeQueries(.w13, Workload.ranges(below: n), engine.rangeQuery)
         }
-        guard ops.contains(.w14) || ops.contains(.w15) else { return }
-        guard engine.runsListQueries else {
-            for op in [Op.w14, .w15] where ops.contains(op) {
-                emit(Measurement(op: op, engine: engineName, note: "–"))
-            }
-            return
+        if ops.contains(.w14) || ops.contains(.w15) {
+            try engine.makeTeams(below: n)
+            let runs: [Void] = Array(repeating: (), count: Workload.listQueryRepeats)
+            if ops.contains(.w14) { try timeQueries(.w14, runs) { try engine.anyQuery() } }
+            if ops.contains(.w15) { try timeQueries(.w15, runs) { try engine.subqueryQuery() } }
+            try engine.deleteTeams()
         }
-        try engine.makeTeams(below: n)
-        let runs: [Void] = Array(repeating: (), count: Workload.listQueryRepeats)
-        if ops.contains(.w14) { try timeQueries(.w14, runs) { try engine.anyQuery() } }
-        if ops.contains(.w15) { try timeQueries(.w15, runs) { try engine.subqueryQuery() } }
-        try engine.deleteTeams()
+        if ops.contains(.w16) || ops.contains(.w17) {
+            try engine.makePets(below: n)
+            if ops.contains(.w16) {
+                var result = QueryResult()
+                let seconds = try measureReading { result = try engine.followOwners() }
+                record(.w16, seconds / Double(max(result.count, 1)), units: 1, checks: ["count": result.count, "sum": result.sum])
+            }
+            if ops.contains(.w17) {
+                let ids = Workload.randomIDs(seed: Workload.backlinkSeed, count: Workload.backlinkCounts, below: n)
+                var result = QueryResult()
+                let seconds = try measureReading { result = try engine.countPets(ids) }
+                record(.w17, seconds / Double(ids.count), units: 1, checks: ["count": result.count, "sum": result.sum])
+            }
+            try engine.deletePets()
+        }
     }
 
     /// Runs `query` once per input, recording the time per query.

@@ -196,7 +196,7 @@ final class SQLiteEngine: BenchEngine {
     /// Runs `body` between BEGIN and COMMIT (ROLLBACK if it throws). A write transaction
     /// takes the write lock at BEGIN (`IMMEDIATE`), where the busy timeout waits for other
     /// processes' writers; a deferred one could fail at its first write instead.
-    private func transaction(writing: Bool = false, _ body: () throws -> Void) throws {
+    func transaction(writing: Bool = false, _ body: () throws -> Void) throws {
         let begin = try statement(writing ? "BEGIN IMMEDIATE" : "BEGIN"), commit = try statement("COMMIT")
         try step(begin, expecting: SQLITE_DONE)
         sqlite3_reset(begin)
@@ -211,7 +211,7 @@ final class SQLiteEngine: BenchEngine {
     }
 
     /// The statement for `sql`, prepared once and kept for the engine's lifetime.
-    private func statement(_ sql: String) throws -> OpaquePointer {
+    func statement(_ sql: String) throws -> OpaquePointer {
         if let prepared = statements[sql] { return prepared }
         var prepared: OpaquePointer?
         guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil) == SQLITE_OK,
@@ -221,7 +221,7 @@ final class SQLiteEngine: BenchEngine {
         return prepared
     }
 
-    private func step(_ statement: OpaquePointer, expecting expected: Int32) throws {
+    func step(_ statement: OpaquePointer, expecting expected: Int32) throws {
         let rc = sqlite3_step(statement)
         if rc != expected {
             sqlite3_reset(statement)
@@ -230,7 +230,7 @@ final class SQLiteEngine: BenchEngine {
     }
 
     /// Steps `statement` to the end, calling `body` on each row, then resets it.
-    private func forEachRow(_ statement: OpaquePointer, _ body: () -> Void) throws {
+    func forEachRow(_ statement: OpaquePointer, _ body: () -> Void) throws {
         var rc = sqlite3_step(statement)
         while rc == SQLITE_ROW {
             body()
@@ -241,14 +241,14 @@ final class SQLiteEngine: BenchEngine {
     }
 
     /// Steps a `SELECT count(*), sum(...)` statement once, then resets it.
-    private func countAndSum(_ select: OpaquePointer) throws -> QueryResult {
+    func countAndSum(_ select: OpaquePointer) throws -> QueryResult {
         try step(select, expecting: SQLITE_ROW)
         defer { sqlite3_reset(select) }
         return QueryResult(count: Int(sqlite3_column_int64(select, 0)), sum: Int(sqlite3_column_int64(select, 1)))
     }
 
     /// Prints SQLite's plan for `sql` on stderr, the first time only (to show it uses an index).
-    private func explainOnce(_ sql: String) throws {
+    func explainOnce(_ sql: String) throws {
         guard explained.insert(sql).inserted else { return }
         var plan: OpaquePointer?
         guard sqlite3_prepare_v2(db, "EXPLAIN QUERY PLAN " + sql, -1, &plan, nil) == SQLITE_OK else {
@@ -270,7 +270,7 @@ final class SQLiteEngine: BenchEngine {
         return Int(sqlite3_column_int64(select, 0))
     }
 
-    private func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw error(sql) }
     }
 

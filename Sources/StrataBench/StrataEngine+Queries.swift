@@ -2,8 +2,7 @@ import Foundation
 import Strata
 import StrataStorage
 
-/// W14 and W15: a team with a list of persons (Strata only; the baselines would need another
-/// schema for lists).
+/// W14 and W15: a team with a list of persons.
 final class Team: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var members: List<Person>
@@ -26,17 +25,12 @@ extension StrataEngine {
                sum: "age")
     }
 
-    var runsListQueries: Bool { true }
-
     func makeTeams(below n: Int) throws {
-        var rng = SplitMix64(seed: Workload.teamSeed)
         try realm.write {
-            for t in 0..<Workload.teams {
+            for (t, members) in Workload.teamMembers(below: n).enumerated() {
                 let team = Team()
                 team.id = t
-                for _ in 0..<Workload.teamSize {
-                    team.members.append(realm.object(ofType: Person.self, forPrimaryKey: Int(rng.next() % UInt64(n)))!)
-                }
+                for id in members { team.members.append(realm.object(ofType: Person.self, forPrimaryKey: id)!) }
                 realm.add(team)
             }
         }

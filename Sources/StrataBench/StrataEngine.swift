@@ -8,6 +8,8 @@ final class Person: Object {
     @Persisted(indexed: true) var name = ""
     @Persisted var age = 0
     @Persisted var score = 0.0
+    /// W17: the pets whose owner is this person.
+    @Persisted(originProperty: "owner") var pets: LinkingObjects<Pet>
 }
 
 /// Strata through its public, RealmSwift-style API only, written as a user would write it.
@@ -17,7 +19,7 @@ final class StrataEngine: BenchEngine {
 
     init(directory: URL, durable: Bool) throws {
         fileURL = directory.appendingPathComponent("bench.realm")
-        var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self, Team.self])
+        var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self, Team.self, Pet.self])
         config.syncOnCommit = durable
         realm = try Realm(configuration: config)
     }

@@ -30,14 +30,22 @@ enum Workload {
     /// W13: `id BETWEEN {a, a + rangeWidth - 1}` queries at random `a`.
     static let rangeRuns = 100
     static let rangeWidth = 1_000
-    /// W14 and W15 (Strata only): teams of `teamSize` random persons, and query repetitions.
+    /// W14 and W15: teams of `teamSize` random persons, and query repetitions.
     static let teams = 10_000
     static let teamSize = 10
     static let listQueryRepeats = 10
     /// W14: `ANY members.age > anyMinAge`.
     static let anyMinAge = 90
     /// W15: `SUBQUERY(members, $m, $m.age > 50 AND $m.score > 100).@count > 3`.
-    static let subqueryPredicate = "SUBQUERY(members, $m, $m.age > 50 AND $m.score > 100).@count > 3"
+    static let subqueryPredicate = "SUBQUERY(members, $m, $m.age > \(subqueryMinAge) AND $m.score > \(Int(subqueryMinScore))).@count > \(subqueryMinCount)"
+    static let subqueryMinAge = 50
+    static let subqueryMinScore = 100.0
+    static let subqueryMinCount = 3
+
+    /// W16 and W17: pets with an owner each, links followed per pass, persons counted.
+    static let pets = 100_000
+    static let linkPasses = 10
+    static let backlinkCounts = 100_000
 
     static let pkSeed: UInt64 = 0x5eed_0003
     static let indexSeed: UInt64 = 0x5eed_0004
@@ -45,6 +53,8 @@ enum Workload {
     static let inSeed: UInt64 = 0x5eed_0011
     static let rangeSeed: UInt64 = 0x5eed_0013
     static let teamSeed: UInt64 = 0x5eed_0014
+    static let petSeed: UInt64 = 0x5eed_0016
+    static let backlinkSeed: UInt64 = 0x5eed_0017
 
     /// W11: `inRuns` sets of distinct random ids below `n` (each at most `n` ids).
     static func inSets(below n: Int) -> [[Int]] {
@@ -61,6 +71,16 @@ enum Workload {
             return ids
         }
     }
+
+    /// W14 and W15: the member ids of each team (team `t` is element `t`), persons below `n`
+    /// drawn from one stream, so that every engine stores the same teams.
+    static func teamMembers(below n: Int) -> [[Int]] {
+        var rng = SplitMix64(seed: teamSeed)
+        return (0..<teams).map { _ in (0..<teamSize).map { _ in Int(rng.next() % UInt64(n)) } }
+    }
+
+    /// W16 and W17: the owner of each pet (pet `p` is element `p`), a person below `n`.
+    static func petOwners(below n: Int) -> [Int] { randomIDs(seed: petSeed, count: pets, below: n) }
 
     /// W12: the prefixes `name-10` ... `name-109`.
     static var prefixes: [String] { (0..<prefixRuns).map { "name-\(10 + $0)" } }

@@ -202,7 +202,8 @@ package struct SubqueryNode: Equatable, CustomStringConvertible {
     }
 }
 
-/// A dotted key path: `a.b.c`, `list.@count`, `list.@sum.age`, `@links.Class.property`, `%K`.
+/// A dotted key path: `a.b.c`, `list.@count`, `list.@sum.age`, `@links.Class.property`, `%K`,
+/// `map['key']`.
 package struct KeyPathNode: Equatable, CustomStringConvertible {
     /// The path's parts, in order.
     package var components: [KeyPathComponent]
@@ -210,7 +211,13 @@ package struct KeyPathNode: Equatable, CustomStringConvertible {
     package var position: Int
 
     /// Canonical text.
-    package var description: String { components.map(\.description).joined(separator: ".") }
+    package var description: String {
+        components.enumerated().map { i, c in
+            if i == 0 { return c.description }
+            if case .mapKey = c { return c.description }
+            return "." + c.description
+        }.joined()
+    }
 }
 
 /// One part of a key path.
@@ -225,11 +232,13 @@ package enum KeyPathComponent: Equatable, CustomStringConvertible {
     case collectionOperator(String, position: Int)
     /// A backlink: `@links.Class.property`.
     case backlink(className: String, property: String, position: Int)
+    /// The value under one key of the map before it: `stock['eggs']`.
+    case mapKey(String, position: Int)
 
     /// Where the component starts.
     package var position: Int {
         switch self {
-        case .property(_, let p), .argument(_, let p), .variable(_, let p), .collectionOperator(_, let p): p
+        case .property(_, let p), .argument(_, let p), .variable(_, let p), .collectionOperator(_, let p), .mapKey(_, let p): p
         case .backlink(_, _, let p): p
         }
     }
@@ -242,6 +251,7 @@ package enum KeyPathComponent: Equatable, CustomStringConvertible {
         case .variable(let n, _): "$" + n
         case .collectionOperator(let n, _): "@" + n
         case .backlink(let c, let p, _): "@links.\(c).\(p)"
+        case .mapKey(let key, _): "[\(literalText(.string(key)))]"
         }
     }
 }

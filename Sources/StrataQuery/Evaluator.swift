@@ -44,7 +44,7 @@ package enum Evaluator {
             return { !f($0) }
         case .comparison(let c):
             return compile(c)
-        case .path, .aggregate, .identity, .keyPaths:
+        case .path, .aggregate, .identity, .keyPaths, .geoWithin:
             preconditionFailure("a predicate through relationships is compiled with compileObject")
         }
     }

@@ -31,7 +31,8 @@ import StrataValues
 //   escape      = "\" ( "\" | "'" | '"' | "/" | "n" | "t" | "r" | "0" | "b" | "f" | "u" hex4 )
 //   subquery    = "SUBQUERY" "(" keyPath "," variable "," predicate ")" "." ( "@count" | "@size" )
 //   keyPath     = component { "." component }
-//   component   = name | "%K" | "$K" digits | variable | "@" name | "@links" "." name "." name
+//   component   = name [ "[" string "]" ] | "%K" | "$K" digits | variable | "@" name
+//               | "@links" "." name "." name
 //   variable    = "$" name
 //
 // Precedence, loosest first: OR, AND, NOT, comparison. `%@` and `%K` are numbered in order of
@@ -213,7 +214,7 @@ package struct Parser {
 
     private func isOperatorStart(_ t: Token) -> Bool {
         if case .symbol(let s) = t.kind { return ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>"].contains(s) }
-        return ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN"].contains { t.isKeyword($0) }
+        return ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN", "GEOWITHIN"].contains { t.isKeyword($0) }
     }
 
     private mutating func parseOperator() -> ComparisonOperator? {
@@ -227,7 +228,8 @@ package struct Parser {
         case .symbol(">"): op = .greater
         case .symbol(">="), .symbol("=>"): op = .greaterOrEqual
         case .identifier:
-            op = [ComparisonOperator.beginsWith, .endsWith, .contains, .like, .in, .between]
+            // `GEOWITHIN` is `IN` with a region argument (the resolver tells them apart).
+            op = t.isKeyword("GEOWITHIN") ? .in : [ComparisonOperator.beginsWith, .endsWith, .contains, .like, .in, .between]
                 .first { t.isKeyword($0.rawValue) }
         default: op = nil
         }
@@ -350,6 +352,17 @@ package struct Parser {
             case .identifier(let name):
                 index += 1
                 components.append(.property(name, position: t.position))
+                if case .symbol("[") = current.kind {
+                    // `map['key']`: the value under one key of a map.
+                    let at = current.position
+                    index += 1
+                    guard case .literal(.string(let key)) = current.kind else {
+                        throw unexpected("expected a string key after '\(name)[' (such as \(name)['key'])")
+                    }
+                    index += 1
+                    try expectSymbol("]", "']' after the map key")
+                    components.append(.mapKey(key, position: at))
+                }
             case .keyPathArgument(let explicit):
                 index += 1
                 components.append(.argument(argumentIndex(explicit), position: t.position))

@@ -157,10 +157,11 @@ extension ResolvedPredicate {
     /// The predicate with each constant operand (not a property) passed through `transform`,
     /// in a fixed order: operands in the order written, a SUBQUERY's condition before the
     /// comparison of its count. Comparisons of key paths and object identities hold no
-    /// operand and are left as they are.
+    /// operand, nor does a geospatial test (its region is not an operand), and are left as
+    /// they are.
     func mapOperands(_ transform: (ResolvedOperand) -> ResolvedOperand) -> ResolvedPredicate {
         switch self {
-        case .constant, .identity, .keyPaths:
+        case .constant, .identity, .keyPaths, .geoWithin:
             return self
         case .and(let ps):
             return .and(ps.map { $0.mapOperands(transform) })

@@ -219,7 +219,7 @@ package enum QueryPlanner {
         }
         func walk(_ p: ResolvedPredicate) {
             switch p {
-            case .constant, .identity: break
+            case .constant, .identity, .geoWithin: break
             case .and(let ps), .or(let ps): ps.forEach(walk)
             case .not(let q): walk(q)
             case .comparison(let c):

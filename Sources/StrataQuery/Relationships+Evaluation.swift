@@ -129,6 +129,9 @@ extension Evaluator {
             return compileAggregate(a, &classes)
         case .keyPaths(let k):
             return compileKeyPaths(k, &classes)
+        case .geoWithin(let g):
+            let owner = classes.number(g.owner), type = Slot(g.type), coordinates = g.coordinates, test = g.region.pointTest()
+            return { key, row, reader in GeoWithin.matches(reader.listValues(owner, coordinates, key), type: row.value(type), test) }
         case .constant, .comparison:
             let f = compile(predicate)
             return { _, row, _ in f(row) }
@@ -218,7 +221,7 @@ extension Evaluator {
                 // Inside a SUBQUERY over values, the only property is the element itself.
                 return { ValueSemantics.compare($0, op, $0, options: options) }
             }
-        case .path, .aggregate, .identity, .keyPaths:
+        case .path, .aggregate, .identity, .keyPaths, .geoWithin:
             preconditionFailure("a list of values holds values, not objects")
         }
     }
@@ -408,7 +411,7 @@ extension Evaluator {
         case .and(let ps): return ps.allSatisfy(nullResult)
         case .or(let ps): return ps.contains(where: nullResult)
         case .not(let q): return !nullResult(q)
-        case .identity: return false
+        case .identity, .geoWithin: return false
         case .comparison(let c):
             switch c.operand {
             case .value(let v): return ValueSemantics.compare(.null, c.op, v, options: [])
@@ -483,11 +486,13 @@ package final class TransactionLinkSource: LinkSource {
     package func listValues(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> [Value] {
         guard let t = try table(owner) else { return [] }
         if property.isMapKeys { return try txn.lists.mapKeys(t, property, owner: key).map(Value.string) }
+        if let entry = property.mapEntryKey { return [try txn.lists.mapValue(t, property, owner: key, forKey: entry) ?? .null] }
         return try txn.lists.values(t, property, owner: key)
     }
 
     package func listCount(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> Int {
         guard let t = try table(owner) else { return 0 }
+        if property.mapEntryKey != nil { return 1 }
         return try txn.lists.count(t, property, owner: key)
     }
 }

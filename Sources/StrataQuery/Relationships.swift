@@ -253,6 +253,7 @@ extension ResolvedPredicate {
         case .constant: return description
         case .aggregate(let a): return "\(a.aggregate.description(prefix: prefix)) \(a.op.rawValue) \(a.operand)"
         case .keyPaths(let k): return k.description(prefix: prefix)
+        case .geoWithin(let g): return "\(prefix.hasSuffix(".") ? String(prefix.dropLast()) : prefix) GEOWITHIN \(g.region)"
         case .and(let ps): return "(" + ps.map { $0.description(prefix: prefix, element: element) }.joined(separator: " AND ") + ")"
         case .or(let ps): return "(" + ps.map { $0.description(prefix: prefix, element: element) }.joined(separator: " OR ") + ")"
         case .not(let p): return "NOT " + p.description(prefix: prefix, element: element)
@@ -281,7 +282,7 @@ extension ResolvedPredicate {
         case .constant, .comparison: return false
         case .and(let ps), .or(let ps): return ps.contains { $0.followsLinks }
         case .not(let p): return p.followsLinks
-        case .path, .aggregate, .identity, .keyPaths: return true
+        case .path, .aggregate, .identity, .keyPaths, .geoWithin: return true
         }
     }
 }

@@ -44,6 +44,9 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
     /// Two key paths compared, at least one through a relationship or a collection operator
     /// (`owner.age > age`, `ANY dogs.age > age`, `dogs.@count > age`).
     case keyPaths(KeyPathComparison)
+    /// The object (an embedded one reached by a link) holds a point in a region
+    /// (`location GEOWITHIN %@`).
+    case geoWithin(GeoWithin)
 
     /// Query text.
     package var description: String {
@@ -53,7 +56,7 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
         case .or(let ps): return "(" + ps.map(\.description).joined(separator: " OR ") + ")"
         case .not(let p): return "NOT \(p)"
         case .comparison(let c): return c.description
-        case .path, .identity: return description(prefix: "")
+        case .path, .identity, .geoWithin: return description(prefix: "")
         case .aggregate(let a): return a.description
         case .keyPaths(let k): return k.description
         }
@@ -74,7 +77,7 @@ package indirect enum ResolvedPredicate: Equatable, Sendable, CustomStringConver
         case .aggregate(let a):
             if case .link(let p)? = a.path.first { return [p.id] }
             return []
-        case .identity: return []
+        case .identity, .geoWithin: return []
         case .keyPaths(let k): return Set([k.lhs.rowProperty, k.rhs.rowProperty].compactMap { $0?.id })
         }
     }

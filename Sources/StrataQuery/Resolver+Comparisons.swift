@@ -7,6 +7,7 @@ import StrataStorage
 extension Resolver {
     /// Resolves one comparison, with the property moved to the left when it is written on the right.
     func resolve(_ node: ComparisonNode) throws(QueryError) -> ResolvedPredicate {
+        if let region = try geoRegion(of: node) { return try geoWithin(node, region) }
         let lhs = try operand(node.lhs)
         let rhs = try operand(node.rhs)
         let c = ComparisonSite(node)

@@ -11,6 +11,7 @@ extension Resolver {
         case backlink(String, String, Int)
         case collectionOperator(String, Int)
         case variable(String, Int)
+        case mapKey(String, Int)
     }
 
     /// Resolves a key path: property names, to-one links, inverse relationships
@@ -35,6 +36,7 @@ extension Resolver {
             case .variable(let n, let p): parts.append(.variable(n, p))
             case .collectionOperator(let n, let p): parts.append(.collectionOperator(n, p))
             case .backlink(let c, let q, let p): parts.append(.backlink(c, q, p))
+            case .mapKey(let key, let p): parts.append(.mapKey(key, p))
             }
         }
         var current = schema
@@ -62,7 +64,13 @@ extension Resolver {
                 if var p = current.property(named: n) {
                     if p.isList {
                         var isLast = isLast
-                        if !isLast, case .collectionOperator(let op, let q) = parts[i + 1], op == "keys" || op == "values" {
+                        if !isLast, case .mapKey(let key, let q) = parts[i + 1] {
+                            // `map['key']`: the value under that key (null when it is missing).
+                            guard p.isMap else { throw QueryError("'\(n)' is not a map, so '[\(literalText(.string(key)))]' cannot follow it", at: q) }
+                            p = p.mapEntry(key)
+                            parts.remove(at: i + 1)
+                            isLast = i == parts.count - 1
+                        } else if !isLast, case .collectionOperator(let op, let q) = parts[i + 1], op == "keys" || op == "values" {
                             // `map.@values` is the map's values, `map.@keys` its keys.
                             guard p.isMap else { throw QueryError("'@\(op)' needs a map before it, but '\(n)' is not a map", at: q) }
                             if op == "keys" { p = p.mapKeys }
@@ -93,6 +101,8 @@ extension Resolver {
                             throw QueryError("the collection operator '@\(op)' needs a to-many relationship (a list or linking objects) before it, but '\(n)' is \(article(p.type))", at: q)
                         case .backlink(_, _, let q), .variable(_, let q):
                             throw QueryError("'\(n)' is \(article(p.type)), not a link", at: q)
+                        case .mapKey(let key, let q):
+                            throw QueryError("'\(n)' is \(article(p.type)), not a map, so '[\(literalText(.string(key)))]' cannot follow it", at: q)
                         }
                     }
                     steps.append(.link(p))
@@ -117,6 +127,8 @@ extension Resolver {
                 }
                 steps.append(.backlinks(origin: className, property: p, name: nil))
                 current = origin
+            case .mapKey(let key, let position):
+                throw QueryError("'[\(literalText(.string(key)))]' needs a map property before it", at: position)
             case .collectionOperator(let op, let position):
                 if op == "keys" || op == "values" { throw QueryError("'@\(op)' needs a map before it", at: position) }
                 guard steps.contains(where: \.isToMany) else {

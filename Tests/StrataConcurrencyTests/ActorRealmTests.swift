@@ -35,6 +35,15 @@ private actor Store {
         return try XCTUnwrap(items).map(\.id)
     }
 
+    /// Turns autorefresh off: the Realm moves only when asked.
+    func stopAutorefresh() throws { try XCTUnwrap(realm).autorefresh = false }
+
+    /// `asyncRefresh()` on the actor's Realm: whether it moved, and the ids it then sees.
+    func refreshAsynchronously() async throws -> (moved: Bool, ids: [Int]) {
+        let moved = try await XCTUnwrap(realm).asyncRefresh()
+        return (moved, try XCTUnwrap(items).map(\.id))
+    }
+
     /// Observes the items on this actor (`observe(on:)`), recording each change there, until
     /// `stopWatching`.
     func watch(into observed: Observed) async throws {
@@ -107,6 +116,25 @@ final class ActorRealmTests: ConcurrencyTestCase {
         await store.stopWatching()
     }
 
+    func testAsyncRefreshMovesTheActorsRealmAndNotifiesBeforeReturning() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        try await store.stopAutorefresh()
+        let observed = Observed()
+        try await store.watch(into: observed)
+        await eventually("the initial results") { observed.all.count == 1 }
+        let configuration = configuration()
+        try await Task.detached { try ConcurrencyTestCase.insert(1...3, configuration) }.value
+
+        let refreshed = try await store.refreshAsynchronously()
+        XCTAssertTrue(refreshed.moved)
+        XCTAssertEqual(refreshed.ids, [1, 2, 3])
+        XCTAssertEqual(observed.all.last?.ids, [1, 2, 3], "the observer heard before asyncRefresh returned")
+        let again = try await store.refreshAsynchronously()
+        XCTAssertFalse(again.moved, "nothing newer")
+        await store.stopWatching()
+    }
+
     func testUsingTheRealmOutsideItsActorTrapsWithAClearMessage() throws {
         let path = configuration().fileURL!.path
         let worker = try WorkerProcess.stress(["worker", "misuse", "--file", path, "--kind", "outside-actor"])
@@ -117,5 +145,16 @@ final class ActorRealmTests: ConcurrencyTestCase {
         // The runtime's own check of the actor's executor, naming the actor.
         XCTAssertTrue(worker.errorOutput.contains("Incorrect actor executor assumption"), worker.transcript)
         XCTAssertTrue(worker.errorOutput.contains("RealmOwner"), worker.transcript)
+    }
+
+    func testUsingAMainActorRealmOffTheMainThreadTrapsWithStratasMessage() throws {
+        let path = configuration().fileURL!.path
+        let worker = try WorkerProcess.stress(["worker", "misuse", "--file", path, "--kind", "outside-main-actor"])
+        try worker.expectLine(startingWith: "COMMITTED")
+        try worker.waitForExit()
+        XCTAssertNotEqual(worker.process.terminationReason, .exit, worker.transcript)
+        XCTAssertFalse(worker.lines.contains("NO-TRAP"))
+        XCTAssertTrue(worker.errorOutput.contains("Realm accessed from outside its actor: this Realm is isolated to the main actor"),
+                      worker.transcript)
     }
 }

@@ -48,6 +48,9 @@ struct ReferenceEvaluator {
             if k.lhs.isMultiple { return quantify(k.quantifier, lhs.map { ValueSemantics.compare($0, k.op, rhs[0], options: k.options) }) }
             if k.rhs.isMultiple { return quantify(k.quantifier, rhs.map { ValueSemantics.compare(lhs[0], k.op, $0, options: k.options) }) }
             return ValueSemantics.compare(lhs[0], k.op, rhs[0], options: k.options)
+        case .geoWithin(let g):
+            guard let key = object.key else { return false }
+            return GeoWithin.matches(graph.list(g.owner, g.coordinates, key), type: value(object, g.type), g.region.contains)
         }
     }
 

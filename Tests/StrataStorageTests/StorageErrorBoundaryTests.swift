@@ -17,8 +17,10 @@ final class StorageErrorBoundaryTests: XCTestCase {
 
     func testAnLMDBErrorIsTranslatedOnceWithWhatWasBeingDone() {
         let full = translated(LMDBError.mapFull)
-        XCTAssertEqual(full?.code, .outOfDiskSpace)
+        XCTAssertEqual(full?.code, .addressSpaceExhausted)
         XCTAssertEqual(full?.underlying, .mapFull)
+        XCTAssertEqual(translated(LMDBError(ENOSPC))?.code, .outOfDiskSpace)
+        XCTAssertEqual(translated(LMDBError.mapResized)?.code, .addressSpaceExhausted)
         XCTAssertTrue(full?.message.hasPrefix("Reading 'T': ") == true, full?.message ?? "")
         XCTAssertEqual(translated(LMDBError.invalid)?.code, .invalidDatabase)
         XCTAssertEqual(translated(LMDBError.notFound)?.code, .fail)
@@ -42,7 +44,7 @@ final class StorageErrorBoundaryTests: XCTestCase {
             XCTAssertTrue($0 is Unexpected)
         }
         XCTAssertThrowsError(try StorageError.translatingLMDBErrors("Scanning 'T'") { throw LMDBError.mapFull }) {
-            XCTAssertEqual(($0 as? StorageError)?.code, .outOfDiskSpace)
+            XCTAssertEqual(($0 as? StorageError)?.code, .addressSpaceExhausted)
         }
     }
 }

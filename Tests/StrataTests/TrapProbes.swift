@@ -22,6 +22,11 @@ final class TrapProbes: StrataTestCase {
         return (realm, ship)
     }
 
+    func testWrapAnUnmanagedObjectAsThreadSafe() {
+        @ThreadSafe var dog = Dog()
+        XCTAssertNil(dog, "not reached: wrapping an unmanaged object traps")
+    }
+
     func testSetPropertyOfFrozenObject() throws {
         let (_, ship) = try openWithShip()
         ship.freeze().name = "Golden Hind"

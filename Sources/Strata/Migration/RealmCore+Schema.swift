@@ -43,7 +43,8 @@ extension RealmCore {
     /// the configuration would need a migration (refused while it is open elsewhere).
     static func openFile(_ configuration: Realm.Configuration, path: String) throws -> StorageFile {
         let options = StorageFile.Options(readOnly: configuration.readOnly,
-                                          syncOnCommit: configuration.syncOnCommit && configuration.inMemoryIdentifier == nil)
+                                          syncOnCommit: configuration.syncOnCommit && configuration.inMemoryIdentifier == nil,
+                                          lockFileMode: configuration.lockFilePermissions.map { mode_t(truncatingIfNeeded: $0) })
         return try translatingErrors(path: path) {
             if let decide = configuration.shouldCompactOnLaunch, !configuration.readOnly {
                 _ = try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, decide: decide)

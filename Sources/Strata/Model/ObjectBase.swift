@@ -61,6 +61,14 @@ open class ObjectBase: NSObject {
         // would count references on every object.
         if managingCore !== core { managingCore = core }
         if self.binding !== binding { self.binding = binding }
+        move(to: key, in: core, binding, row: row)
+    }
+
+    /// Makes this accessor, attached to an object of `binding`'s table in `core`, the accessor
+    /// of that table's object `key` instead: `reattach` for a caller that knows the core and
+    /// binding are already this accessor's, so that nothing is compared or counted.
+    @inline(__always)
+    func move(to key: ObjectKey, in core: RealmCore, _ binding: TableBinding, row: RowView?) {
         objectKey = key
         attachedInvalidations = core.invalidations
         if let row {

@@ -148,6 +148,7 @@ extension _StrataInteger {
         if case .int(let i) = v.value { Self(truncatingIfNeeded: i) } else { 0 }
     }
     public var _strataValue: _StrataValue { _StrataValue(.int(Int64(self))) }
+    @inlinable
     public static func _strataRead(_ object: ObjectBase, _ index: Int) -> Self {
         object._managedInt(index).map { Self(truncatingIfNeeded: $0) } ?? _strataFrom(object._managedValue(index))
     }
@@ -179,6 +180,7 @@ extension Double: _PersistableInsideOptional, _RealmCollectionValueInsideOptiona
     public static var _strataTypeInfo: _StrataTypeInfo { .plain(.double) }
     public static func _strataFrom(_ v: _StrataValue) -> Double { if case .double(let d) = v.value { d } else { 0 } }
     public var _strataValue: _StrataValue { _StrataValue(.double(self)) }
+    @inlinable
     public static func _strataRead(_ object: ObjectBase, _ index: Int) -> Double {
         object._managedDouble(index) ?? _strataFrom(object._managedValue(index))
     }
@@ -188,6 +190,7 @@ extension String: _PersistableInsideOptional, _RealmCollectionValueInsideOptiona
     public static var _strataTypeInfo: _StrataTypeInfo { .plain(.string) }
     public static func _strataFrom(_ v: _StrataValue) -> String { if case .string(let s) = v.value { s } else { "" } }
     public var _strataValue: _StrataValue { _StrataValue(.string(self)) }
+    @inlinable
     public static func _strataRead(_ object: ObjectBase, _ index: Int) -> String {
         object._managedString(index) ?? _strataFrom(object._managedValue(index))
     }

@@ -17,6 +17,7 @@ enum QueryArguments {
             if let collection = arg as? ObjectCollectionArgument { return collection.queryObjects.map { argument($0, for: core) } }
             if let mixed = arg as? AnyRealmValue { return argument(mixed, for: core) }
             if let mixed = arg as? [AnyRealmValue] { return mixed.map { argument($0, for: core) } }
+            if let shape = arg as? GeoRegionConvertible { return shape.region }
             return MappedArguments.storedForm(arg)
         }
     }

@@ -67,6 +67,11 @@ final class QueryContext {
         checked { r throws(QueryError) in try r.comparison(lhs, op, options: options, rhs) }
     }
 
+    /// The point held by the embedded object `link` points at (through `path`) lies in `region`.
+    func geoWithin(path: [LinkStep], _ link: PropertySchema, _ region: GeoRegion) -> ResolvedPredicate {
+        checked { r throws(QueryError) in try r.geoWithin(path: path, link, region, text: link.name) }
+    }
+
     /// A collection operator compared with a value.
     func aggregate(path: [LinkStep], _ function: AggregateFunction, filter: ResolvedPredicate?, _ op: ComparisonOperator,
                    _ operand: ResolvedOperand) -> ResolvedPredicate {

@@ -11,13 +11,13 @@ extension RealmCollection {
     /// would reject (such as `>` with nil), as RealmSwift does.
     public func `where`(_ isIncluded: ((Query<Element>) -> Query<Bool>)) -> Results<Element> {
         guard let results = queryResults else {
-            fatalError("where(_:) needs Results, or a managed List or LinkingObjects")
+            fatalError("where(_:) needs Results, or a managed List, MutableSet or LinkingObjects")
         }
         return results.filtered(isIncluded)
     }
 
-    /// The collection as `Results` to query: itself, or the objects of a managed `List` or
-    /// `LinkingObjects` (whose queries keep their order and repeats).
+    /// The collection as `Results` to query: itself, or the objects of a managed `List`,
+    /// `MutableSet` or `LinkingObjects` (whose queries keep their order and repeats).
     var queryResults: Results<Element>? {
         if let results = self as? Results<Element> { return results }
         return (self as? any QueryableCollection)?.anyQueryResults as? Results<Element>
@@ -26,7 +26,7 @@ extension RealmCollection {
     /// The index of the first object matching a type-safe condition, or nil.
     public func index(matching isIncluded: ((Query<Element>) -> Query<Bool>)) -> Int? {
         guard let results = queryResults else {
-            fatalError("index(matching:) with a type-safe condition needs Results, or a managed List or LinkingObjects")
+            fatalError("index(matching:) with a type-safe condition needs Results, or a managed List, MutableSet or LinkingObjects")
         }
         let matching = Set(results.filtered(isIncluded).keys)
         return results.keys.firstIndex { matching.contains($0) }
@@ -51,6 +51,10 @@ protocol QueryableCollection {
 }
 
 extension List: QueryableCollection {
+    var anyQueryResults: Any? { realm == nil ? nil : results }
+}
+
+extension MutableSet: QueryableCollection {
     var anyQueryResults: Any? { realm == nil ? nil : results }
 }
 

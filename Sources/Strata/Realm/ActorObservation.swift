@@ -22,6 +22,23 @@ extension List {
     }
 }
 
+extension MutableSet {
+    /// Observes the set from `actor` (see `Results.observe(keyPaths:on:_:)` with an actor).
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<MutableSet<Element>>) -> Void) async -> NotificationToken {
+        await Strata.observe(self, on: actor, isolation: isolation) { $0.observe(keyPaths: keyPaths, on: nil) { change in actor.assumeIsolated { block($0, change) } } }
+    }
+}
+
+extension Map {
+    /// Observes the map by key from `actor` (see `Results.observe(keyPaths:on:_:)` with an
+    /// actor).
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmMapChange<Map<Key, Value>>) -> Void) async -> NotificationToken {
+        await Strata.observe(self, on: actor, isolation: isolation) { $0.observe(keyPaths: keyPaths, on: nil) { change in actor.assumeIsolated { block($0, change) } } }
+    }
+}
+
 extension LinkingObjects {
     /// Observes the objects linking here from `actor` (see `Results.observe(keyPaths:on:_:)`
     /// with an actor).

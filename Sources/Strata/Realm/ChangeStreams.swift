@@ -14,6 +14,10 @@ import Foundation
 // The stream ends when the consuming task is cancelled or stops iterating (the observer is
 // then invalidated and its Realm, with the version it pinned, released), and, for an
 // object, after `.deleted`.
+//
+// A stream holds nothing of the Realm it was taken from, so `changes(keyPaths:)` returns it
+// `sending`: Swift 6 code may hand it to another task (a detached one, or another actor's)
+// and consume it there. The `changes` property gives the same stream, in the caller's region.
 
 extension Results {
     /// The changes of these results, as `observe(keyPaths:)` reports them, with the results
@@ -22,7 +26,7 @@ extension Results {
 
     /// The changes of these results; a change of other properties than `keyPaths` is not a
     /// modification.
-    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Results<Element>>> {
+    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<Results<Element>>> {
         notificationStream { queue, continuation in
             observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
         }
@@ -36,7 +40,34 @@ extension List {
 
     /// The changes of this list; for a list of objects, a change of other properties than
     /// `keyPaths` is not a modification.
-    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<List<Element>>> {
+    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<List<Element>>> {
+        notificationStream { queue, continuation in
+            observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
+        }
+    }
+}
+
+extension MutableSet {
+    /// The changes of this set, as `observe(keyPaths:)` reports them, with the set frozen in
+    /// each change.
+    public var changes: AsyncStream<RealmCollectionChange<MutableSet<Element>>> { changes(keyPaths: nil) }
+
+    /// The changes of this set; for a set of objects, a change of other properties than
+    /// `keyPaths` is not a modification.
+    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<MutableSet<Element>>> {
+        notificationStream { queue, continuation in
+            observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
+        }
+    }
+}
+
+extension Map {
+    /// The changes of this map by key, as `observe(keyPaths:)` reports them, with the map
+    /// frozen in each change.
+    public var changes: AsyncStream<RealmMapChange<Map<Key, Value>>> { changes(keyPaths: nil) }
+
+    /// The changes of this map by key (`keyPaths` is not used, as for `observe`).
+    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmMapChange<Map<Key, Value>>> {
         notificationStream { queue, continuation in
             observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
         }
@@ -49,7 +80,7 @@ extension LinkingObjects {
 
     /// The changes of this collection; a change of other properties than `keyPaths` is not a
     /// modification.
-    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<LinkingObjects<Element>>> {
+    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<LinkingObjects<Element>>> {
         notificationStream { queue, continuation in
             observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
         }
@@ -62,7 +93,7 @@ extension ObservableRealmObject {
     public var changes: AsyncStream<ObjectChange<Self>> { changes(keyPaths: nil) }
 
     /// The changes of the properties named in `keyPaths` (all when nil) of this object.
-    public func changes(keyPaths: [String]?) -> AsyncStream<ObjectChange<Self>> {
+    public func changes(keyPaths: [String]?) -> sending AsyncStream<ObjectChange<Self>> {
         notificationStream { queue, continuation in
             observe(keyPaths: keyPaths, on: queue) { change in
                 switch change {
@@ -82,12 +113,31 @@ extension ObservableRealmObject {
     }
 }
 
+extension Realm {
+    /// This Realm's versions as they move: the Realm frozen at the newest version when the
+    /// stream starts, then frozen at each version a commit (of any thread or process) moves
+    /// it to, as `observe(_:)` reports `.didChange`. Each element pins its version until it
+    /// is released. Traps on a frozen Realm, or inside a write.
+    public var changes: AsyncStream<Realm> {
+        checkObservable(core)
+        let configuration = core.configuration
+        return notificationStream { queue, continuation in
+            queue.sync {
+                let realm: Realm
+                do { realm = try Realm(configuration: configuration, queue: queue) } catch { trap(error) }
+                continuation.yield(realm.freeze())
+                return realm.observe { _, realm in continuation.yield(realm.freeze()) }
+            }
+        }
+    }
+}
+
 /// An `AsyncStream` fed by the observer that `observe` registers on the stream's own serial
 /// queue (given the queue and the stream's continuation); ending the stream, by cancellation
 /// or otherwise, invalidates the observer and releases it.
 private func notificationStream<Change>(
     _ observe: (DispatchQueue, AsyncStream<Change>.Continuation) -> NotificationToken
-) -> AsyncStream<Change> {
+) -> sending AsyncStream<Change> {
     AsyncStream { continuation in
         let token = observe(DispatchQueue(label: "strata.changes"), continuation)
         continuation.onTermination = { _ in token.invalidate() }

@@ -79,6 +79,12 @@ extension Realm {
         /// newest 10,000 or the last 30 days, whichever is more, at most 1,000,000. Per file
         /// and process, the configuration opened last decides.
         public var historyRetention = HistoryRetention.default
+        /// Strata: the permissions the two lock files (`FILE-lock`, `FILE.lock`) get when this
+        /// process creates them; nil (default): 0666 masked by the umask, as the database.
+        /// Every reader registers its snapshot in `FILE-lock`, so a user who may only read the
+        /// database opens it read-only once the lock files are writable for it: 0o666 lets
+        /// every user read a database created 0644 (docs/RELIABILITY.md).
+        public var lockFilePermissions: Int?
 
         /// The file path this configuration names.
         var path: String? { fileURL?.standardizedFileURL.path }

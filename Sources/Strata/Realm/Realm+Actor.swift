@@ -19,6 +19,18 @@ extension Realm {
         withExtendedLifetime(opening) {}
     }
 
+    /// Opens the Realm of `configuration` isolated to the main actor, off the main actor as
+    /// `init(configuration:actor:)` does: RealmSwift's `try await Realm()` on the main actor.
+    ///
+    /// Strata: an `async` initialiser beside the synchronous `init(configuration:queue:)`
+    /// would be chosen for every `try Realm(configuration:)` written in async code (Swift
+    /// prefers the async overload there), turning each into an error outside the main actor,
+    /// so the main actor's Realm is opened here or with `Realm(configuration:actor:)`.
+    @MainActor
+    public static func asyncOpen(configuration: Configuration = .defaultConfiguration) async throws -> Realm {
+        try await Realm(configuration: configuration, actor: MainActor.shared)
+    }
+
     /// `openOnOwnQueue`, awaited. The instance returned, confined to that queue, only keeps
     /// the file open until the caller's own instance is made.
     private static func openOffCaller(_ configuration: Configuration) async throws -> Realm {

@@ -12,3 +12,17 @@ extension RealmCollectionChange {
         }
     }
 }
+
+extension RealmMapChange {
+    /// The same change by key, telling about `transform(map)` instead: a frozen copy
+    /// (`changes`).
+    func map<Other: RealmKeyedCollection>(_ transform: (Collection) -> Other) -> RealmMapChange<Other>
+    where Other.Key == Collection.Key {
+        switch self {
+        case .initial(let map): .initial(transform(map))
+        case let .update(map, deletions, insertions, modifications):
+            .update(transform(map), deletions: deletions, insertions: insertions, modifications: modifications)
+        case .error(let error): .error(error)
+        }
+    }
+}

@@ -7,7 +7,7 @@ extension Realm {
     /// `localizedDescription` says what went wrong and where.
     public struct Error: Swift.Error, Equatable, CustomStringConvertible {
         /// RealmSwift's error codes (same raw values).
-        public enum Code: Int {
+        public enum Code: Int, Sendable {
             case fail = 1
             case fileAccess = 2
             case filePermissionDenied = 3

@@ -12,6 +12,9 @@ import StrataStorage
 struct AccessorRecycler {
     /// The accessor handed out last, when accessors of the class are interchangeable.
     private var last: ObjectBase?
+    /// The Realm and table binding `last` is attached to: compared, never used (`last` holds
+    /// them), so that moving it to the next object of the same table counts no references.
+    private var lastAttachment: (core: ObjectIdentifier, binding: ObjectIdentifier)?
     private let reuses: Bool
 
     /// Accessors of `info`'s class (none reused for nil).
@@ -20,12 +23,30 @@ struct AccessorRecycler {
     /// An accessor of object `key` of `binding`'s class in `core`, whose row is `row` when the
     /// caller has it.
     mutating func accessor(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView?) -> ObjectBase {
-        if isKnownUniquelyReferenced(&last), let object = last, !object.isReferencedWeakly {
-            object.reattach(core, binding, key, row: row)
-            return object
+        let attachment = (core: ObjectIdentifier(core), binding: ObjectIdentifier(binding))
+        if isKnownUniquelyReferenced(&last) {
+            // Used at +0 until it is handed out: `last` holds it.
+            let reused = Unmanaged.passUnretained(last.unsafelyUnwrapped)
+            let sameTable = lastAttachment.map { $0 == attachment } ?? false
+            let moved = reused._withUnsafeGuaranteedRef { object in
+                if object.isReferencedWeakly { return false }
+                if sameTable {
+                    object.move(to: key, in: core, binding, row: row)
+                } else {
+                    object.reattach(core, binding, key, row: row)
+                }
+                return true
+            }
+            if moved {
+                lastAttachment = attachment
+                return reused.takeUnretainedValue()
+            }
         }
         let object = core.object(ObjectBase.self, binding, key, row: row)
-        if reuses { last = object }
+        if reuses {
+            last = object
+            lastAttachment = attachment
+        }
         return object
     }
 }

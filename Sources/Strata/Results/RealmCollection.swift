@@ -41,10 +41,12 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     public mutating func next() -> Element? {
         guard index < count else { return nil }
         defer { index += 1 }
-        if let scan {
+        if scan != nil {
             // A scan is made only for whole-class results (`Results.tableScan`), whose
-            // `Element` is the class of the scanned table: each object is an `Element`.
-            if let object = scan.nextObject() { return unsafeBitCast(object, to: Element.self) }
+            // `Element` is the class of the scanned table: each object is an `Element`. The
+            // scan is called through at +0: this iterator holds it, and only `next` lets go.
+            let object = Unmanaged.passUnretained(scan.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.nextObject() }
+            if let object { return unsafeBitCast(object, to: Element.self) }
             self.scan = nil
         }
         if let elementAt { return elementAt(index) }
@@ -109,6 +111,17 @@ public struct SortDescriptor: ExpressibleByStringLiteral, Equatable, CustomStrin
     public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
 
     public var description: String { "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))" }
+}
+
+public extension RealmCollection {
+    /// Collection notifications, with the key paths and the queue left out when not given:
+    /// what generic code over `RealmCollection` calls (`collection.observe { change in … }`).
+    /// Each collection type has its own; this one reaches it through the requirement.
+    func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                 _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+        let requirement: ([String]?, DispatchQueue?, @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken = observe(keyPaths:on:_:)
+        return requirement(keyPaths, queue, block)
+    }
 }
 
 public extension RealmCollection where Element: KeypathSortable {

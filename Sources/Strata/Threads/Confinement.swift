@@ -68,7 +68,14 @@ struct Confinement {
             guard let actor = reference.actor else {
                 preconditionFailure("Realm accessed after the actor it was isolated to (Realm(configuration:actor:)) was released")
             }
-            actor.preconditionIsolated("Realm accessed from incorrect thread: this Realm is isolated to the actor it was opened for (Realm(configuration:actor:)); use it only from code isolated to that actor")
+            if reference.isMainActor {
+                // The main actor runs on the main thread alone: off it is outside the actor.
+                precondition(Thread.isMainThread, "Realm accessed from outside its actor: this Realm is isolated to the main actor; use it only from @MainActor code")
+                return
+            }
+            // No query short of a trap tells whether the caller is isolated to `actor`: the
+            // runtime traps, naming the actor's type, when it is not.
+            actor.preconditionIsolated("Realm accessed from outside its actor: this Realm is isolated to the actor it was opened for (Realm(configuration:actor:)); use it only from code isolated to that actor")
         case .anyThread:
             return
         }
@@ -144,8 +151,13 @@ struct OwnerBoundBlock: @unchecked Sendable {
 final class ActorReference: Sendable {
     /// The actor, while it lives.
     weak let actor: (any Actor)?
+    /// Whether the actor is the main actor, whose code runs on the main thread alone.
+    let isMainActor: Bool
 
-    init(_ actor: any Actor) { self.actor = actor }
+    init(_ actor: any Actor) {
+        self.actor = actor
+        isMainActor = actor === MainActor.shared
+    }
 }
 
 extension Actor {

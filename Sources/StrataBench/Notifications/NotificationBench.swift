@@ -14,6 +14,7 @@ enum NotificationBench {
         }
         results.unrelatedObservers = try timed("unrelated observers", base, UnrelatedObservers.measure)
         results.sortedChangeSet = try timed("sorted change set", base, SortedChangeSet.measure)
+        results.actorWrites = try timed("actor-isolated writes", base, ActorWrites.measure)
         return results
     }
 
@@ -34,4 +35,6 @@ struct NotificationResults: Codable {
     var unrelatedObservers: [LatencySummary] = []
     /// The change set of a 100,000-object sorted `Results`, and the sorted query alone.
     var sortedChangeSet: [LatencySummary] = []
+    /// One no-sync commit from a thread's Realm and from an actor's Realm awaited by a task.
+    var actorWrites: [LatencySummary] = []
 }

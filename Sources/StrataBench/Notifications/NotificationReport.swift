@@ -1,11 +1,11 @@
 import Foundation
 
-/// Formats the notification rows (Strata only) as three small tables, each with a note on
+/// Formats the notification rows (Strata only) as small tables, each with a note on
 /// how it was measured.
 struct NotificationReport {
     var results: NotificationResults
 
-    /// The three tables, each followed by how it was measured.
+    /// The tables, each followed by how it was measured.
     func table() -> String {
         var parts = ["Notification rows, Strata only (raw LMDB and SQLite have no change notifications), measured in this process."]
         if !results.latencies.isEmpty {
@@ -31,6 +31,13 @@ struct NotificationReport {
                 (one observer of objects(Person.self).sorted(byKeyPath: "age"); \(SortedChangeSet.repeats) no-sync \
                 commits of one modification per row, from write {} return to the callback: the query re-run and the \
                 change set computed. The reference row reads .last of a new sorted Results)
+                """)
+        }
+        if !results.actorWrites.isEmpty {
+            parts.append(LatencySummary.table("actor-isolated writes, 1 commit", results.actorWrites) + """
+
+                (\(ActorWrites.commits) no-sync commits per row, each adding one object. The actor rows are timed by \
+                the task awaiting the actor's method, one call at a time, so they include the hop onto the actor)
                 """)
         }
         return parts.joined(separator: "\n\n")

@@ -18,22 +18,31 @@ enum CommitLatency {
         Realm.Configuration(fileURL: directory.appendingPathComponent("latency.realm"), objectTypes: [LatencyStamp.self])
     }
 
-    /// Observer and writer as two processes, then as two threads of one process.
+    /// Observer and writer as two processes (the observer on its run loop, then consuming
+    /// `changes` with `for await`), then as two threads of one process.
     static func measure(_ bench: ProcessBench) throws -> [LatencySummary] {
-        let acrossProcesses = try bench.withDirectory { directory in
+        let toCallback = try acrossProcesses(observer: .latencyObserver, bench)
+        let toStream = try acrossProcesses(observer: .latencyStreamObserver, bench)
+        let acrossThreads = try bench.withDirectory { directory in
+            try WorkerGroup.run([WorkerRole.latencyThreads.arguments(engine: .strata, directory: directory, durable: true)],
+                                seconds: 0)[0]
+        }
+        return summaries("other process", toCallback) + summaries("other process, for await", toStream)
+            + summaries("other thread, same process", acrossThreads)
+    }
+
+    /// A writer process and an `observer` process: the writer's times with the observer's
+    /// callback times.
+    private static func acrossProcesses(observer: WorkerRole, _ bench: ProcessBench) throws -> WorkerResult {
+        try bench.withDirectory { directory in
             let results = try WorkerGroup.run([
-                WorkerRole.latencyObserver.arguments(engine: .strata, directory: directory, durable: true),
+                observer.arguments(engine: .strata, directory: directory, durable: true),
                 WorkerRole.latencyWriter.arguments(engine: .strata, directory: directory, durable: true),
             ], seconds: 0)
             var written = results[1]
             written.callbackTimes = results[0].callbackTimes
             return written
         }
-        let acrossThreads = try bench.withDirectory { directory in
-            try WorkerGroup.run([WorkerRole.latencyThreads.arguments(engine: .strata, directory: directory, durable: true)],
-                                seconds: 0)[0]
-        }
-        return summaries("other process", acrossProcesses) + summaries("other thread, same process", acrossThreads)
     }
 
     /// Writer and observer as two threads of this process, on the latency database in

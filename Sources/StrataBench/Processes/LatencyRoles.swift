@@ -36,9 +36,10 @@ final class LatencyWriter {
 /// commits reach it only through the file's notifier thread), and notes by stamp number the
 /// monotonic time of the first callback that showed each stamp.
 final class StampObserver {
+    private var shown = StampTimes()
     /// By stamp number: when a callback first showed it; nil while not shown.
-    private(set) var times = [Double?](repeating: nil, count: CommitLatency.commits)
-    private var seen = 0
+    var times: [Double?] { shown.times }
+    private var seen: Int { shown.seen }
     private var isReady = false
     private var failure: Error?
     private var token: NotificationToken?
@@ -52,10 +53,7 @@ final class StampObserver {
                 isReady = true
                 onReady()
             case .update(let stamps, _, _, _):
-                // One writer adds stamps 0, 1, 2, ... in order: the count names the newest.
-                let count = min(stamps.count, times.count)
-                if count > seen { for seq in seen..<count { times[seq] = now } }
-                seen = max(seen, count)
+                shown.note(count: stamps.count, at: now)
             case .error(let error):
                 failure = error
             }
@@ -69,6 +67,22 @@ final class StampObserver {
     func await(stamps count: Int, timeout: Double = CommitLatency.timeout) throws {
         runRunLoop(until: { failure != nil || isReady && seen >= count }, timeout: timeout)
         if let failure { throw failure }
+    }
+}
+
+/// By stamp number, the monotonic time a change first showed each stamp.
+struct StampTimes {
+    /// By stamp number: when a change first showed it; nil while not shown.
+    private(set) var times = [Double?](repeating: nil, count: CommitLatency.commits)
+    /// How many stamps were shown so far.
+    private(set) var seen = 0
+
+    /// Notes a change showing `count` stamps at `now`: one writer adds stamps 0, 1, 2, ...
+    /// in order, so the count names the newest.
+    mutating func note(count: Int, at now: Double) {
+        let count = min(count, times.count)
+        if count > seen { for seq in seen..<count { times[seq] = now } }
+        seen = max(seen, count)
     }
 }
 

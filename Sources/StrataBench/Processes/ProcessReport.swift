@@ -16,7 +16,8 @@ struct ProcessReport {
         if !results.latencies.isEmpty {
             text += LatencySummary.table("commit-to-callback latency, Strata", results.latencies) + "\n"
             text += "(\(CommitLatency.commits) commits \(CommitLatency.spacingMicroseconds / 1000) ms apart, durable; to the "
-                + "observer's Results callback, autorefresh, no refresh() call. The commit is visible between the writer's "
+                + "observer's Results callback, autorefresh, no refresh() call; for await: to the element of the "
+                + "Results' changes stream, consumed by a detached task with no run loop. The commit is visible between the writer's "
                 + "call of write {} and its return: negative means the callback ran before write {} returned)\n\n"
         }
         let pairs = Report.ratioPairs(of: engines)

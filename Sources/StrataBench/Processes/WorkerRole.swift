@@ -11,6 +11,8 @@ enum WorkerRole: String {
     case latencyWriter = "latency-writer"
     /// Strata: observes the stamps on its run loop and notes when each one arrives.
     case latencyObserver = "latency-observer"
+    /// Strata: consumes the stamps' `changes` stream in async code and notes when each arrives.
+    case latencyStreamObserver = "latency-stream-observer"
     /// Strata: the writer and the observer as two threads of one process.
     case latencyThreads = "latency-threads"
 
@@ -48,6 +50,8 @@ enum WorkerRole: String {
         case .latencyObserver:
             let times = try LatencyObserver.run(directory: directory, onReady: WorkerChannel.sayReady)
             result = WorkerResult(callbackTimes: times)
+        case .latencyStreamObserver:
+            result = WorkerResult(callbackTimes: try StampStream.run(directory: directory) { WorkerChannel.sayReady() })
         case .latencyThreads:
             result = try CommitLatency.acrossThreads(directory: directory) {
                 WorkerChannel.sayReady()

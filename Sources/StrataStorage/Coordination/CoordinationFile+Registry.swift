@@ -41,7 +41,9 @@ extension CoordinationFile {
         throw StorageError(.fail, "The coordination file '\(path)' has no free process slot: \(L.slotCount) processes have the database open")
     }
 
-    /// Empties a slot; its owner is gone (the registry lock is held).
+    /// Empties a slot: its owner closing it (no lock needed: the pid is cleared last, and
+    /// only a free pid lets a claimer take the slot), or a reclaimer, for a dead owner, with
+    /// the registry lock held.
     func free(_ slot: Int) {
         clearPins(slot)
         mapping.store64(offset(slot, L.startTimeOffset), 0)
@@ -72,9 +74,11 @@ extension CoordinationFile {
         return freed
     }
 
-    /// Frees the slots of dead processes, taking the registry lock. Returns how many.
+    /// Frees the slots of dead processes, taking the registry lock if it is free at once (a
+    /// writer calls this, and must not wait on a lock any reader of the file can take).
+    /// Returns how many.
     package func reclaimDeadProcesses() -> Int {
-        (try? withRegistryLock { reclaimDeadSlots() }) ?? 0
+        (try? withRegistryLock(patience: .zero) { reclaimDeadSlots() }) ?? 0
     }
 
     /// Records this process's pins: the oldest version it holds (with its LMDB transaction id

@@ -29,13 +29,14 @@ package final class CoordinationFile: @unchecked Sendable {
     /// Opens the coordination file of the database at `databasePath`, creating or rebuilding
     /// it when needed, and (with `register`) claims a registry slot for this process. Returns
     /// nil when the file can be neither created nor opened (a read-only directory): the
-    /// database then works without cross-process notifications.
-    package static func open(databasePath: String, register: Bool) throws -> CoordinationFile? {
+    /// database then works without cross-process notifications. A file it creates gets
+    /// `mode` exactly, when one is given (else 0666 masked by the umask).
+    package static func open(databasePath: String, register: Bool, mode: mode_t? = nil) throws -> CoordinationFile? {
         let path = path(forDatabaseAt: databasePath)
         let opened: (fd: Int32, writable: Bool)?
         do {
-            opened = try openDescriptor(path)
-        } catch {
+            opened = try openDescriptor(path, mode: mode)
+        } catch let error as Errno {
             throw StorageError(.fileAccess, "Opening the coordination file '\(path)' failed: \(error.reason)")
         }
         guard let (fd, writable) = opened else { return nil }
@@ -50,33 +51,56 @@ package final class CoordinationFile: @unchecked Sendable {
     /// A descriptor for the file at `path`, created when missing, and whether it is open for
     /// writing: a file this process may not write is opened read-only, and nil means it may
     /// not create it either.
-    private static func openDescriptor(_ path: String) throws(Errno) -> (fd: Int32, writable: Bool)? {
+    /// The file is created 0666 masked by the umask (as LMDB creates its own), never through a
+    /// symbolic link (`O_NOFOLLOW`), and must be a regular file.
+    private static func openDescriptor(_ path: String, mode: mode_t?) throws -> (fd: Int32, writable: Bool)? {
+        let existed = SystemCalls.fileType(atPath: path) != nil
+        let opened: (fd: Int32, writable: Bool)
         do {
-            return (try SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o644), true)
+            opened = (try SystemCalls.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o666), true)
         } catch where [EACCES, EROFS, EPERM].contains(error.code) {
             do {
-                return (try SystemCalls.open(path, O_RDONLY | O_CLOEXEC), false)
+                opened = (try SystemCalls.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), false)
             } catch where error.code == ENOENT {
                 return nil
             }
+        } catch where error.code == ELOOP {
+            throw LockFileChecks.notRegular(path, "it is a symbolic link")
         }
+        do {
+            guard try SystemCalls.isRegularFile(opened.fd, path: path) else {
+                throw LockFileChecks.notRegular(path, "it is not a regular file")
+            }
+            if !existed, opened.writable, let mode { try SystemCalls.setMode(opened.fd, mode, path: path) }
+        } catch {
+            SystemCalls.close(opened.fd)
+            throw error
+        }
+        return opened
     }
 
     private init(path: String, fd: Int32, writable: Bool, register: Bool) throws {
         self.path = path
         self.fd = fd
         isWritable = writable
-        Self.threadLock.lock()
-        defer { Self.threadLock.unlock() }
-        try Self.lock(fd, byte: 0, type: F_WRLCK, wait: true, path: path)
-        defer { try? Self.lock(fd, byte: 0, type: F_UNLCK, wait: false, path: path) }
-        if !Self.hasCurrentLayout(fd, path: path) {
-            guard writable else {
+        guard writable else {
+            // A reader that may not write the file takes no write lock (its descriptor cannot):
+            // it waits out a rebuild (held with byte 1 exclusive) and then only looks.
+            try Self.lock(fd, byte: 1, type: F_RDLCK, path: path)
+            guard Self.hasCurrentLayout(fd, path: path) else {
                 throw StorageError(.fileAccess, "The coordination file '\(path)' is not initialised and cannot be written")
             }
+            mapping = try SharedMapping(fd: fd, writable: false, path: path)
+            return
+        }
+        Self.threadLock.lock()
+        defer { Self.threadLock.unlock() }
+        try Self.lock(fd, byte: 0, type: F_WRLCK, path: path)
+        defer { Self.unlock(fd, byte: 0) }
+        if !Self.hasCurrentLayout(fd, path: path) {
             try Self.rebuild(fd, path: path)
         }
-        try Self.lock(fd, byte: 1, type: F_RDLCK, wait: true, path: path)
+        try Self.lock(fd, byte: 1, type: F_RDLCK, path: path)
         mapping = try SharedMapping(fd: fd, writable: writable, path: path)
         if register {
             reclaimDeadSlots()
@@ -85,7 +109,9 @@ package final class CoordinationFile: @unchecked Sendable {
     }
 
     deinit {
-        if let slot { _ = try? withRegistryLock { free(slot) } }
+        // Only the owner writes its slot, and the pid goes last: no lock is needed, so a
+        // process of another user holding the registry lock cannot keep this one from closing.
+        if let slot { free(slot) }
         SystemCalls.close(fd)  // drops both byte locks
     }
 
@@ -116,14 +142,20 @@ package final class CoordinationFile: @unchecked Sendable {
     /// layout), provided no process has it open; the magic goes last.
     private static func rebuild(_ fd: Int32, path: String) throws {
         do {
-            try lock(fd, byte: 1, type: F_WRLCK, wait: false, path: path)
+            try SystemCalls.lock(fd, byte: 1, type: F_WRLCK, wait: false, path: path)
         } catch {
             throw StorageError(.fileAccess, "The coordination file '\(path)' has another layout (or is damaged) and other processes have it open; close them, or remove the file when none is running")
         }
         do {
+            // Blocks first, so that the writes through the mapping below cannot fault on a
+            // full file system.
             try SystemCalls.truncate(fd, to: 0, path: path)
-            try SystemCalls.truncate(fd, to: CoordinationLayout.fileSize, path: path)
+            try SystemCalls.allocate(fd, length: CoordinationLayout.fileSize, path: path)
         } catch {
+            try? SystemCalls.truncate(fd, to: 0, path: path)
+            if error.code == ENOSPC || error.code == EDQUOT {
+                throw StorageError(.outOfDiskSpace, "Creating the coordination file '\(path)' failed: no space left on device; free some space and open again")
+            }
             throw StorageError(.fileAccess, "Sizing the coordination file '\(path)' failed: \(error.reason)")
         }
         let mapping = try SharedMapping(fd: fd, writable: true, path: path)
@@ -135,25 +167,50 @@ package final class CoordinationFile: @unchecked Sendable {
         mapping.write(CoordinationLayout.magic, at: 0)
     }
 
-    /// Takes, or with `F_UNLCK` releases, an `fcntl` lock on one byte of the file.
-    static func lock(_ fd: Int32, byte: Int, type: Int32, wait: Bool, path: String) throws {
-        do {
-            try SystemCalls.lock(fd, byte: byte, type: type, wait: wait, path: path)
-        } catch {
-            throw StorageError(.fileAccess, "Locking the coordination file '\(path)' failed: \(error.reason)")
+    /// How long a lock of the file is waited for. Processes of the database hold the registry
+    /// lock for microseconds; anything longer is a process (perhaps of another user, who may
+    /// read the file and so lock it shared) holding it on purpose or stopped.
+    static let lockPatience: Duration = .seconds(5)
+
+    /// Takes an `fcntl` lock (`F_RDLCK` or `F_WRLCK`) on one byte of the file, waiting at
+    /// most `patience`: then `.incompatibleLockFile`, naming the process that holds it. With
+    /// a zero `patience`, one try.
+    static func lock(_ fd: Int32, byte: Int, type: Int32, patience: Duration = lockPatience, path: String) throws {
+        let deadline = ContinuousClock.now + patience
+        var pause: UInt32 = 100
+        while true {
+            do {
+                return try SystemCalls.lock(fd, byte: byte, type: type, wait: false, path: path)
+            } catch where error.code == EAGAIN || error.code == EACCES {
+                guard ContinuousClock.now < deadline else {
+                    let holder = (try? SystemCalls.lockHolder(fd, byte: byte, path: path)).flatMap { $0 }
+                    throw StorageError(.incompatibleLockFile, "The coordination file '\(path)' is locked by \(holder.map { "process \($0)" } ?? "another process"), which has held it for more than \(patience); that process (perhaps of another user who may read the file) must let it go or end")
+                }
+                usleep(pause)
+                pause = min(pause * 2, 20_000)
+            } catch {
+                throw StorageError(.fileAccess, "Locking the coordination file '\(path)' failed: \(error.reason)")
+            }
         }
+    }
+
+    /// Releases this process's lock on one byte of the file (which cannot fail for a byte it
+    /// may lock).
+    static func unlock(_ fd: Int32, byte: Int) {
+        try? SystemCalls.lock(fd, byte: byte, type: F_UNLCK, wait: false, path: "")
     }
 
     /// `fcntl` locks belong to the process, not the thread: this lock keeps this process's
     /// threads out of each other's registry sections.
     private static let threadLock = NSLock()
 
-    /// Runs `body` holding the registry lock (against other processes and other threads).
-    func withRegistryLock<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` holding the registry lock (against other processes and other threads),
+    /// waiting for it at most `patience`.
+    func withRegistryLock<T>(patience: Duration = lockPatience, _ body: () throws -> T) throws -> T {
         Self.threadLock.lock()
         defer { Self.threadLock.unlock() }
-        try Self.lock(fd, byte: 0, type: F_WRLCK, wait: true, path: path)
-        defer { try? Self.lock(fd, byte: 0, type: F_UNLCK, wait: false, path: path) }
+        try Self.lock(fd, byte: 0, type: F_WRLCK, patience: patience, path: path)
+        defer { Self.unlock(fd, byte: 0) }
         return try body()
     }
 

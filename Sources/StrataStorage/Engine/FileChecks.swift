@@ -36,10 +36,23 @@ enum FileChecks {
     static func checkAfterOpen(_ environment: Environment, path: String) throws {
         let used = environment.usedBytes
         var st = stat()
-        guard stat(path, &st) == 0 else { return }
+        guard stat(path, &st) == 0 else {
+            throw StorageError(.fileAccess, "Cannot open '\(path)': reading its size failed: \(String(cString: strerror(errno)))")
+        }
         if Int(st.st_size) < used, st.st_size > 0 {
             throw StorageError(.invalidDatabase, "Cannot open '\(path)': the file is truncated (\(st.st_size) bytes on disk, \(used) in use)")
         }
+    }
+
+    /// Allows a read-only open without LMDB's lock file (`MDB_NOLOCK`, after `error`) only
+    /// where no process can be writing: the file system is read-only, or the lock file does
+    /// not exist (no process has the file open) and cannot be created. A lock file this user
+    /// may only read belongs to processes that may be writing: reading without registering
+    /// in it would let them reuse pages a snapshot here still reads, so that is refused.
+    static func checkReadingWithoutLockFile(path: String, error: LMDBError, access: LockFileChecks.Access) throws {
+        guard error.code != EROFS, case .notWritable(exists: true) = access else { return }
+        let lock = LockFileChecks.lmdbLockPath(forDatabaseAt: path)
+        throw StorageError(.filePermissionDenied, "Cannot open '\(path)' read-only: this user may not write its lock file '\(lock)', where every reader registers the snapshot it reads so that writers keep its pages; give this user write access to it (Strata creates its files 0666 masked by the umask: with umask 002, a group shares them)", underlying: error)
     }
 
     /// Translates an LMDB open failure into a storage error naming the path.
@@ -51,6 +64,10 @@ enum FileChecks {
             return StorageError(.fileNotFound, "Cannot open '\(path)': no such file", underlying: error)
         case EISDIR:
             return StorageError(.fileAccess, "Cannot open '\(path)': it is a directory", underlying: error)
+        case ENOMEM:
+            return StorageError(.addressSpaceExhausted, "Cannot open '\(path)': the process has no address space left to map it; close other files, or raise the limit (ulimit -v)", underlying: error)
+        case ENOSPC, EDQUOT:
+            return StorageError(.outOfDiskSpace, "Cannot open '\(path)': no space left on device; free some space and open again", underlying: error)
         case EINVAL:
             return StorageError(.invalidDatabase, "Cannot open '\(path)': not a Strata database (the file is damaged or of another kind)", underlying: error)
         default:

@@ -69,14 +69,19 @@ package struct StorageError: Error, CustomStringConvertible {
     package static func lmdb(_ error: LMDBError, _ context: String) -> StorageError {
         switch error {
         case .mapFull:
-            return StorageError(.outOfDiskSpace, "\(context): the database reached its maximum size (\(error.message))", underlying: error)
+            return StorageError(.addressSpaceExhausted, "\(context): the write needs more than this process has mapped of the file; the map grows before the next transaction when no snapshot of the file is open in this process (frozen objects, Realms kept on other threads), so release them and write again, or in smaller writes", underlying: error)
+        case .mapResized:
+            return StorageError(.addressSpaceExhausted, "\(context): another process grew the file beyond this process's map, which cannot grow while this process holds snapshots of the file (frozen objects, Realms kept on other threads); release them and try again", underlying: error)
         case .corrupted, .pageNotFound:
             return StorageError(.invalidDatabase, "\(context): the file is damaged (\(error.message)); run `strata check` on it", underlying: error)
         case .invalid, .versionMismatch:
             return StorageError(.invalidDatabase, "\(context): not a Strata database (\(error.message))", underlying: error)
         default:
-            if error.code == ENOSPC {
-                return StorageError(.outOfDiskSpace, "\(context): no space left on device", underlying: error)
+            if error.code == ENOSPC || error.code == EDQUOT {
+                return StorageError(.outOfDiskSpace, "\(context): no space left on device (earlier commits are intact; free some space and write again)", underlying: error)
+            }
+            if error.code == ENOMEM {
+                return StorageError(.addressSpaceExhausted, "\(context): the process has no address space left to map the file (\(error.message)); close other files, or raise the limit (ulimit -v)", underlying: error)
             }
             return StorageError(.fail, "\(context): \(error.message)", underlying: error)
         }

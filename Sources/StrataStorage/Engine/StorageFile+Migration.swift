@@ -12,13 +12,24 @@ import LMDB
 /// descriptor of it is closed, so the check is only made while this process does not have
 /// the environment open itself.
 extension StorageFile {
-    /// The process id of another process that has the file at `path` open, or nil.
-    package static func otherProcessUsing(path: String) -> Int32? {
-        let lockPath = path + "-lock"
-        guard let fd = (try? SystemCalls.open(lockPath, O_RDWR | O_CLOEXEC))
-                ?? (try? SystemCalls.open(lockPath, O_RDONLY | O_CLOEXEC)) else { return nil }
+    /// The process id of another process that has the file at `path` open, or nil (also when
+    /// there is no lock file: no process has it open). Throws when that cannot be told.
+    package static func otherProcessUsing(path: String) throws -> Int32? {
+        let lockPath = LockFileChecks.lmdbLockPath(forDatabaseAt: path)
+        let fd: Int32
+        do {
+            fd = try SystemCalls.open(lockPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        } catch where error.code == ENOENT {
+            return nil
+        } catch {
+            throw StorageError(.fileAccess, "Cannot tell whether another process has '\(path)' open: \(error)")
+        }
         defer { SystemCalls.close(fd) }
-        return try? SystemCalls.lockHolder(fd, byte: 0, path: lockPath)
+        do {
+            return try SystemCalls.lockHolder(fd, byte: 0, path: lockPath)
+        } catch {
+            throw StorageError(.fileAccess, "Cannot tell whether another process has '\(path)' open: \(error)")
+        }
     }
 
     /// Refuses (`.alreadyOpen`, naming who) when the file is open in this process or another.
@@ -26,7 +37,7 @@ extension StorageFile {
         if openInstance(path: path) != nil {
             throw StorageError(.alreadyOpen, "Cannot \(what) '\(path)': it is open in this process; close every Realm of it first")
         }
-        if let pid = otherProcessUsing(path: path) {
+        if let pid = try otherProcessUsing(path: path) {
             throw StorageError(.alreadyOpen, "Cannot \(what) '\(path)': it is open in another process (pid \(pid))")
         }
     }
@@ -50,7 +61,10 @@ extension StorageFile {
     /// Bytes of the file and bytes in use (pages below the high-water mark minus the pages on
     /// LMDB's free list).
     package func sizes() throws -> (total: Int, used: Int) {
-        let total = (try? SystemCalls.size(atPath: path)) ?? environment.usedBytes
+        let total: Int
+        do { total = try SystemCalls.size(atPath: path) } catch {
+            throw StorageError(.fileAccess, "Cannot read the size of '\(path)': \(error.reason)")
+        }
         let freePages = try freePageCount()
         return (total, max(0, environment.usedBytes - freePages * environment.pageSize))
     }
@@ -109,7 +123,7 @@ extension StorageFile {
     package static func compactIfWanted(path: String, syncOnCommit: Bool, decide: (Int, Int) -> Bool) throws -> Bool {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path), openInstance(path: path) == nil,
-              otherProcessUsing(path: path) == nil else { return false }
+              try otherProcessUsing(path: path) == nil else { return false }
         let temporary = path + ".compact-\(ProcessIdentity.current.pid)"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
@@ -119,7 +133,7 @@ extension StorageFile {
             try file.writeCompactedCopy(to: temporary)
         }
         // The environment is closed here (the registry holds it weakly).
-        guard openInstance(path: path) == nil, otherProcessUsing(path: path) == nil else {
+        guard openInstance(path: path) == nil, try otherProcessUsing(path: path) == nil else {
             try? FileManager.default.removeItem(atPath: temporary)
             return false
         }

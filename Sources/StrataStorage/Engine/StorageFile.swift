@@ -59,9 +59,12 @@ package final class StorageFile: @unchecked Sendable {
     package struct Options: Sendable {
         package var readOnly = false
         package var syncOnCommit = true
-        package init(readOnly: Bool = false, syncOnCommit: Bool = true) {
+        /// The permissions of lock files this open creates; nil: 0666 masked by the umask.
+        package var lockFileMode: mode_t?
+        package init(readOnly: Bool = false, syncOnCommit: Bool = true, lockFileMode: mode_t? = nil) {
             self.readOnly = readOnly
             self.syncOnCommit = syncOnCommit
+            self.lockFileMode = lockFileMode
         }
     }
 
@@ -93,7 +96,14 @@ package final class StorageFile: @unchecked Sendable {
                 }
                 return file
             }
-            let file = try StorageFile(path: path, options: options)
+            let created = LockFileChecks.missing(forDatabaseAt: path)
+            let file: StorageFile
+            do {
+                file = try StorageFile(path: path, options: options)
+            } catch let error as StorageError where error.code == .invalidDatabase || error.code == .unsupportedFileFormatVersion {
+                LockFileChecks.remove(created)  // the file is not one to open: leave nothing behind
+                throw error
+            }
             if let key = identity(of: path) { registry[key] = Weak(file: file) }
             return file
         }
@@ -123,10 +133,12 @@ package final class StorageFile: @unchecked Sendable {
         var envOptions = Environment.Options()
         envOptions.readOnly = options.readOnly
         envOptions.noSync = !options.syncOnCommit
+        let lockAccess = try LockFileChecks.prepareLMDBLockFile(databasePath: path, readers: Int(envOptions.maxReaders),
+                                                                mode: options.lockFileMode)
         do {
             environment = try Environment(path: path, options: envOptions)
         } catch let error where options.readOnly && (error.code == EACCES || error.code == EROFS) {
-            // A read-only directory where LMDB cannot create FILE-lock: read without it.
+            try FileChecks.checkReadingWithoutLockFile(path: path, error: error, access: lockAccess)
             envOptions.noLock = true
             do { environment = try Environment(path: path, options: envOptions) } catch { throw FileChecks.openError(error, path: path) }
         } catch {
@@ -135,7 +147,7 @@ package final class StorageFile: @unchecked Sendable {
         self.path = path
         self.isReadOnly = options.readOnly
         handles = DatabaseHandles(environment: environment)
-        coordination = try CoordinationFile.open(databasePath: path, register: true)
+        coordination = try CoordinationFile.open(databasePath: path, register: true, mode: options.lockFileMode)
         environment.clearStaleReaders()
         try FileChecks.checkAfterOpen(environment, path: path)
         try checkFormat()

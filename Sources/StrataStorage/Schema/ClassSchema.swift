@@ -26,6 +26,9 @@ package struct PropertySchema: Sendable, Codable, Equatable {
     /// Whether this stands for the keys of map property `id` in a query (`map.@keys`): a list
     /// of strings read from the map's keys entry. Never stored.
     package var isMapKeys = false
+    /// Set when this stands for the value under one key of map property `id` in a query
+    /// (`map['key']`): a list of that one value, null when the key is missing. Never stored.
+    package var mapEntryKey: String?
 
     package init(name: String, type: PropertyType, isOptional: Bool = false, isIndexed: Bool = false,
                  isPrimaryKey: Bool = false, id: Int, intWidth: Int = 64, linkTarget: String? = nil,
@@ -84,6 +87,15 @@ package struct PropertySchema: Sendable, Codable, Equatable {
         var keys = PropertySchema(name: name, type: .string, id: id, isList: true)
         keys.isMapKeys = true
         return keys
+    }
+
+    /// The value under `key` of this map property, as a query reads it (`map['key']`): optional,
+    /// since a missing key reads nil.
+    package func mapEntry(_ key: String) -> PropertySchema {
+        var entry = self
+        entry.mapEntryKey = key
+        entry.isOptional = true
+        return entry
     }
 
     /// Whether the property is a to-one link (its target's key is in the row).

@@ -19,8 +19,8 @@ package struct Errno: Error, Equatable, CustomStringConvertible {
 
 /// The storage layer's POSIX calls: each returns its result or throws the `Errno` it set,
 /// and calls a signal interrupted are made again (the way swift-system's `Syscalls.swift`
-/// wraps each call once). Nothing else in `Coordination/` or `StorageFile+Migration.swift`
-/// calls the system directly.
+/// wraps each call once). Nothing else in `Coordination/`, `StorageFile+Migration.swift` or
+/// `LockFileChecks.swift` calls the system directly.
 enum SystemCalls {
     /// Runs `call` until it is not interrupted by a signal; a result of -1 throws `errno`.
     private static func retrying<Result: BinaryInteger>(_ name: String, _ path: String?,
@@ -48,6 +48,44 @@ enum SystemCalls {
         var st = stat()
         _ = try retrying("fstat", path) { fstat(fd, &st) }
         return Int(st.st_size)
+    }
+
+    /// `fstat(2)`: whether the open file `fd` is a regular file (not a device, a FIFO, a
+    /// socket or a directory).
+    static func isRegularFile(_ fd: Int32, path: String) throws(Errno) -> Bool {
+        var st = stat()
+        _ = try retrying("fstat", path) { fstat(fd, &st) }
+        return st.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// `posix_fallocate(3)`: gives `fd` disk blocks for its first `length` bytes (growing
+    /// the file to at least that), so that writing through a mapping of them cannot fault
+    /// (`SIGBUS`) on a full file system: the shortage is `ENOSPC` here instead. A file
+    /// system that cannot allocate ahead (`EOPNOTSUPP`) gets the size alone (`ftruncate`).
+    static func allocate(_ fd: Int32, length: Int, path: String) throws(Errno) {
+        while true {
+            let rc = posix_fallocate(fd, 0, off_t(length))  // returns the error, not -1
+            if rc == 0 { return }
+            if rc == EOPNOTSUPP || rc == ENOSYS { return try truncate(fd, to: length, path: path) }
+            if rc != EINTR { throw Errno(call: "posix_fallocate", path: path, code: rc) }
+        }
+    }
+
+    /// `lstat(2)`: the type bits (`S_IFMT` of `st_mode`) of what is at `path`, not following a
+    /// symbolic link; nil when nothing is there.
+    static func fileType(atPath path: String) -> mode_t? {
+        var st = stat()
+        return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : nil
+    }
+
+    /// `unlink(2)`, for a file this process created; one already gone is not an error.
+    static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
+    /// `fchmod(2)`: gives the open file `fd` the permissions `mode` (not masked by the umask).
+    static func setMode(_ fd: Int32, _ mode: mode_t, path: String) throws(Errno) {
+        _ = try retrying("fchmod", path) { fchmod(fd, mode) }
     }
 
     /// `stat(2)`: the size in bytes of the file at `path`.
