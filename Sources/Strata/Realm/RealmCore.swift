@@ -226,14 +226,15 @@ final class RealmCore {
         return try binding(for: info)!
     }
 
-    /// Traps for an object whose row its lookup did not find: deleted, unless a walk over the
-    /// table meets the row (the file is damaged then).
+    /// Traps for an object whose row its lookup did not find: deleted, unless the file still
+    /// knows the object (a walk over the table meets it, or a link or list holds it): the
+    /// file is damaged then.
     func trapMissingRow(_ binding: TableBinding, _ key: ObjectKey) -> Never {
         let name = binding.info.name
         let damaged: Bool
-        do { damaged = try transaction().rows.walkFinds(binding.table, key) } catch { trapReading(error) }
+        do { damaged = try transaction().rows.isKnownWithoutRow(binding.table, key) } catch { trapReading(error) }
         if damaged {
-            preconditionFailure("'\(path)' is damaged: the row of '\(name)' object \(key) is in its table but its lookup fails; run `strata check \(path)`")
+            preconditionFailure("'\(path)' is damaged: the row of '\(name)' object \(key) cannot be found, but the file still refers to it; run `strata check \(path)`")
         }
         preconditionFailure("Object has been deleted or invalidated: '\(name)' object no longer exists in the Realm")
     }

@@ -32,11 +32,17 @@ package struct RowStore {
         return row
     }
 
-    /// Whether a walk over the table in key order meets object `key`. After a lookup of `key`
-    /// found nothing, true means the table's B-tree is damaged (a lookup and a walk disagree).
-    package func walkFinds(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+    /// Whether object `key`, whose lookup found no row, is still known to the file: a walk
+    /// over the table meets it, or a link or list still holds it (its backlinks say so). A
+    /// deleted object is neither, so true means the file is damaged.
+    package func isKnownWithoutRow(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
         let rows = scan(table)
         while let (k, _) = try rows.next() { if k == key { return true } }
+        let schema = transaction.schema
+        for (origin, property) in schema.links(to: table.name) + schema.lists(of: table.name) {
+            guard let originTable = try transaction.table(origin.name) else { continue }
+            if try !transaction.links.origins(originTable, property, linkingTo: key).isEmpty { return true }
+        }
         return false
     }
 
