@@ -3,7 +3,8 @@ import LMDB
 /// Checks that a file's structures agree: every row decodes; every index entry matches its
 /// row and every row has its entry; primary keys are unique; every to-one link and list member
 /// points at an existing object and has its backlink, and every backlink stands for a link;
-/// every list's directory matches its chunks; every mixed value has a known type code and a
+/// every list's directory matches its chunks, and a walk over each list database meets as many
+/// entries as it counts; every mixed value has a known type code and a
 /// length of that type; every embedded object has exactly one owner; every retained history
 /// entry decodes. Every record read on the way is verified against its checksum (format 3).
 /// Used by tests, the stress suite and `strata check`. Reports the first inconsistency found.
@@ -97,6 +98,7 @@ package struct IntegrityCheck {
         if counted != rows {
             throw Problem(description: "'\(table.name)': a walk over the table meets \(rows) objects, but the table counts \(counted): its B-tree is damaged")
         }
+        try checkListDatabases(table)
         for property in table.indexedProperties {
             let entries = try txn.indexes.entryCount(table, property)
             if entries != rows {
@@ -105,6 +107,23 @@ package struct IntegrityCheck {
             report.indexEntries += entries
         }
         try checkBacklinks(table)
+    }
+
+    /// A walk over each list property's database meets as many entries as the database
+    /// counts: a damaged branch or leaf page that hides entries (lists that would read as
+    /// empty) is found here, since no record is there to fail its checksum.
+    private func checkListDatabases(_ table: Table) throws {
+        for property in table.schema.properties where property.isList {
+            guard let db = table.lists[property.id] else { continue }
+            let (walked, counted) = try StorageError.translating("Walking the list '\(table.name).\(property.name)'") {
+                var walked = 0
+                try txn.lmdb.withCursor(db) { cursor in try cursor.forEach { _, _ in walked += 1; return true } }
+                return (walked, try txn.lmdb.count(db))
+            }
+            if walked != counted {
+                throw Problem(description: "'\(table.name)': a walk over the database of its list '\(property.name)' meets \(walked) entries, but the database counts \(counted): its B-tree is damaged")
+            }
+        }
     }
 
     private mutating func check(list: PropertySchema, of table: Table, owner: ObjectKey) throws {
