@@ -5,6 +5,7 @@
 //   strata (CLI), strata-bench, strata-stress → Strata → (StrataQuery, StrataStorage) → LMDB → CLMDB
 //   StrataStorage, StrataQuery, Strata → StrataValues (the public value types, Foundation only)
 //   StrataStorage → CStrataSync (futex and shared-memory atomics for the `.lock` file)
+//   StrataStorage → CStrataChecksum (CRC32C, the checksum sealing every stored record)
 import PackageDescription
 
 let package = Package(
@@ -24,10 +25,12 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: swift5),
         // The futex system call and atomics on shared memory, which Swift cannot call directly.
         .target(name: "CStrataSync"),
+        // CRC32C with the SSE4.2 instruction (a table elsewhere), which Swift cannot emit itself.
+        .target(name: "CStrataChecksum"),
         // The public value types every layer shares (ObjectId, Decimal128), on Foundation alone.
         .target(name: "StrataValues", swiftSettings: swift5),
         // Values, row and key encodings, schema, tables, indexes, history, the coordination file.
-        .target(name: "StrataStorage", dependencies: ["StrataValues", "LMDB", "CStrataSync"], swiftSettings: swift5),
+        .target(name: "StrataStorage", dependencies: ["StrataValues", "LMDB", "CStrataSync", "CStrataChecksum"], swiftSettings: swift5),
         // The query language: lexer, parser, resolver, evaluator.
         .target(name: "StrataQuery", dependencies: ["StrataValues", "StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.

@@ -28,6 +28,10 @@ package struct LMDBError: Error, Equatable, CustomStringConvertible {
     package static let databasesFull = LMDBError(MDB_DBS_FULL)
     /// `MDB_BAD_VALSIZE`: a key is empty or longer than the maximum key size.
     package static let badValueSize = LMDBError(MDB_BAD_VALSIZE)
+    /// A page LMDB followed is not what the B-tree says it is: the file is damaged.
+    package static let corrupted = LMDBError(MDB_CORRUPTED)
+    /// A page number points past the file's last page: the file is damaged.
+    package static let pageNotFound = LMDBError(MDB_PAGE_NOTFOUND)
 
     /// `mdb_strerror`'s text for the code.
     package var message: String { String(cString: mdb_strerror(code)) }

@@ -8,6 +8,10 @@ protocol Command {
     static var help: HelpText { get }
     /// Whether `strata help` lists it (internal commands are hidden).
     static var isListed: Bool { get }
+    /// Whether it runs in a worker child process (CrashGuard), so that a damaged file cannot
+    /// crash `strata`. False for the commands whose own process others must see in the
+    /// file's registry (`watch`, `versions`, `demo`); they read no objects.
+    static var runsInWorker: Bool { get }
     init()
     /// Runs the command with the arguments after its name; returns the exit status.
     /// Throws `UsageError` for bad arguments (exit status 2), `CommandFailure` for a
@@ -17,6 +21,7 @@ protocol Command {
 
 extension Command {
     static var isListed: Bool { true }
+    static var runsInWorker: Bool { true }
 }
 
 /// Bad command-line arguments: reported with the command's usage, exit status 2.

@@ -4,7 +4,8 @@
 //   strata <command> --help               one command's usage, options, examples, exit status
 //
 // Each command is a type conforming to `Command` (Command.swift) in Commands/, listed in
-// `commands` below; adding one there adds it to `strata help`.
+// `commands` below; adding one there adds it to `strata help`. A command runs in a worker
+// child process (CrashGuard.swift), so that a damaged file never crashes `strata`.
 import Foundation
 
 /// Every command `strata` knows, in the order `strata help` lists them.
@@ -60,5 +61,6 @@ case let name?:
         Output.error("unknown command '\(name)'\nhint: 'strata help' lists the commands")
         exit(2)
     }
+    if command.runsInWorker && !CrashGuard.isWorker { exit(CrashGuard.runWorker(words, command: name)) }
     exit(run(command, Array(words.dropFirst())))
 }

@@ -58,7 +58,7 @@ final class MixedSlotTests: XCTestCase {
         // The int tag (2) followed by nine bytes: no int is that long.
         var key = ObjectKeyCoding.encode(bad)
         try withUnsafeBytes(of: &key) { k in
-            try RowEncoder.encode([.data(Data([2, 1, 2, 3, 4, 5, 6, 7, 8, 9])), .int(2)]).withUnsafeBytes {
+            try RowEncoder.encode([.data(Data([2, 1, 2, 3, 4, 5, 6, 7, 8, 9])), .int(2)], seal: RowSeal(seed: table.rowSeed, key: bad)).withUnsafeBytes {
                 try txn.lmdb.put(table.rows, key: k, value: $0)
             }
         }

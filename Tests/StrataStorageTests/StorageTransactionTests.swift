@@ -198,9 +198,7 @@ final class StorageTransactionTests: XCTestCase {
         try txn.commit(processName: "test", pid: 7)
 
         let read = try file.beginRead()
-        let history = try XCTUnwrap(try read.lmdb.openDatabase("strata.history"))
-        var k = UInt64(2).bigEndian
-        let entry = try withUnsafeBytes(of: &k) { try read.lmdb.get(history, key: $0) }.flatMap { HistoryEntry(decoding: $0) }
+        let entry = try read.history.entry(2)
         XCTAssertEqual(entry?.version, 2)
         XCTAssertEqual(entry?.description, "birthday")
         XCTAssertEqual(entry?.pid, 7)

@@ -257,7 +257,7 @@ final class HistoryTests: StrataTestCase {
             var entry = try XCTUnwrap(try txn.history.entry(version))
             entry.time -= age
             var key = version.bigEndian
-            try withUnsafeBytes(of: &key) { k in try entry.encoded().withUnsafeBytes { try txn.lmdb.put(db, key: k, value: $0) } }
+            try withUnsafeBytes(of: &key) { k in try entry.encoded(sealedFor: k).withUnsafeBytes { try txn.lmdb.put(db, key: k, value: $0) } }
         }
         try txn.lmdb.commit()
     }

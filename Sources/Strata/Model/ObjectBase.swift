@@ -108,9 +108,7 @@ open class ObjectBase: NSObject {
             precondition(attachedInvalidations == core.invalidations, "Object has been deleted or invalidated: the Realm of this '\(binding!.info.name)' object was invalidated")
             let found: RowView?
             do { found = try core.row(binding!, objectKey) } catch { core.trapReading(error) }
-            guard let row = found else {
-                preconditionFailure("Object has been deleted or invalidated: '\(binding!.info.name)' object no longer exists in the Realm")
-            }
+            guard let row = found else { core.trapMissingRow(binding!, objectKey) }
             cachedRow = (stamp, row)
             return row
         }

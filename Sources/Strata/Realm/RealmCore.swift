@@ -226,6 +226,19 @@ final class RealmCore {
         return try binding(for: info)!
     }
 
+    /// Traps for an object whose row its lookup did not find: deleted, unless the file still
+    /// knows the object (a walk over the table meets it, or a link or list holds it): the
+    /// file is damaged then.
+    func trapMissingRow(_ binding: TableBinding, _ key: ObjectKey) -> Never {
+        let name = binding.info.name
+        let damaged: Bool
+        do { damaged = try transaction().rows.isKnownWithoutRow(binding.table, key) } catch { trapReading(error) }
+        if damaged {
+            preconditionFailure("'\(path)' is damaged: the row of '\(name)' object \(key) cannot be found, but the file still refers to it; run `strata check \(path)`")
+        }
+        preconditionFailure("Object has been deleted or invalidated: '\(name)' object no longer exists in the Realm")
+    }
+
     /// The row of object `key`, or nil if it no longer exists.
     @inline(__always)
     func row(_ binding: TableBinding, _ key: ObjectKey) throws -> RowView? {

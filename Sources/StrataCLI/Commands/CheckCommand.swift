@@ -2,7 +2,7 @@ import Foundation
 import StrataStorage
 
 /// `strata check FILE [--json]`: verifies the file's structures (rows, indexes, primary keys,
-/// links, lists, backlinks) on one snapshot, while other processes keep working. Exit status
+/// links, lists, backlinks, history, checksums) on one snapshot, while other processes keep working. Exit status
 /// 0 when consistent, 1 with the first inconsistency.
 struct CheckCommand: Command {
     static let name = "check"
@@ -13,8 +13,12 @@ struct CheckCommand: Command {
             "Verifies FILE on one snapshot, while other processes keep reading and writing it: every row "
                 + "decodes; every index entry matches its row and every row has its entries; primary keys are "
                 + "unique; every link and list member points at an existing object and has its backlink, and "
-                + "every backlink stands for a link; every list's directory matches its chunks. Stops at the "
-                + "first inconsistency. Shows progress on stderr when it is a terminal.",
+                + "every backlink stands for a link; every list's directory matches its chunks; every history "
+                + "entry decodes; every row, list and history record matches its checksum (format 3 files). "
+                + "A file LMDB opens at an older version than the one last committed to it is reported as "
+                + "rolled back. The check runs in a worker process: damage that crashes the reader is "
+                + "reported as damage (exit status 1). Stops at the first inconsistency. Shows progress on "
+                + "stderr when it is a terminal.",
         ],
         options: [("--json", "one JSON object: the counts, \"consistent\" and \"problem\" (also on failure)")],
         examples: ["strata check app.strata", "strata check app.strata --json"],
@@ -47,10 +51,10 @@ struct CheckCommand: Command {
             outcome = Result(file: path, version: txn.version, consistent: true, problem: nil, classes: report.classes,
                              objects: report.objects, indexEntries: report.indexEntries, links: report.links,
                              listElements: report.listElements)
-        } catch let problem as IntegrityCheck.Problem {
+        } catch let problem where problem is IntegrityCheck.Problem || (problem as? StorageError)?.code == .invalidDatabase {
             progress.finish()
             if options.has("--json") {
-                Output.json(Result(file: path, version: txn.version, consistent: false, problem: problem.description,
+                Output.json(Result(file: path, version: txn.version, consistent: false, problem: "\(problem)",
                                    classes: 0, objects: 0, indexEntries: 0, links: 0, listElements: 0))
             }
             throw CommandFailure("'\(path)' is inconsistent at version \(txn.version): \(problem)",

@@ -6,6 +6,7 @@ import Strata
 /// time, and prints what the file then holds.
 struct DemoCommand: Command {
     static let name = "demo"
+    static let runsInWorker = false
     static let summary = "write a small database from two processes and show what it holds"
     static let help = HelpText(
         synopsis: "[--dir DIR] [--json]",
@@ -168,6 +169,7 @@ struct DemoCommand: Command {
 /// first process holds it open, reports what it sees, and writes more pets.
 struct DemoWorkerCommand: Command {
     static let name = "demo-worker"
+    static let runsInWorker = false
     static let summary = "the second process of 'strata demo'"
     static let help = HelpText(
         synopsis: "FILE",

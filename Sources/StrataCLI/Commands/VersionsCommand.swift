@@ -5,6 +5,7 @@ import StrataStorage
 /// and since when, and the oldest pin with the space it keeps from reuse.
 struct VersionsCommand: Command {
     static let name = "versions"
+    static let runsInWorker = false
     static let summary = "list the processes using the file and the versions they pin"
     static let help = HelpText(
         synopsis: "FILE [--json]",

@@ -5,6 +5,7 @@ import Strata
 /// happens, from any process, until interrupted (or after N commits).
 struct WatchCommand: Command {
     static let name = "watch"
+    static let runsInWorker = false
     static let summary = "print commits as they happen, from any process"
     static let help = HelpText(
         synopsis: "FILE [--since VERSION] [--count N] [--json]",

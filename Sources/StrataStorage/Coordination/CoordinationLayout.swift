@@ -20,6 +20,8 @@ enum CoordinationLayout {
     static let latestPIDOffset = 48       // u32 the process that committed it
     static let schemaVersionOffset = 56   // u64 the stored schema's version after that commit
     static let createdOffset = 64         // u64 when this file was initialised, ns since 1970
+    static let fileIDOffset = 72          // u64 the database's file id (meta `fileID`) the next field is for; 0: none
+    static let fileVersionOffset = 80     // u64 newest version committed to that database (raised, reset for another id)
     static let headerSize = 256
 
     // One slot per process that has the database open.

@@ -5,6 +5,7 @@ import Foundation
 //   row    := flags:u8  slotCount:varint  [nulls: ceil(slotCount/8) bytes]  ends  payload
 //   flags  := bits 0-1: width code w (slot end offsets are 1 << w bytes, little endian)
 //             bit 2:    a null bitmap follows the slot count
+//             bit 3:    sealed: the row ends with its 4-byte checksum (`Checksum`)
 //   ends   := slotCount end offsets into payload; slot i is payload[end(i-1) ..< end(i)]
 //
 // So any one property is found with two reads and no decoding of the others. A slot beyond
@@ -42,7 +43,23 @@ package struct RowView {
     @usableFromInline let endsOffset: Int
     @usableFromInline let payloadOffset: Int
 
-    /// Parses the header of `bytes`; returns nil if the bytes are not a well-formed row.
+    /// The row stored under `key` (8 bytes) in the rows database of `seed`: parsed without its
+    /// seal once the seal is verified. Nil if it is damaged, or not sealed where
+    /// `sealRequired` (a format 3 file).
+    @inline(__always)
+    init?(stored bytes: UnsafeRawBufferPointer, _ seed: UInt32, key: UnsafeRawBufferPointer, sealRequired: Bool) {
+        guard bytes.count >= 2 else { return nil }
+        if bytes[0] & RowEncoder.sealedFlag != 0 {
+            guard let body = Checksum.verified(bytes, seed, key: key) else { return nil }
+            self.init(body)
+        } else {
+            if sealRequired { return nil }
+            self.init(bytes)
+        }
+    }
+
+    /// Parses the header of `bytes`, a row without its seal; returns nil if the bytes are not
+    /// a well-formed row.
     @inlinable @inline(__always)
     package init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 2 else { return nil }
@@ -155,14 +172,37 @@ package struct MixedSlots: Sendable {
     package func contains(_ id: Int) -> Bool { id < flags.count && flags[id] }
 }
 
+/// What a row is sealed for: its object key, in the rows database of `seed` (`Table.rowSeed`).
+package struct RowSeal {
+    package let seed: UInt32
+    package let key: ObjectKey
+
+    package init(seed: UInt32, key: ObjectKey) {
+        self.seed = seed
+        self.key = key
+    }
+
+    /// Appends the seal of `row` (everything in it so far).
+    func append(to row: inout [UInt8]) {
+        var k = ObjectKeyCoding.encode(key)
+        withUnsafeBytes(of: &k) { Checksum.appendSeal(to: &row, seed, key: $0) }
+    }
+}
+
 /// Builds encoded rows: from values indexed by property id, or by replacing some slots of an
 /// existing row while copying the others' bytes as they are (no decoding).
+///
+/// A row given a `seal` is sealed for its object key: flag bit 3 set and its checksum appended
+/// (`Checksum`); a row for a file of format 2 or earlier is not (`seal` nil).
 package enum RowEncoder {
+    /// Flag bit 3: the row ends with its seal.
+    static let sealedFlag: UInt8 = 8
+
     /// Encodes `values` (index = property id; missing trailing slots are allowed).
-    package static func encode(_ values: [Value], _ mixed: MixedSlots = .none) -> [UInt8] {
+    package static func encode(_ values: [Value], _ mixed: MixedSlots = .none, seal: RowSeal? = nil) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(values.count * 6)
-        return build(slotCount: values.count, payload: &payload) { slot, out in
+        return build(slotCount: values.count, payload: &payload, seal: seal) { slot, out in
             if case .null = values[slot] { return false }
             ValueCodec.encode(values[slot], mixed: mixed.contains(slot), into: &out)
             return true
@@ -172,11 +212,11 @@ package enum RowEncoder {
     /// Re-encodes `row` with some slots set to new values: `replacements` by ascending slot,
     /// each slot at most once.
     package static func encode(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)],
-                               _ mixed: MixedSlots = .none) -> [UInt8] {
+                               _ mixed: MixedSlots = .none, seal: RowSeal? = nil) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(row.bytes.count + 16)
         var next = 0
-        return build(slotCount: slotCount, payload: &payload) { slot, out in
+        return build(slotCount: slotCount, payload: &payload, seal: seal) { slot, out in
             if next < replacements.count, replacements[next].id == slot {
                 defer { next += 1 }
                 if case .null = replacements[next].value { return false }
@@ -195,12 +235,13 @@ package enum RowEncoder {
     /// The row is copied and those bytes overwritten. Returns nil, without calling `body`,
     /// otherwise.
     package static func withPatched<R>(_ row: RowView, replacing replacements: [(id: Int, value: Value)], _ mixed: MixedSlots = .none,
-                                       _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+                                       seal: RowSeal? = nil, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         for (id, value) in replacements {
             guard row.hasSlot(id), !row.isNull(id), !value.isNull, !mixed.contains(id),
                   ValueCodec.withEncoded(value, \.count) == row.slotBytes(id).count else { return nil }
         }
-        return try withUnsafeTemporaryAllocation(byteCount: row.bytes.count, alignment: 1) { copy in
+        let length = row.bytes.count
+        return try withUnsafeTemporaryAllocation(byteCount: length + (seal == nil ? 0 : 4), alignment: 1) { copy in
             copy.copyMemory(from: row.bytes)
             for (id, value) in replacements {
                 let offset = row.slotBytes(id).baseAddress! - row.bytes.baseAddress!
@@ -209,6 +250,14 @@ package enum RowEncoder {
                     if let source = bytes.baseAddress { (copy.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count) }
                 }
             }
+            if let seal {
+                copy[0] |= sealedFlag
+                var key = ObjectKeyCoding.encode(seal.key)
+                let crc = withUnsafeBytes(of: &key) { Checksum.seal(seal.seed, key: $0, UnsafeRawBufferPointer(rebasing: copy[..<length])) }
+                copy.storeBytes(of: crc.littleEndian, toByteOffset: length, as: UInt32.self)
+            } else {
+                copy[0] &= ~sealedFlag
+            }
             return try body(UnsafeRawBufferPointer(copy))
         }
     }
@@ -216,7 +265,7 @@ package enum RowEncoder {
     /// Lays out a row; `slot(i, &payload)` appends slot i's bytes and returns false for null.
     /// The slot ends and the null bitmap are gathered on the stack: the row and its payload
     /// are the only allocations.
-    private static func build(slotCount: Int, payload: inout [UInt8],
+    private static func build(slotCount: Int, payload: inout [UInt8], seal: RowSeal?,
                               _ slot: (Int, inout [UInt8]) -> Bool) -> [UInt8] {
         let nullBytes = (slotCount + 7) / 8
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: slotCount) { ends in
@@ -232,14 +281,15 @@ package enum RowEncoder {
                 }
                 let widthCode: UInt8 = payload.count < 1 << 8 ? 0 : (payload.count < 1 << 16 ? 1 : 2)
                 var row: [UInt8] = []
-                row.reserveCapacity(4 + nullBytes + slotCount << widthCode + payload.count)
-                row.append(widthCode | (anyNull ? 4 : 0))
+                row.reserveCapacity(8 + nullBytes + slotCount << widthCode + payload.count)
+                row.append(widthCode | (anyNull ? 4 : 0) | (seal == nil ? 0 : sealedFlag))
                 Varint.append(UInt64(slotCount), to: &row)
                 if anyNull { row.append(contentsOf: nulls) }
                 for end in ends {
                     for b in 0..<(1 << Int(widthCode)) { row.append(UInt8(truncatingIfNeeded: end >> (8 * b))) }
                 }
                 row.append(contentsOf: payload)
+                seal?.append(to: &row)
                 return row
             }
         }

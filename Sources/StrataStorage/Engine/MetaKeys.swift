@@ -10,6 +10,8 @@ package enum MetaKeys {
     static let format = "format"
     /// u64 LE: the version of the newest commit.
     static let version = "version"
+    /// u64 LE: a random id of the database, written by its first commit (format 3).
+    static let fileID = "fileID"
     /// JSON: the stored schema, an array of classes.
     static let schema = "schema"
     /// u64 LE: the schema version set by the configuration (migrations).

@@ -43,8 +43,11 @@ extension StorageFile {
     }
 
     /// Publishes a commit to the other processes and tells this process's listeners (called
-    /// right after the LMDB commit, on the committing thread).
-    func didCommit(version: UInt64, schemaVersion: UInt64?) {
+    /// right after the LMDB commit, on the committing thread); records the version for the
+    /// rollback check when the database has a file id.
+    func didCommit(version: UInt64, schemaVersion: UInt64?, fileID: UInt64?) {
+        if let fileID { rememberFileID(fileID) }
+        recordCommitted(version, fileID: fileID)
         coordination?.publishCommit(version: version, schemaVersion: schemaVersion)
         notifier.commitMadeHere()
     }

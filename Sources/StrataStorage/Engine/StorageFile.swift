@@ -30,6 +30,8 @@ package final class StorageFile: @unchecked Sendable {
         var activeVersionLimit: Int?
         /// When this process last freed the registry slots of dead processes.
         var lastReclaim = Date.distantPast
+        /// The database's file id (meta `fileID`), once read.
+        var fileID: UInt64?
     }
     /// Wakes this process's listeners when any process commits (started on first use).
     let notifier = CommitNotifier()
@@ -40,11 +42,14 @@ package final class StorageFile: @unchecked Sendable {
         set { state.withLock { $0.retention = newValue } }
     }
 
-    /// The format version this code writes. Files with a higher one are refused. Format 2
-    /// keeps the newest version as the last key of the history alone; format 1 files also
-    /// keep it in the meta `version` key, which this code goes on writing for them, so that
-    /// older Strata may still open them (docs/FILE-FORMAT.md, "Meta").
-    package static let formatVersion: UInt32 = 2
+    /// The format version this code writes. Files with a higher one are refused. Format 3
+    /// seals every record with a checksum; format 2 keeps the newest version as the last key
+    /// of the history alone; format 1 files also keep it in the meta `version` key. An older
+    /// file keeps its format, and this code writes it as that format's Strata did, so that
+    /// older Strata may still open it (docs/FILE-FORMAT.md, "Meta" and "Checksums").
+    package static let formatVersion: UInt32 = 3
+    /// The first format whose records are all sealed.
+    package static let sealedFormat: UInt32 = 3
 
     /// The files open in this process, by device and inode.
     private static let registry = Mutex<[String: Weak]>([:])
@@ -146,6 +151,7 @@ package final class StorageFile: @unchecked Sendable {
         environment.clearStaleReaders()
         try FileChecks.checkAfterOpen(environment, path: path)
         try checkFormat()
+        try checkNotRolledBack()
         try openDatabases()
         notifier.file = self
     }
@@ -158,7 +164,9 @@ package final class StorageFile: @unchecked Sendable {
         let txn = try StorageError.translating(context) { try Transaction(environment, readOnly: true) }
         defer { txn.abort() }
         if let meta = handles.snapshot()[MetaKeys.database] {
-            try handles.open(Table.databases(for: SchemaStore.load(txn, meta, cache: self)), create: false, context: context)
+            let format: UInt32 = try StorageError.translating(context) { try MetaKeys.readInteger(txn, meta, MetaKeys.format) } ?? Self.formatVersion
+            let schema = try SchemaStore.load(txn, meta, sealRequired: format >= Self.sealedFormat, cache: self)
+            try handles.open(Table.databases(for: schema), create: false, context: context)
         }
     }
 

@@ -18,6 +18,11 @@ package final class StorageTransaction {
     package internal(set) var schema: FileSchema
     /// The version this transaction reads: the number of the newest commit it sees.
     package private(set) var version: UInt64
+    /// Whether the file is of format 3 or later (or new), whose records are all sealed with a
+    /// checksum: this transaction seals what it writes and requires a seal on what it reads.
+    /// In an older file it writes records unsealed, as older Strata does (docs/FILE-FORMAT.md,
+    /// "Checksums").
+    @usableFromInline package let seals: Bool
     /// What this write transaction has changed so far.
     package internal(set) var changes = ChangeSet()
     /// Bumped on every write: cached row views from an earlier count are stale. Set by the
@@ -28,6 +33,10 @@ package final class StorageTransaction {
     /// Which history entries the commit keeps (a bounded number of older ones are removed);
     /// nil: the file's `historyRetention`.
     package var historyRetention: HistoryRetentionPolicy?
+
+    /// What a row written for object `key` of `table` is sealed for where records are
+    /// sealed; nil otherwise (`RowEncoder`).
+    func rowSeal(_ table: Table, _ key: ObjectKey) -> RowSeal? { seals ? RowSeal(seed: table.rowSeed, key: key) : nil }
 
     /// Handles usable in this transaction: those visible when it began.
     let handles: [String: Database]
@@ -52,7 +61,7 @@ package final class StorageTransaction {
             try file.checkRoomForNewVersion()
             file.reclaimDeadProcessesIfDue()
         }
-        (lmdb, handles, schema, version) = try Self.begin(file, write: write)
+        (lmdb, handles, schema, version, seals) = try Self.begin(file, write: write)
         if !write {
             file.pin(version, transaction: lmdb.id)
             isPinned = true
@@ -63,16 +72,21 @@ package final class StorageTransaction {
     /// transaction can use only handles opened before it began: when another process added
     /// classes, their tables are opened and the transaction begins again (nothing was read).
     private static func begin(_ file: StorageFile, write: Bool) throws(StorageError)
-        -> (Transaction, [String: Database], FileSchema, UInt64) {
+        -> (Transaction, [String: Database], FileSchema, UInt64, Bool) {
         let context = "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'"
         for _ in 0..<4 {
             let handles = file.handles.snapshot()
             let txn = try StorageError.translating(context) { try Transaction(file.environment, readOnly: !write) }
             let meta = handles[MetaKeys.database]
-            let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, cache: file) } ?? FileSchema()
+            // A file with no format yet is new: its first commit makes it the current format.
+            let format: UInt32? = try meta.flatMap { (meta) throws(StorageError) in
+                try StorageError.translating(context) { try MetaKeys.readInteger(txn, meta, MetaKeys.format) }
+            }
+            let seals = (format ?? StorageFile.formatVersion) >= StorageFile.sealedFormat
+            let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, sealRequired: seals, cache: file) } ?? FileSchema()
             let version = try HistoryStore.newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context)
             let missing = Table.databases(for: schema).filter { handles[$0.name] == nil }
-            if missing.isEmpty { return (txn, handles, schema, version) }
+            if missing.isEmpty { return (txn, handles, schema, version, seals) }
             txn.abort()
             try file.handles.open(missing, create: false, context: context)
         }
@@ -160,13 +174,15 @@ package final class StorageTransaction {
         try history.append(entry, keeping: historyRetention ?? file.historyRetention, context)
         try meta.finishCommit(of: newVersion, format: format, context)
         let schemaVersion = try meta.schemaVersion
+        var fileID = file.knownFileID
+        if fileID == nil { fileID = try meta.fileID }
         do {
             try StorageError.translating(context) { try lmdb.commit() }
         } catch {
             endCreating(committed: false)
             throw error
         }
-        file.didCommit(version: newVersion, schemaVersion: schemaVersion)
+        file.didCommit(version: newVersion, schemaVersion: schemaVersion, fileID: fileID)
         endCreating(committed: true)
         version = newVersion
         return newVersion

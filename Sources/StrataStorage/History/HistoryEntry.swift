@@ -40,7 +40,10 @@ package struct HistoryEntry: Equatable, Sendable {
     }
 
     /// Record layout version (the first byte). Changing the layout means a new value.
+    /// Layout 2 is layout 1 sealed: followed by its checksum (`Checksum`), in files of format 3.
     static let layout: UInt8 = 1
+    /// The layout of a sealed record.
+    static let sealedLayout: UInt8 = 2
 
     //   entry   := layout:u8 version:varint time:f64le pid:varint name:str hasDesc:u8 [desc:str]
     //              classCount:varint class*
@@ -49,9 +52,9 @@ package struct HistoryEntry: Equatable, Sendable {
     //   str     := length:varint utf8
     //   then, to the end of the record: ext* where ext := tag:u8 length:varint bytes
 
-    /// The encoded record.
-    package func encoded() -> [UInt8] {
-        var out: [UInt8] = [Self.layout]
+    /// The encoded record, sealed when `sealed` (then stored under `key`, the version's key).
+    package func encoded(sealedFor key: UnsafeRawBufferPointer? = nil) -> [UInt8] {
+        var out: [UInt8] = [key == nil ? Self.layout : Self.sealedLayout]
         Varint.append(version, to: &out)
         withUnsafeBytes(of: time.bitPattern.littleEndian) { out.append(contentsOf: $0) }
         Varint.append(UInt64(UInt32(bitPattern: pid)), to: &out)
@@ -78,21 +81,33 @@ package struct HistoryEntry: Equatable, Sendable {
             Varint.append(UInt64(ext.bytes.count), to: &out)
             out.append(contentsOf: ext.bytes)
         }
+        if let key { Checksum.appendSeal(to: &out, Checksum.historySeed, key: key) }
         return out
     }
 
+    /// The record stored under `key` without its seal once it is verified: nil if it is
+    /// damaged, or unsealed where `sealRequired` (a file of format 3 or later).
+    package static func opened(_ stored: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, sealRequired: Bool) -> UnsafeRawBufferPointer? {
+        guard let first = stored.first else { return nil }
+        if first == layout { return sealRequired ? nil : stored }
+        guard first == sealedLayout else { return nil }
+        return Checksum.verified(stored, Checksum.historySeed, key: key)
+    }
+
     /// The version and commit time of an encoded record, read from its header alone.
+    /// Read before the seal is verified: for the retention of old entries, never for data.
     package static func header(_ bytes: UnsafeRawBufferPointer) -> (version: UInt64, time: Double)? {
-        guard bytes.count > 9, bytes[0] == layout else { return nil }
+        guard bytes.count > 9, bytes[0] == layout || bytes[0] == sealedLayout else { return nil }
         var o = 1
         guard let version = Varint.read(bytes, at: &o), o + 8 <= bytes.count else { return nil }
         return (version, Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt64.self))))
     }
 
-    /// Decodes a record; nil if it is damaged or of an unknown layout.
+    /// Decodes a record (`opened`: a sealed one without its seal); nil if it is damaged or of
+    /// an unknown layout.
     package init?(decoding bytes: UnsafeRawBufferPointer) {
         var o = 0
-        guard bytes.count > 9, bytes[0] == Self.layout else { return nil }
+        guard bytes.count > 9, bytes[0] == Self.layout || bytes[0] == Self.sealedLayout else { return nil }
         o = 1
         guard let version = Varint.read(bytes, at: &o), o + 8 <= bytes.count else { return nil }
         let time = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt64.self)))

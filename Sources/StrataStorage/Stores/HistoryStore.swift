@@ -33,7 +33,7 @@ package struct HistoryStore {
         return try StorageError.translating("Reading history entry \(version) of '\(path)'") {
             try withUnsafeBytes(of: &key) { k -> HistoryEntry? in
                 guard let bytes = try transaction.lmdb.get(db, key: k) else { return nil }
-                return try Self.decode(bytes, version, path)
+                return try Self.decode(bytes, key: k, version, path, sealRequired: transaction.seals)
             }
         }
     }
@@ -56,7 +56,7 @@ package struct HistoryStore {
                 while let current = entry {
                     let version = Self.version(ofKey: current.key)
                     if let since, version <= since { return }
-                    guard try body(try Self.decode(current.value, version, path)) else { return }
+                    guard try body(try Self.decode(current.value, key: current.key, version, path, sealRequired: transaction.seals)) else { return }
                     entry = newestFirst ? try cursor.previous() : try cursor.next()
                 }
             }
@@ -67,7 +67,7 @@ package struct HistoryStore {
     func append(_ entry: HistoryEntry, keeping retention: HistoryRetentionPolicy, _ context: String) throws(StorageError) {
         guard let db = database else { throw StorageError(.fail, "\(context): no history database") }
         var key = entry.version.bigEndian
-        let record = entry.encoded()
+        let record = withUnsafeBytes(of: &key) { entry.encoded(sealedFor: transaction.seals ? $0 : nil) }
         let txn = transaction.lmdb
         try StorageError.translating(context) {
             try withUnsafeBytes(of: &key) { k in
@@ -123,9 +123,11 @@ package struct HistoryStore {
         key.count == 8 ? UInt64(bigEndian: key.loadUnaligned(as: UInt64.self)) : 0
     }
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, _ version: UInt64, _ path: String) throws(StorageError) -> HistoryEntry {
-        guard let entry = HistoryEntry(decoding: bytes) else {
-            throw StorageError(.invalidDatabase, "'\(path)' is damaged: the history entry of version \(version) does not decode")
+    private static func decode(_ stored: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, _ version: UInt64, _ path: String,
+                               sealRequired: Bool) throws(StorageError) -> HistoryEntry {
+        guard let bytes = HistoryEntry.opened(stored, key: key, sealRequired: sealRequired), let entry = HistoryEntry(decoding: bytes),
+              entry.version == version else {
+            throw StorageError(.invalidDatabase, "'\(path)' is damaged: the history entry of version \(version) \(sealRequired ? "does not match its checksum or " : "")does not decode; run `strata check \(path)`")
         }
         return entry
     }

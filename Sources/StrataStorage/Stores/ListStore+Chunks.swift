@@ -16,12 +16,21 @@ extension ListStore {
         return db
     }
 
+    /// Calls `body` with the value stored under `key` (a directory, chunk or map keys), its
+    /// seal verified and removed (`Checksum`), or nil when there is none.
     func read<T>(_ table: Table, _ property: PropertySchema, key: [UInt8],
                          _ body: (UnsafeRawBufferPointer?) throws(StorageError) -> T) throws(StorageError) -> T {
         let db = try listDatabase(table, property)
         let txn = transaction.lmdb
+        let sealRequired = transaction.seals, seed = table.listSeeds[property.id] ?? 0
         return try StorageError.translating("Reading the list '\(table.name).\(property.name)'") {
-            try key.withUnsafeBytes { try body(try txn.get(db, key: $0)) }
+            try key.withUnsafeBytes { k in
+                guard let stored = try txn.get(db, key: k) else { return try body(nil) }
+                guard let opened = Checksum.opened(stored, seed, key: k, required: sealRequired) else {
+                    throw damagedList(table, property, ObjectKeyCoding.decode(k))
+                }
+                return try body(opened)
+            }
         }
     }
 
@@ -41,14 +50,21 @@ extension ListStore {
     }
 
     func damagedList(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey) -> StorageError {
-        StorageError(.invalidDatabase, "'\(transaction.file.path)' is damaged: the list '\(table.name).\(property.name)' of object \(owner) cannot be read")
+        let path = transaction.file.path
+        let kind = property.isMap ? "map" : property.isSet ? "set" : "list"
+        return StorageError(.invalidDatabase, "'\(path)' is damaged: the \(kind) '\(table.name).\(property.name)' of object \(owner) \(transaction.seals ? "does not match its checksum or " : "")cannot be read; run `strata check \(path)`")
     }
 
+    /// Writes `value` under `key`, sealed in a file whose records are sealed.
     func put(_ table: Table, _ property: PropertySchema, key: [UInt8], _ value: [UInt8]) throws(StorageError) {
         let db = try listDatabase(table, property)
         let txn = transaction.lmdb
+        let sealed = transaction.seals, seed = table.listSeeds[property.id] ?? 0
         try StorageError.translating("Writing the list '\(table.name).\(property.name)'") {
-            try key.withUnsafeBytes { k in try value.withUnsafeBytes { try txn.put(db, key: k, value: $0) } }
+            try key.withUnsafeBytes { k in
+                let stored = sealed ? Checksum.sealed(value, seed, key: k) : value
+                try stored.withUnsafeBytes { try txn.put(db, key: k, value: $0) }
+            }
         }
     }
 

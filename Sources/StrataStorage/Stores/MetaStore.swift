@@ -78,12 +78,20 @@ package struct MetaStore {
         let db = try database()
         let txn = transaction.lmdb
         return try StorageError.translating(context) {
-            if version == 1 { try MetaKeys.writeInteger(txn, db, MetaKeys.format, StorageFile.formatVersion) }
+            if version == 1 {
+                try MetaKeys.writeInteger(txn, db, MetaKeys.format, StorageFile.formatVersion)
+                try MetaKeys.writeInteger(txn, db, MetaKeys.fileID, UInt64.random(in: 1 ... .max))
+            }
             let format: UInt32 = try MetaKeys.readInteger(txn, db, MetaKeys.format) ?? StorageFile.formatVersion
-            if transaction.schemaChanged { try SchemaStore.save(transaction.schema, txn, db) }
+            if transaction.schemaChanged { try SchemaStore.save(transaction.schema, txn, db, sealed: transaction.seals) }
             for (name, next) in transaction.keys.next { try MetaKeys.writeInteger(txn, db, MetaKeys.sequencePrefix + name, next) }
             return format
         }
+    }
+
+    /// The database's file id (meta `fileID`), nil in a file older Strata created.
+    var fileID: UInt64? {
+        get throws(StorageError) { try integer(MetaKeys.fileID, "Reading the file id of '\(path)'") }
     }
 
     /// Writes the version key of a format 1 file, kept current for older Strata; a newer file

@@ -20,7 +20,7 @@ package struct ObjectWrites {
         for p in table.mixedProperties { try Self.checkMixedValue(table, p, values[p.id]) }
         for link in table.embeddedRelationships where link.isToOneLink { try claimEmbedded(table, link, CollectionOfOne(values[link.id])) }
         let key = try newKey(table, values)
-        let row = RowEncoder.encode(values, table.mixedSlots)
+        let row = RowEncoder.encode(values, table.mixedSlots, seal: transaction.rowSeal(table, key))
         let append = key > (try transaction.rows.lastKey(table))
         var k = ObjectKeyCoding.encode(key)
         let txn = transaction.lmdb
@@ -93,8 +93,9 @@ package struct ObjectWrites {
             try withUnsafeBytes(of: &k) { kb in
                 // The row is copied before the put, which may move the page it lies in.
                 let put = { (row: UnsafeRawBufferPointer) in try txn.put(table.rows, key: kb, value: row) }
-                if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, table.mixedSlots, put) != nil { return }
-                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues, table.mixedSlots).withUnsafeBytes(put)
+                let seal = transaction.rowSeal(table, key)
+                if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, table.mixedSlots, seal: seal, put) != nil { return }
+                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues, table.mixedSlots, seal: seal).withUnsafeBytes(put)
             }
         }
         for (property, oldValue) in oldIndexed {

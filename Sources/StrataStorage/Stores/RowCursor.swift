@@ -52,8 +52,9 @@ package final class RowCursor {
                     while let (k, v) = entry {
                         guard k.count == 8 else { throw transaction.rows.damaged(table, 0) }
                         let key = ObjectKeyCoding.decode(k)
-                        guard let row = RowView(v) else { throw transaction.rows.damaged(table, key) }
-                        batch.append((key, row))
+                        // Keys out of order: the walk went through a damaged branch page.
+                        if key < start || batch.last.map({ key <= $0.0 }) == true { throw transaction.rows.damaged(table, key) }
+                        batch.append((key, try transaction.rows.view(table, key, v)))
                         if batch.count == Self.batchSize {
                             resume = key == .max ? nil : key + 1
                             return

@@ -20,8 +20,7 @@ extension RowStore {
                         current = try withUnsafeBytes(of: &k) { try cursor.seek(atLeast: $0) }.map { (ObjectKeyCoding.decode($0.key), $0.value) }
                     }
                     guard let c = current, c.key == key else { continue }
-                    guard let row = RowView(c.value) else { throw damaged(table, key) }
-                    try body(key, row)
+                    try body(key, try view(table, key, c.value))
                 }
             }
         }
@@ -58,8 +57,7 @@ extension RowStore {
                     while let e = entry {
                         let k = ObjectKeyCoding.decode(e.key)
                         if k > high { break }
-                        guard let row = RowView(e.value) else { throw damaged(table, k) }
-                        guard try body(k, row) else { break }
+                        guard try body(k, try view(table, k, e.value)) else { break }
                         entry = try cursor.next()
                     }
                 }

@@ -17,8 +17,33 @@ package struct RowStore {
             try withUnsafeBytes(of: &k) { try txn.get(table.rows, key: $0) }
         }
         guard let bytes else { return nil }
-        guard let row = RowView(bytes) else { throw damaged(table, key) }
+        return try view(table, key, bytes)
+    }
+
+    /// The row stored as `bytes` under object `key`, its seal verified (`Checksum`); throws
+    /// when it is damaged.
+    @inline(__always)
+    func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
+        var k = ObjectKeyCoding.encode(key)
+        let sealRequired = transaction.seals, seed = table.rowSeed
+        guard let row = withUnsafeBytes(of: &k, { RowView(stored: bytes, seed, key: $0, sealRequired: sealRequired) }) else {
+            throw damaged(table, key)
+        }
         return row
+    }
+
+    /// Whether object `key`, whose lookup found no row, is still known to the file: a walk
+    /// over the table meets it, or a link or list still holds it (its backlinks say so). A
+    /// deleted object is neither, so true means the file is damaged.
+    package func isKnownWithoutRow(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+        let rows = scan(table)
+        while let (k, _) = try rows.next() { if k == key { return true } }
+        let schema = transaction.schema
+        for (origin, property) in schema.links(to: table.name) + schema.lists(of: table.name) {
+            guard let originTable = try transaction.table(origin.name) else { continue }
+            if try !transaction.links.origins(originTable, property, linkingTo: key).isEmpty { return true }
+        }
+        return false
     }
 
     /// Number of objects of the class.
@@ -31,11 +56,14 @@ package struct RowStore {
     package func forEach(_ table: Table, _ body: (ObjectKey, RowView) throws -> Bool) throws {
         try StorageError.translatingLMDBErrors("Scanning '\(table.name)'") {
             try transaction.lmdb.withCursor(table.rows) { cursor in
+                var previous: ObjectKey?
                 try cursor.forEach { k, v in
                     guard k.count == 8 else { throw damaged(table, 0) }
                     let key = ObjectKeyCoding.decode(k)
-                    guard let row = RowView(v) else { throw damaged(table, key) }
-                    return try body(key, row)
+                    // Keys out of order: the walk went through a damaged branch page.
+                    if let previous, key <= previous { throw damaged(table, key) }
+                    previous = key
+                    return try body(key, try view(table, key, v))
                 }
             }
         }
@@ -67,9 +95,15 @@ package struct RowStore {
         return k
     }
 
-    /// Writes the row bytes of object `key`, replacing any row it had.
-    func put(_ table: Table, _ key: ObjectKey, _ bytes: [UInt8]) throws(StorageError) {
+    /// Writes `row` (encoded without a seal) as the row of object `key`, replacing any row it
+    /// had; sealed for `key` in a file whose records are sealed.
+    func put(_ table: Table, _ key: ObjectKey, _ row: [UInt8]) throws(StorageError) {
         var k = ObjectKeyCoding.encode(key)
+        var bytes = row
+        if let seal = transaction.rowSeal(table, key) {
+            bytes[0] |= RowEncoder.sealedFlag
+            seal.append(to: &bytes)
+        }
         let txn = transaction.lmdb
         try StorageError.translating("Writing '\(table.name)'") {
             try withUnsafeBytes(of: &k) { kb in try bytes.withUnsafeBytes { try txn.put(table.rows, key: kb, value: $0) } }
@@ -98,9 +132,10 @@ package struct RowStore {
         }
     }
 
-    /// The error for a row that does not decode.
+    /// The error for a row that does not decode or does not match its checksum.
     func damaged(_ table: Table, _ key: ObjectKey) -> StorageError {
-        StorageError(.invalidDatabase, "'\(transaction.file.path)' is damaged: the row of '\(table.name)' object \(key) cannot be read")
+        let path = transaction.file.path
+        return StorageError(.invalidDatabase, "'\(path)' is damaged: the row of '\(table.name)' object \(key) \(transaction.seals ? "does not match its checksum or " : "")cannot be read; run `strata check \(path)`")
     }
 }
 

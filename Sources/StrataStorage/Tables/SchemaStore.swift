@@ -3,28 +3,34 @@ import LMDB
 
 /// Reads and writes the stored schema (JSON under the meta key `schema`), with a cache of the
 /// last decoded bytes so that a new snapshot does not decode an unchanged schema again.
+/// In a file of format 3 or later the record is sealed (`Checksum`), and verified before it is
+/// decoded (the cache holds verified bytes only).
 enum SchemaStore {
-    static func load(_ txn: Transaction, _ meta: Database, cache file: StorageFile) throws(StorageError) -> FileSchema {
+    static func load(_ txn: Transaction, _ meta: Database, sealRequired: Bool, cache file: StorageFile) throws(StorageError) -> FileSchema {
         let bytes: [UInt8]? = try StorageError.translating("Reading the schema of '\(file.path)'") {
             try MetaKeys.withKey(MetaKeys.schema) { (k) throws(LMDBError) in try txn.get(meta, key: k).map { Array($0) } }
         }
         guard let bytes else { return FileSchema() }
         if let cached = file.cachedSchema(for: bytes) { return cached }
-        guard let classes = try? JSONDecoder().decode([ClassSchema].self, from: Data(bytes)) else {
-            throw StorageError(.invalidDatabase, "'\(file.path)' is damaged: its stored schema cannot be read")
+        func damaged() -> StorageError { StorageError(.invalidDatabase, "'\(file.path)' is damaged: its stored schema \(sealRequired ? "does not match its checksum or " : "")cannot be read; run `strata check \(file.path)`") }
+        let json = bytes.withUnsafeBytes { stored in
+            Array(MetaKeys.schema.utf8).withUnsafeBytes { Checksum.opened(stored, Checksum.metaSeed, key: $0, required: sealRequired).map { Data($0) } }
         }
+        guard let json, let classes = try? JSONDecoder().decode([ClassSchema].self, from: json) else { throw damaged() }
         let schema = FileSchema(classes: Dictionary(uniqueKeysWithValues: classes.map { ($0.name, $0) }))
         file.cacheSchema(schema, for: bytes)
         return schema
     }
 
-    static func save(_ schema: FileSchema, _ txn: Transaction, _ meta: Database) throws {
+    /// Writes `schema`, sealed when `sealed` (a file of format 3 or later).
+    static func save(_ schema: FileSchema, _ txn: Transaction, _ meta: Database, sealed: Bool) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(schema.sorted)
-        var key = MetaKeys.schema
-        try key.withUTF8 { k in
-            try data.withUnsafeBytes { try txn.put(meta, key: UnsafeRawBufferPointer(k), value: $0) }
+        let json = [UInt8](try encoder.encode(schema.sorted))
+        let key = Array(MetaKeys.schema.utf8)
+        let record = sealed ? key.withUnsafeBytes { Checksum.sealed(json, Checksum.metaSeed, key: $0) } : json
+        try key.withUnsafeBytes { k in
+            try record.withUnsafeBytes { try txn.put(meta, key: k, value: $0) }
         }
     }
 }

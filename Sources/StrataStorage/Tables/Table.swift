@@ -16,6 +16,10 @@ package final class Table {
     let backlinks: [Int: Database]
     /// Per list property id: the list's directory and chunks, by owner key.
     let lists: [Int: Database]
+    /// The seed of the seals of the rows database (`Checksum`).
+    package let rowSeed: UInt32
+    /// Per list property id: the seed of the seals of its database.
+    let listSeeds: [Int: UInt32]
     /// The properties that have an index database, in declaration order.
     let indexedProperties: [PropertySchema]
     /// The to-one link properties of this class.
@@ -42,6 +46,8 @@ package final class Table {
         self.indexes = indexes
         self.backlinks = backlinks
         self.lists = lists
+        rowSeed = Checksum.seed(MetaKeys.rows(schema.name))
+        listSeeds = Dictionary(uniqueKeysWithValues: lists.keys.map { ($0, Checksum.seed(MetaKeys.list(schema.name, $0))) })
         indexedProperties = schema.properties.filter { indexes[$0.id] != nil }
         links = schema.properties.filter(\.isToOneLink)
         listProperties = schema.properties.filter(\.isList)
