@@ -23,12 +23,7 @@ final class FullDiskTests: StrataTestCase {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw XCTSkip("\(tool) \(arguments.joined(separator: " ")) failed: cannot mount here") }
+        guard try runSystemTool(tool, arguments) == 0 else { throw XCTSkip("\(tool) \(arguments.joined(separator: " ")) failed: cannot mount here") }
     }
 
     /// Fills the file system with a file `name`, leaving nothing free.

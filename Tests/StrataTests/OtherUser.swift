@@ -38,11 +38,7 @@ final class OtherUser {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw WorkerError("\(tool) \(arguments) failed with status \(process.terminationStatus)") }
+        let status = try runSystemTool(tool, arguments)
+        guard status == 0 else { throw WorkerError("\(tool) \(arguments) failed with status \(status)") }
     }
 }
