@@ -19,42 +19,15 @@ import Foundation
 // `sending`: Swift 6 code may hand it to another task (a detached one, or another actor's)
 // and consume it there. The `changes` property gives the same stream, in the caller's region.
 
-extension Results {
-    /// The changes of these results, as `observe(keyPaths:)` reports them, with the results
-    /// frozen in each change.
-    public var changes: AsyncStream<RealmCollectionChange<Results<Element>>> { changes(keyPaths: nil) }
-
-    /// The changes of these results; a change of other properties than `keyPaths` is not a
-    /// modification.
-    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<Results<Element>>> {
-        notificationStream { queue, continuation in
-            observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
-        }
-    }
-}
-
-extension List {
-    /// The changes of this list, as `observe(keyPaths:)` reports them, with the list frozen
+extension RealmCollection {
+    /// The changes of this collection (`Results`, `List`, `MutableSet`, `LinkingObjects`,
+    /// `AnyRealmCollection`), as `observe(keyPaths:)` reports them, with the collection frozen
     /// in each change.
-    public var changes: AsyncStream<RealmCollectionChange<List<Element>>> { changes(keyPaths: nil) }
+    public var changes: AsyncStream<RealmCollectionChange<Self>> { changes(keyPaths: nil) }
 
-    /// The changes of this list; for a list of objects, a change of other properties than
-    /// `keyPaths` is not a modification.
-    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<List<Element>>> {
-        notificationStream { queue, continuation in
-            observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
-        }
-    }
-}
-
-extension MutableSet {
-    /// The changes of this set, as `observe(keyPaths:)` reports them, with the set frozen in
-    /// each change.
-    public var changes: AsyncStream<RealmCollectionChange<MutableSet<Element>>> { changes(keyPaths: nil) }
-
-    /// The changes of this set; for a set of objects, a change of other properties than
-    /// `keyPaths` is not a modification.
-    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<MutableSet<Element>>> {
+    /// The changes of this collection; for a collection of objects, a change of other
+    /// properties than `keyPaths` is not a modification.
+    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<Self>> {
         notificationStream { queue, continuation in
             observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
         }
@@ -68,19 +41,6 @@ extension Map {
 
     /// The changes of this map by key (`keyPaths` is not used, as for `observe`).
     public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmMapChange<Map<Key, Value>>> {
-        notificationStream { queue, continuation in
-            observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
-        }
-    }
-}
-
-extension LinkingObjects {
-    /// The changes of this collection, as `observe(keyPaths:)` reports them, frozen in each.
-    public var changes: AsyncStream<RealmCollectionChange<LinkingObjects<Element>>> { changes(keyPaths: nil) }
-
-    /// The changes of this collection; a change of other properties than `keyPaths` is not a
-    /// modification.
-    public func changes(keyPaths: [String]?) -> sending AsyncStream<RealmCollectionChange<LinkingObjects<Element>>> {
         notificationStream { queue, continuation in
             observe(keyPaths: keyPaths, on: queue) { continuation.yield($0.map { $0.freeze() }) }
         }
