@@ -12,7 +12,7 @@ import Foundation
 let commands: [Command.Type] = [
     InfoCommand.self, QueryCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self,
     WatchCommand.self, VersionsCommand.self, CheckCommand.self, CompactCommand.self, ExportCommand.self, ImportCommand.self, DemoCommand.self,
-    DemoWorkerCommand.self,
+    VersionCommand.self, DemoWorkerCommand.self,
 ]
 
 /// Runs `command` with `arguments` and returns the exit status: prints its help for
@@ -46,6 +46,8 @@ switch words.first {
 case nil, "--help", "-h":
     Output.lines(HelpText.overview(commands))
     exit(0)
+case "--version":
+    exit(run(VersionCommand.self, Array(words.dropFirst())))
 case "help":
     guard let name = words.dropFirst().first else {
         Output.lines(HelpText.overview(commands))

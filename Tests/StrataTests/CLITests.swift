@@ -27,8 +27,27 @@ final class CLITests: StrataTestCase {
         XCTAssertTrue(second.lines.contains("demo.strata at version 12 holds 10 pets:"), second.transcript)
     }
 
+    func testDemoCreatesAMissingDirectoryButNotAMissingParent() throws {
+        let child = directory.appendingPathComponent("new")
+        let made = try strata(["demo", "--dir", child.path, "--json"])
+        XCTAssertEqual(made.process.terminationStatus, 0, made.transcript)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: child.appendingPathComponent("demo.strata").path))
+
+        let parent = directory.appendingPathComponent("mistyped")
+        let refused = try strata(["demo", "--dir", parent.appendingPathComponent("demo").path])
+        XCTAssertEqual(refused.process.terminationStatus, 1, refused.transcript)
+        XCTAssertTrue(refused.errorOutput.contains("the directory '\(parent.path)' does not exist"), refused.transcript)
+        XCTAssertTrue(refused.errorOutput.contains("hint: give --dir an existing directory"), refused.transcript)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: parent.path), "no directory is made")
+
+        let file = child.appendingPathComponent("demo.strata").path
+        let notDirectory = try strata(["demo", "--dir", file])
+        XCTAssertEqual(notDirectory.process.terminationStatus, 1, notDirectory.transcript)
+        XCTAssertTrue(notDirectory.errorOutput.contains("'\(file)' is not a directory"), notDirectory.transcript)
+    }
+
     /// The commands `strata help` lists.
-    private static let commands = ["info", "query", "log", "show", "diff", "check", "compact", "export", "import", "demo"]
+    private static let commands = ["info", "query", "log", "show", "diff", "check", "compact", "export", "import", "demo", "version"]
 
     func testHelpListsTheCommands() throws {
         for words in [["--help"], ["help"], []] {

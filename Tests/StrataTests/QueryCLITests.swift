@@ -89,7 +89,7 @@ final class QueryCLITests: StrataTestCase {
         XCTAssertEqual(rex["age"] as? Int, 9)
         XCTAssertEqual(rex["weight"] as? Double, 30.5)
         XCTAssertEqual(rex["owner"] as? String, "Ann")
-        XCTAssertEqual(rex["tags"] as? Int, 2)
+        XCTAssertEqual(rex["tags"] as? [String], ["big", "old"], "a list's members, not its count")
         XCTAssertEqual(rex["photo"] as? String, Data([1, 2, 3]).base64EncodedString())
         XCTAssertEqual((rex["born"] as? String).flatMap(Self.parseDate), Date(timeIntervalSince1970: 1_600_086_400))
         XCTAssertTrue(objects[2]["owner"] is NSNull, "\(objects[2])")
@@ -103,7 +103,7 @@ final class QueryCLITests: StrataTestCase {
         let objects = try jsonObjects(result)
         XCTAssertEqual(objects.map { $0["id"] as? Int }, [2, 4, 5])
         XCTAssertEqual(objects[2]["name"] as? String, "Ruby \"the quick\"")
-        XCTAssertEqual(objects[2]["tags"] as? Int, 3)
+        XCTAssertEqual(objects[2]["tags"] as? [String], ["small", "young", "fast"])
 
         let links = try strata(["query", file, "QCPet", "owner.city == 'Rome' AND weight < 5", "--json"])
         XCTAssertEqual(try jsonObjects(links).map { $0["id"] as? Int }, [5], links.transcript)
@@ -115,10 +115,12 @@ final class QueryCLITests: StrataTestCase {
         XCTAssertEqual(json.process.terminationStatus, 0, json.transcript)
         let objects = try jsonObjects(json)
         XCTAssertEqual(objects.count, 1)
-        XCTAssertNotNil(objects[0]["#key"] as? Int, "\(objects)")
+        let key = try XCTUnwrap(objects[0]["#key"] as? String, "the object key is a string, exact in any JSON reader: \(objects)")
+        XCTAssertTrue(key.hasPrefix("#") && UInt64(key.dropFirst()) != nil, key)
         XCTAssertEqual(objects[0]["text"] as? String, "line one\nline two")
         let table = try strata(["query", file, "QCNote", "TRUEPREDICATE"])
         XCTAssertTrue(table.lines[0].contains("#key"), table.transcript)
+        XCTAssertTrue(table.lines[2].hasPrefix("  " + key), "the same name in the table: \(table.transcript)")
         XCTAssertTrue(table.lines[2].contains("line one\\u{a}line two"), table.transcript)
     }
 

@@ -18,7 +18,8 @@ struct DemoCommand: Command {
                 + "file is then ready for the other commands (strata info DIR/demo.strata). Shows progress "
                 + "on stderr when it is a terminal.",
         ],
-        options: [("--dir DIR", "where to create demo.strata (default: the current directory)"),
+        options: [("--dir DIR", "where to create demo.strata (default: the current directory); DIR is created "
+                      + "if missing, but not its parent"),
                   ("--json", "instead of the story, one JSON object: {\"file\", \"version\", \"processes\", \"pets\"}")],
         examples: ["strata demo --dir /tmp/demo && strata log /tmp/demo/demo.strata"],
         exitStatus: [(0, "success"), (1, "the file cannot be written or the second process failed"),
@@ -140,10 +141,22 @@ struct DemoCommand: Command {
         return Result(file: file, version: realm.version, processes: processes, pets: Array(pets))
     }
 
-    /// `path` as an absolute directory (created if missing), or the current directory.
+    /// `path` as an absolute directory, or the current directory. A missing directory is
+    /// created when its parent exists; a missing parent is a failure (a mistyped path makes
+    /// no directories).
     private static func directory(_ path: String?) throws -> URL {
         let url = URL(fileURLWithPath: path ?? FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CommandFailure("'\(url.path)' is not a directory") }
+            return url
+        }
+        let parent = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure("the directory '\(parent.path)' does not exist",
+                                 hint: "give --dir an existing directory, or one whose parent exists")
+        }
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
         return url
     }
 

@@ -3,30 +3,38 @@ import Strata
 import StrataQuery
 import StrataStorage
 
-/// `strata query FILE CLASS PREDICATE [ARGS...] [--sort KEY[,KEY DESC]] [--limit N] [--explain]
-/// [--json]`: the objects of one class matching a query, read by the file's stored schema (no
-/// model classes needed) on one read snapshot, held only while reading.
+/// `strata query FILE CLASS PREDICATE [ARGS...] [--sort KEY[,KEY DESC]] [--limit N]
+/// [--columns A,B] [--count | --explain] [--json]`: the objects of one class matching a query,
+/// or their number, read by the file's stored schema (no model classes needed) on one read
+/// snapshot, held only while reading.
 struct QueryCommand: Command {
     static let name = "query"
     static let summary = "print the objects matching a query, or its plan"
     static let help = HelpText(
-        synopsis: "FILE CLASS PREDICATE [ARGS...] [--sort KEY[,KEY DESC]] [--limit N] [--explain] [--json]",
+        synopsis: "FILE CLASS PREDICATE [ARGS...] [--sort KEY[,KEY DESC]] [--limit N] [--columns A,B] "
+            + "[--count | --explain] [--json]",
         description: [
             "Runs PREDICATE (the Strata query language, docs/QUERY-LANGUAGE.md, SORT/DISTINCT/LIMIT suffixes "
-                + "included) on the objects of CLASS and prints them as a table: every stored property, links "
-                + "as the target's primary key (or #objectKey), lists as their element count; wide cells are "
-                + "shortened to fit the width (--json gives them whole). The file is opened read-only; other "
-                + "processes may write meanwhile.",
+                + "included) on the objects of CLASS and prints them as a table: every stored property (or the "
+                + "--columns given), links as the target's primary key (or #objectKey), lists, sets and maps as "
+                + "their element count; wide cells are shortened to fit the width (--json gives them whole, "
+                + "with the elements of lists and sets as arrays and maps as objects). The file is opened "
+                + "read-only; other processes may write meanwhile.",
             "ARGS fill %@ and $0, $1, ... in order: an integer, a decimal number, true, false, null, or a "
                 + "JSON array (for IN and BETWEEN) is that value; anything else is a string. After --, an "
                 + "argument may start with --.",
         ],
         options: [("--sort KEYS", "sort by KEY[ ASC|DESC], comma-separated (after PREDICATE's suffixes)"),
-                  ("--limit N", "at most N objects (after sorting)"),
+                  ("--limit N, -n N", "at most N objects (after sorting)"),
+                  ("--columns A,B", "only these properties, in this order (#key: the object key, first)"),
+                  ("--count", "print only the number of objects (after --limit)"),
                   ("--explain", "print the plan (index or scan, then filter, sort, limit) instead"),
-                  ("--json", "one JSON object per line (JSON Lines), properties in schema order")],
+                  ("--json", "one JSON object per line (JSON Lines), properties in schema order; "
+                      + "with --count {\"count\": N}")],
         examples: ["strata query app.strata Dog 'name BEGINSWITH[c] %@' r --sort 'age DESC'",
                    "strata query app.strata Dog 'id IN %@' '[1, 2, 3]' --json",
+                   "strata query app.strata Dog 'age > 3' --columns id,name,tags",
+                   "strata query app.strata Dog 'age > 3' --count",
                    "strata query app.strata Dog \"name == 'Rex'\" --explain"],
         exitStatus: [(0, "success (also when nothing matches)"), (1, "the file cannot be read"),
                      (2, "bad arguments, an unknown class or an invalid query")])
@@ -57,13 +65,17 @@ struct QueryCommand: Command {
             } else {
                 var evaluation = try QueryEvaluation(query, in: table, txn)
                 try evaluation.order(upTo: .max, in: table, txn)
-                output = .objects(try QueryObjects(keys: evaluation.keys, table: table, txn))
+                output = options.count ? .count(evaluation.keys.count)
+                    : .objects(try QueryObjects(keys: evaluation.keys, table: table, txn, columns: options.columns,
+                                                elements: options.json))
             }
         }
 
         switch output {
         case .plan(let plan):
             Output.line(plan)
+        case .count(let count):
+            if options.json { Output.json(["count": count]) } else { Output.line(String(count)) }
         case .objects(let objects):
             if options.json {
                 Output.lines(objects.jsonLines())
@@ -75,9 +87,10 @@ struct QueryCommand: Command {
         return 0
     }
 
-    /// What the snapshot read produced: a plan (`--explain`) or objects.
+    /// What the snapshot read produced: a plan (`--explain`), a number (`--count`) or objects.
     private enum QueryOutput {
         case plan(String)
+        case count(Int)
         case objects(QueryObjects)
     }
 
@@ -95,18 +108,23 @@ struct QueryCommand: Command {
         var values: [Any] = []
         var sort: [String] = []
         var limit: Int?
+        /// The columns of `--columns`, in order, or nil for every property.
+        var columns: [String]?
+        var count = false
         var explain = false
         var json = false
 
         init(_ arguments: [String]) throws {
-            let parsed = try Arguments(arguments, flags: ["--explain", "--json"], valued: ["--sort", "--limit"])
+            let parsed = try Arguments(arguments, flags: ["--count", "--explain", "--json"],
+                                       valued: ["--sort", "--limit", "--columns"], short: ["-n": "--limit"])
+            count = parsed.has("--count")
             explain = parsed.has("--explain")
             json = parsed.has("--json")
             sort = try parsed.all("--sort").flatMap { try $0.split(separator: ",").map(Self.sortKey) }
-            if let text = parsed.value("--limit") {
-                guard let n = Int(text), n >= 0 else { throw UsageError("--limit needs a number of objects (0 or more)") }
-                limit = n
-            }
+            limit = try parsed.count("--limit")
+            columns = try parsed.value("--columns").map(Self.columns)
+            if count && explain { throw UsageError("--count and --explain cannot be given together") }
+            if count && columns != nil { throw UsageError("--count prints no columns; give --count or --columns") }
             let words = parsed.words
             guard words.count >= 3 else { throw UsageError("query takes a FILE, a CLASS and a PREDICATE") }
             path = words[0]
@@ -121,6 +139,18 @@ struct QueryCommand: Command {
             if !sort.isEmpty { text += " SORT(\(sort.joined(separator: ", ")))" }
             if let limit { text += " LIMIT(\(limit))" }
             return text
+        }
+
+        /// The names of `--columns A,B`: none empty or given twice.
+        private static func columns(_ text: String) throws -> [String] {
+            let names = text.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            if names.contains("") { throw UsageError("--columns has an empty column name in '\(text)'") }
+            if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+                throw UsageError("--columns names '\(twice)' twice")
+            }
+            return names
         }
 
         /// `name`, `name ASC` or `name DESC` as a SORT key.

@@ -18,16 +18,16 @@ struct WatchCommand: Command {
                 + "Ctrl-C, or give --count.",
         ],
         options: [("--since VERSION", "first print the retained entries after VERSION"),
-                  ("--count N", "exit after printing N commits"),
+                  ("--count N, -n N", "exit after printing N commits"),
                   ("--json", "one JSON object per commit per line (the entries of 'strata log --json')")],
         examples: ["strata watch app.strata", "strata watch app.strata --json --count 10"],
         exitStatus: [(0, "success (after --count commits)"), (1, "the file cannot be read"), (2, "bad arguments")])
 
     func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, flags: ["--json"], valued: ["--since", "--count"])
+        let options = try Arguments(arguments, flags: ["--json"], valued: ["--since", "--count"], short: ["-n": "--count"])
         let path = try options.positional(1, "watch takes one FILE")[0]
         let json = options.has("--json")
-        var remaining = try options.number("--count").map(Int.init)
+        var remaining = try options.count("--count")
         let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true, objectTypes: []))
         var last = try options.number("--since") ?? realm.version
         var failure: Error?

@@ -16,10 +16,10 @@ struct ExportLines {
         for property in table.schema.properties where property.type == .link {
             linkKeys[property.id] = try linkKey(property)
         }
-        let objectKey: (ObjectKey) throws -> String = { String($0) }
+        let objectKey: (ObjectKey) throws -> String = ObjectLines.objectKeyJSON
         let rows = txn.rows.scan(table)
         while let (key, row) = try rows.next() {
-            var line = prefix + String(key) + ",\"values\":{"
+            var line = prefix + ObjectLines.objectKeyJSON(key) + ",\"values\":{"
             for (i, property) in table.schema.properties.enumerated() {
                 if i > 0 { line += "," }
                 line += names[i]
@@ -49,11 +49,11 @@ struct ExportLines {
         return "{" + entries.joined(separator: ",") + "}"
     }
 
-    /// How a link property names its targets: by primary key, or by object key when the
-    /// target class has none.
+    /// How a link property names its targets: by primary key, or by object key (`"#N"`)
+    /// when the target class has none.
     private func linkKey(_ property: PropertySchema) throws -> (ObjectKey) throws -> String {
         guard let targetName = property.linkTarget, let target = try txn.table(targetName), let pk = target.primaryKey else {
-            return { String($0) }
+            return ObjectLines.objectKeyJSON
         }
         return { key in
             guard let row = try txn.rows.read(target, key) else { return "null" }

@@ -20,6 +20,12 @@ final class LineWriter {
         if buffer.count >= 1 << 16 { try flush() }
     }
 
+    /// Adds `text` as it is, writing out the buffer once it holds 64 KiB.
+    func text(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
     /// Writes out everything added so far.
     func flush() throws {
         var offset = 0

@@ -9,13 +9,19 @@ enum Cell {
     case link(key: ObjectKey, primaryKey: Value?)
     /// A list: its number of elements.
     case list(count: Int)
+    /// A list or set with its elements, for JSON.
+    case elements([Cell])
+    /// A map with its entries in key order (keys and values parallel), for JSON.
+    case entries(keys: [String], cells: [Cell])
 
     /// As table text: strings as they are (control characters escaped), nil, dates in
-    /// ISO-8601, data as its size, links as the target's primary key or #objectKey, lists as
-    /// `[count]`.
+    /// ISO-8601, data as its size, links as the target's primary key or #objectKey, lists,
+    /// sets and maps as `[count]`.
     var text: String {
         switch self {
         case .list(let count): return "[\(count)]"
+        case .elements(let cells): return "[\(cells.count)]"
+        case .entries(let keys, _): return "[\(keys.count)]"
         case .link(let key, let primaryKey): return primaryKey.map { Cell.value($0).text } ?? "#\(key)"
         case .value(let value):
             switch value {
@@ -44,12 +50,16 @@ enum Cell {
         return text
     }
 
-    /// As a JSON value: strings, numbers, booleans, null; dates as ISO-8601 strings, data as
+    /// As a JSON value: strings, numbers, booleans, null; dates as ISO-8601 strings (`ISOTime`;
+    /// seconds since 2001-01-01 for a date it cannot hold), data as
     /// base64, UUIDs and ObjectIds as strings, links as the target's primary key (or "#objectKey"), lists
-    /// as their element count; non-finite numbers as "nan", "inf", "-inf".
+    /// as their element count, or with their elements as arrays (maps as objects); non-finite
+    /// numbers as "nan", "inf", "-inf".
     var json: JSONScalar {
         switch self {
         case .list(let count): return .int(Int64(count))
+        case .elements(let cells): return .array(cells.map(\.json))
+        case .entries(let keys, let cells): return .object(Array(zip(keys, cells.map(\.json))))
         case .link(let key, let primaryKey): return primaryKey.map { Cell.value($0).json } ?? .string("#\(key)")
         case .value(let value):
             switch value {
@@ -60,7 +70,7 @@ enum Cell {
             case .double(let d): return .number(d, "\(d)")
             case .string(let s): return .string(s)
             case .data(let d): return .string(d.base64EncodedString())
-            case .date(let d): return .string(HistoryFile.preciseTime(d))
+            case .date(let d): return ISOTime.text(d).map(JSONScalar.string) ?? .number(d.timeIntervalSinceReferenceDate, "\(d.timeIntervalSinceReferenceDate)")
             case .uuid(let u): return .string(u.uuidString)
             case .link(let k): return .string("#\(k)")
             case .objectId(let id): return .string(id.stringValue)
@@ -70,7 +80,8 @@ enum Cell {
     }
 }
 
-/// A JSON scalar, written as text (JSON Lines) or encoded into a document.
+/// A JSON value of a property, written as text (JSON Lines) or encoded into a document: a
+/// scalar, or the elements of a list or the entries of a map.
 enum JSONScalar: Encodable {
     case null
     case bool(Bool)
@@ -78,6 +89,9 @@ enum JSONScalar: Encodable {
     /// A number and its shortest text (non-finite numbers are written as strings).
     case number(Double, String)
     case string(String)
+    case array([JSONScalar])
+    /// Members in order.
+    case object([(String, JSONScalar)])
 
     /// The JSON text.
     var text: String {
@@ -87,7 +101,18 @@ enum JSONScalar: Encodable {
         case .int(let i): return String(i)
         case .number(let d, let text): return d.isFinite ? text : ObjectLines.number(d)
         case .string(let s): return QueryObjects.jsonString(s)
+        case .array(let elements): return "[" + elements.map(\.text).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { QueryObjects.jsonString($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
+    }
+
+    /// A member name of `.object`.
+    private struct Name: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     func encode(to encoder: Encoder) throws {
@@ -99,6 +124,10 @@ enum JSONScalar: Encodable {
         case .number(let d, _):
             if d.isNaN { try c.encode("nan") } else if d.isInfinite { try c.encode(d > 0 ? "inf" : "-inf") } else { try c.encode(d) }
         case .string(let s): try c.encode(s)
+        case .array(let elements): try c.encode(elements)
+        case .object(let members):
+            var object = encoder.container(keyedBy: Name.self)
+            for (name, value) in members { try object.encode(value, forKey: Name(stringValue: name)) }
         }
     }
 }
@@ -113,23 +142,39 @@ final class CellReader {
     init(_ txn: StorageTransaction) { self.txn = txn }
 
     /// The cells of `properties` of object `key` of `table`, or nil when it does not exist.
-    func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema]) throws -> [Cell]? {
+    /// Lists, sets and maps are their element counts, or with `elements` their elements and
+    /// entries.
+    func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema], elements: Bool = false) throws -> [Cell]? {
         guard let row = try txn.rows.read(table, key) else { return nil }
         var cells: [Cell] = []
         cells.reserveCapacity(properties.count)
         for property in properties {
             if property.isList {
-                cells.append(.list(count: try txn.lists.count(table, property, owner: key)))
+                cells.append(elements ? try collection(table, key, property)
+                                      : .list(count: try txn.lists.count(table, property, owner: key)))
                 continue
             }
-            let value = row.hasSlot(property.id) ? row.value(property) : .null
-            guard case .link(let target) = value, let targetName = property.linkTarget else {
-                cells.append(.value(value))
-                continue
-            }
-            cells.append(.link(key: target, primaryKey: try primaryKey(of: target, in: targetName)))
+            cells.append(try cell(row.hasSlot(property.id) ? row.value(property) : .null, of: property))
         }
         return cells
+    }
+
+    /// The elements of list, set or map `property` of object `key`.
+    private func collection(_ table: Table, _ key: ObjectKey, _ property: PropertySchema) throws -> Cell {
+        let values = try txn.lists.values(table, property, owner: key).map { try cell($0, of: property) }
+        guard property.isMap else { return .elements(values) }
+        let keys = try txn.lists.mapKeys(table, property, owner: key)
+        guard keys.count == values.count else {
+            throw CommandFailure("\(table.name).\(property.name) of object \(key) is damaged: its map has "
+                                 + "\(keys.count) keys and \(values.count) values", hint: "'strata check' examines the file")
+        }
+        return .entries(keys: keys, cells: values)
+    }
+
+    /// `value` of `property` as a cell: a link with its target's primary key.
+    private func cell(_ value: Value, of property: PropertySchema) throws -> Cell {
+        guard case .link(let target) = value, let targetName = property.linkTarget else { return .value(value) }
+        return .link(key: target, primaryKey: try primaryKey(of: target, in: targetName))
     }
 
     /// The primary key of object `key` of class `className`, or nil when the class has none.

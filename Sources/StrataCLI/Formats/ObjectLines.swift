@@ -10,12 +10,16 @@ import StrataValues
 /// - bool, string: JSON booleans and strings; int: a JSON integer
 /// - double: the shortest decimal that reads back as the same double; float: the same, of the
 ///   float widened to a double; not-a-number and infinities as "nan", "inf", "-inf"
-/// - data: base64; uuid: its string; objectId: its 24 hexadecimal digits; date: seconds since 2001-01-01T00:00:00Z (the way a
-///   `Date` holds it) as a number (import also takes an ISO-8601 string)
+/// - data: base64; uuid: its string; objectId: its 24 hexadecimal digits; date: ISO 8601 in
+///   UTC with as many fraction digits as it needs (`ISOTime`), or, for a date ISO 8601 cannot
+///   hold exactly, seconds since 2001-01-01T00:00:00Z as a number (import takes both)
 /// - decimal128: its exact text as a JSON string (`"1.50"`, `"-Inf"`, `"NaN"`); import also
 ///   takes a JSON number, read exactly from its text
 /// - mixed: null, or an object of the value's kind and its JSON in the form above
 ///   (`{"type":"int","value":5}`, `{"type":"string","value":"5"}`)
+/// - an object key (the "key" of a line, a link to an object of a class without a primary
+///   key): the string "#N", which JSON readers cannot round as they round large numbers;
+///   import also takes the number N
 /// - a link: the target's primary key, or its object key when its class has none; null
 /// - a list: an array of its elements in the same forms
 enum ObjectLines {
@@ -32,11 +36,23 @@ enum ObjectLines {
         case .double(let d): return number(d)
         case .string(let s): return QueryObjects.jsonString(s)
         case .data(let d): return "\"" + d.base64EncodedString() + "\""
-        case .date(let d): return number(d.timeIntervalSinceReferenceDate)
+        case .date(let d): return ISOTime.text(d).map { "\"" + $0 + "\"" } ?? number(d.timeIntervalSinceReferenceDate)
         case .uuid(let u): return "\"" + u.uuidString + "\""
         case .link(let k): return try linkKey(k)
         case .objectId(let id): return "\"" + id.stringValue + "\""
         case .decimal128(let d): return "\"" + d.text + "\""
+        }
+    }
+
+    /// An object key as JSON: the string "#N".
+    static func objectKeyJSON(_ key: ObjectKey) -> String { "\"#\(key)\"" }
+
+    /// The object key of `json`: the string "#N" or the number N; nil for anything else.
+    static func objectKey(_ json: JSONValue) -> ObjectKey? {
+        switch json {
+        case .number(let text): return UInt64(text)
+        case .string(let text) where text.hasPrefix("#"): return UInt64(text.dropFirst())
+        default: return nil
         }
     }
 
@@ -93,7 +109,7 @@ enum ObjectLines {
             guard case .string(let s) = json, let d = Data(base64Encoded: s) else { throw wrong("base64 text") }
             return .data(d)
         case .date:
-            if case .string(let s) = json, let date = isoDate(s) { return .date(date) }
+            if case .string(let s) = json, let date = ISOTime.date(s) { return .date(date) }
             guard case .number(let text) = json, let d = Double(text) else {
                 throw wrong("seconds since 2001-01-01 or an ISO-8601 date")
             }
@@ -138,14 +154,5 @@ enum ObjectLines {
         case .string("-inf"): return -.infinity
         default: return nil
         }
-    }
-
-    /// An ISO-8601 date with or without fractional seconds.
-    private static func isoDate(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: text) { return d }
-        f.formatOptions = [.withInternetDateTime]
-        return f.date(from: text)
     }
 }

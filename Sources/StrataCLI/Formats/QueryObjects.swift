@@ -1,24 +1,44 @@
 import Foundation
 import StrataStorage
 
-/// The objects `strata query` prints, read on its snapshot: every stored property of each,
-/// with links as the target's primary key (or `#objectKey`) and lists as element counts.
+/// The objects `strata query` prints, read on its snapshot: the properties asked for (every
+/// stored property by default) of each, with links as the target's primary key (or
+/// `#objectKey`) and lists, sets and maps as element counts, or with their elements for JSON.
 struct QueryObjects {
     let className: String
     let properties: [PropertySchema]
-    /// Whether the class has no primary key (a `#key` column is shown first then).
+    /// Whether a `#key` column (the object key as `#N`) is shown first: by default when the
+    /// class has no primary key, else when the columns asked for name it.
     let showsObjectKeys: Bool
     let rows: [(key: ObjectKey, cells: [Cell])]
 
-    init(keys: [ObjectKey], table: Table, _ txn: StorageTransaction) throws {
+    /// The name of the object-key column.
+    static let objectKeyColumn = "#key"
+
+    /// Reads the objects `keys` of `table`: the properties named in `columns` (in that order;
+    /// `#key` for the object key) or every property, with their elements when `elements`.
+    /// Throws a failure (exit status 2) for a column the class does not have.
+    init(keys: [ObjectKey], table: Table, _ txn: StorageTransaction, columns: [String]? = nil, elements: Bool = false) throws {
         className = table.name
-        properties = table.schema.properties
-        showsObjectKeys = table.primaryKey == nil
+        let all = table.schema.properties
+        if let columns {
+            properties = try columns.filter { $0 != Self.objectKeyColumn }.map { name in
+                guard let property = all.first(where: { $0.name == name }) else {
+                    throw CommandFailure("unknown column '\(name)' of \(table.name); its columns: "
+                                         + (all.map(\.name) + [Self.objectKeyColumn]).joined(separator: ", "), status: 2)
+                }
+                return property
+            }
+            showsObjectKeys = columns.contains(Self.objectKeyColumn)
+        } else {
+            properties = all
+            showsObjectKeys = table.primaryKey == nil
+        }
         let reader = CellReader(txn)
         var rows: [(ObjectKey, [Cell])] = []
         rows.reserveCapacity(keys.count)
         for key in keys {
-            if let cells = try reader.cells(table, key, properties) { rows.append((key, cells)) }
+            if let cells = try reader.cells(table, key, properties, elements: elements) { rows.append((key, cells)) }
         }
         self.rows = rows
     }
@@ -29,18 +49,19 @@ struct QueryObjects {
         var header = properties.map(\.name)
         var body = rows.map { row in row.cells.map(\.text) }
         if showsObjectKeys {
-            header.insert("#key", at: 0)
+            header.insert(Self.objectKeyColumn, at: 0)
             for i in body.indices { body[i].insert("#\(rows[i].key)", at: 0) }
         }
         return Output.table(header, body)
     }
 
-    /// One JSON object per object, properties in schema order (`Cell.json`). Classes without
-    /// a primary key get a leading "#key" member with the object key.
+    /// One JSON object per object, properties in column order (`Cell.json`). With the
+    /// object-key column, a leading "#key" member holds the object key as the string "#N"
+    /// (the way links name such objects; a string, as JSON readers round large numbers).
     func jsonLines() -> [String] {
         rows.map { row in
             var members: [String] = []
-            if showsObjectKeys { members.append("\"#key\":\(row.key)") }
+            if showsObjectKeys { members.append("\"\(Self.objectKeyColumn)\":\"#\(row.key)\"") }
             for (property, cell) in zip(properties, row.cells) {
                 members.append(Self.jsonString(property.name) + ":" + cell.json.text)
             }

@@ -28,10 +28,10 @@ enum HistoryFile {
         return f.string(from: date)
     }
 
-    /// ISO-8601 in UTC, to the millisecond (for JSON).
+    /// ISO-8601 in UTC with the fraction of a second, exact (`ISOTime`, the date format of
+    /// every JSON the commands write); a date ISO 8601 cannot hold as seconds since
+    /// 2001-01-01.
     static func preciseTime(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
+        ISOTime.text(date) ?? "\(date.timeIntervalSinceReferenceDate)"
     }
 }

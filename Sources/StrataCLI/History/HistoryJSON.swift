@@ -3,7 +3,8 @@ import Strata
 
 /// The `--json` shapes of `log`, `show` and `diff` (documented in docs/HISTORY.md).
 enum HistoryJSON {
-    /// An object: `{"key": objectKey, "primaryKey": value}`; `primaryKey` is absent when the
+    /// An object: `{"key": "#objectKey", "primaryKey": value}` (the key a string, exact in
+    /// any JSON reader); `primaryKey` is absent when the
     /// class has none or it is unknown, JSON null for a nil key; `properties` only for
     /// modified objects; `values` (by property name) only when some are known.
     struct Object: Encodable {
@@ -14,7 +15,7 @@ enum HistoryJSON {
         enum Keys: String, CodingKey { case key, primaryKey, properties, values }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(id.objectKey, forKey: .key)
+            try c.encode("#\(id.objectKey)", forKey: .key)
             switch id.primaryKey {
             case nil: break
             case .int(let v)?: try c.encode(v, forKey: .primaryKey)

@@ -30,10 +30,11 @@ final class ObjectImporter {
             throw LineError(line: line, message: "expected \"class\": the name of a class")
         }
         var inputKey: ObjectKey?
-        switch json["key"] {
-        case nil, .null?: break
-        case .number(let text)? where UInt64(text) != nil: inputKey = UInt64(text)
-        default: throw LineError(line: line, message: "\"key\" must be an object key (an integer of 0 or more)")
+        if let key = json["key"], key != .null {
+            guard let k = ObjectLines.objectKey(key) else {
+                throw LineError(line: line, message: "\"key\" must be an object key (\"#N\" or N, an integer of 0 or more)")
+            }
+            inputKey = k
         }
         guard case .object(let members)? = json["values"] else {
             throw LineError(line: line, message: "expected \"values\": an object of property values")
@@ -130,7 +131,7 @@ final class ObjectImporter {
             }
             return .link(targetKey)
         }
-        guard case .number(let text) = json, let old = UInt64(text) else {
+        guard let old = ObjectLines.objectKey(json) else {
             throw LineError(line: line, message: "\(name): expected the key of a \(target.name) line, got \(json.kind)")
         }
         guard let targetKey = keyMaps[target.name]?[old] else {
