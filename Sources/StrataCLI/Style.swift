@@ -15,8 +15,12 @@ enum Style {
         return isatty(1) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }()
 
-    /// `text` in `colour`, or `text` itself when colour is off.
+    /// `text` in `colour`, or `text` itself when colour is off. Each line of `text` is
+    /// painted on its own, its colour reset before the newline, so that no line starts with
+    /// a reset and a line cut or shown alone keeps no colour.
     static func paint(_ text: String, _ colour: Colour) -> String {
-        isEnabled ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+        guard isEnabled else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : "\u{1B}[\(colour.rawValue)m\($0)\u{1B}[0m" }.joined(separator: "\n")
     }
 }

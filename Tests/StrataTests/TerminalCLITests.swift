@@ -27,6 +27,24 @@ final class TerminalCLITests: StrataTestCase {
         XCTAssertFalse(json.terminal.contains("\u{1B}"), "JSON is never coloured: \(json.terminal)")
     }
 
+    func testEveryColourIsResetBeforeTheEndOfItsLine() throws {
+        let file = try demoFile()
+        for arguments in [["log", file], ["show", file, "12"], ["diff", file, "1", "12"], ["check", file]] {
+            let run = try TerminalRun(arguments, terminal: .stdout, environment: ["TERM": "xterm"])
+            XCTAssertEqual(run.status, 0, run.piped)
+            XCTAssertTrue(run.terminal.contains("\u{1B}["), "\(arguments[0]) is coloured: \(run.terminal)")
+            for line in run.terminal.components(separatedBy: "\r\n") {
+                XCTAssertFalse(line.hasPrefix("\u{1B}[0m"), "\(arguments[0]): a reset after the newline: \(line.debugDescription)")
+                let colours = line.components(separatedBy: "\u{1B}[3").count - 1
+                let resets = line.components(separatedBy: "\u{1B}[0m").count - 1
+                XCTAssertEqual(colours, resets, "\(arguments[0]): each colour reset on its own line: \(line.debugDescription)")
+                if let last = line.range(of: "\u{1B}[", options: .backwards) {
+                    XCTAssertTrue(line[last.lowerBound...].hasPrefix("\u{1B}[0m"), "ends reset: \(line.debugDescription)")
+                }
+            }
+        }
+    }
+
     func testLongRunningCommandsShowProgressOnAStderrTerminal() throws {
         let file = try demoFile()
         let now = ["STRATA_PROGRESS_AFTER": "0"]
