@@ -94,6 +94,9 @@ final class QueryOptionsCLITests: StrataTestCase {
         XCTAssertEqual(unknown.process.terminationStatus, 2, unknown.transcript)
         XCTAssertTrue(unknown.errorOutput.contains("unknown column 'colour' of QOCage; its columns: id, size, keepers"), unknown.transcript)
         XCTAssertEqual(unknown.lines, [], "nothing on stdout")
+        let typo = try strata(["query", file, "QOCage", "TRUEPREDICATE", "--columns", "id,sizes,szie"])
+        XCTAssertEqual(typo.process.terminationStatus, 2, typo.transcript)
+        XCTAssertTrue(typo.errorOutput.contains("unknown column 'szie' of QOCage; did you mean 'size'?"), typo.transcript)
         for (columns, message) in [("id,,size", "empty column name"), ("id,id", "names 'id' twice"), ("", "--columns needs a value")] {
             let run = try strata(["query", file, "QOCage", "TRUEPREDICATE", "--columns=" + columns])
             XCTAssertEqual(run.process.terminationStatus, 2, run.transcript)

@@ -1,4 +1,4 @@
-/// Naming a class the file does not have: the failure says which classes it has, or the
+/// Naming a class or property the file does not have: the failure says which it has, or the
 /// closest name when one is near.
 enum ClassNames {
     /// "unknown class 'Dgo' in 'FILE'; did you mean 'Dog'?" (or the list of classes), with
@@ -6,14 +6,21 @@ enum ClassNames {
     static func unknown(_ name: String, in classes: [String], file: String) -> CommandFailure {
         var text = "unknown class '\(name)' in '\(file)'"
         let sorted = classes.sorted()
-        let lower = name.lowercased()
-        if let best = sorted.min(by: { editDistance($0.lowercased(), lower) < editDistance($1.lowercased(), lower) }),
-           editDistance(best.lowercased(), lower) <= max(2, name.count / 3) {
+        if let best = closest(to: name, in: sorted) {
             text += "; did you mean '\(best)'?"
         } else {
             text += sorted.isEmpty ? "; the file has no classes" : "; its classes: " + sorted.joined(separator: ", ")
         }
         return CommandFailure(text, hint: "'strata info \(file)' lists the classes and their properties", status: 2)
+    }
+
+    /// The name of `names` nearest to `name` (ignoring case), when it is near enough to be
+    /// the one meant.
+    static func closest(to name: String, in names: [String]) -> String? {
+        let lower = name.lowercased()
+        guard let best = names.min(by: { editDistance($0.lowercased(), lower) < editDistance($1.lowercased(), lower) }),
+              editDistance(best.lowercased(), lower) <= max(2, name.count / 3) else { return nil }
+        return best
     }
 
     /// The edit distance of `a` and `b`, a swap of two neighbours counting as one edit.

@@ -24,8 +24,10 @@ struct QueryObjects {
         if let columns {
             properties = try columns.filter { $0 != Self.objectKeyColumn }.map { name in
                 guard let property = all.first(where: { $0.name == name }) else {
-                    throw CommandFailure("unknown column '\(name)' of \(table.name); its columns: "
-                                         + (all.map(\.name) + [Self.objectKeyColumn]).joined(separator: ", "), status: 2)
+                    let names = all.map(\.name) + [Self.objectKeyColumn]
+                    throw CommandFailure("unknown column '\(name)' of \(table.name)"
+                                         + (ClassNames.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? "")
+                                         + "; its columns: " + names.joined(separator: ", "), status: 2)
                 }
                 return property
             }
