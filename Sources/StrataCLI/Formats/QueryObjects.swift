@@ -26,8 +26,8 @@ struct QueryObjects {
                 guard let property = all.first(where: { $0.name == name }) else {
                     let names = all.map(\.name) + [Self.objectKeyColumn]
                     throw CommandFailure("unknown column '\(name)' of \(table.name)"
-                                         + (ClassNames.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? "")
-                                         + "; its columns: " + names.joined(separator: ", "), status: 2)
+                                         + (ClassNames.closest(to: name, in: names).map { "; did you mean '\($0)'? Its" } ?? "; its")
+                                         + " columns: " + names.joined(separator: ", "), status: 2)
                 }
                 return property
             }
