@@ -13,10 +13,10 @@ struct ExportCommand: Command {
             "Writes FILE's objects (or those of the classes named) to stdout as JSON Lines, all read on one "
                 + "snapshot while other processes keep writing. The first line is the schema of the exported "
                 + "classes and of the classes they link to; each further line is one object:",
-            "  {\"class\":\"Dog\",\"key\":3,\"values\":{\"id\":3,\"name\":\"Rex\",\"tags\":[\"a\"]}}",
-            "\"key\" is the object key; \"values\" holds every property in schema order. Links are the target's "
-                + "primary key (its object key when its class has none), lists arrays, data base64, dates "
-                + "seconds since 2001-01-01T00:00:00Z, UUIDs strings, non-finite numbers \"nan\", \"inf\", "
+            "  {\"class\":\"Dog\",\"key\":\"#3\",\"values\":{\"id\":3,\"name\":\"Rex\",\"tags\":[\"a\"]}}",
+            "\"key\" is the object key as \"#N\"; \"values\" holds every property in schema order. Links are the "
+                + "target's primary key (its \"#N\" when its class has none), lists arrays, data base64, dates "
+                + "ISO 8601 in UTC with every digit of the fraction they need, UUIDs strings, non-finite numbers \"nan\", \"inf\", "
                 + "\"-inf\": 'strata import' reads it back exactly, creating the classes a file lacks. The "
                 + "output is JSON already, so there is no --json. Shows progress on stderr when it is a "
                 + "terminal.",
