@@ -17,13 +17,53 @@ enum ISOTime {
     static func text(_ date: Date) -> String? {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite else { return nil }
-        let whole = seconds.rounded(.down), fraction = seconds - whole
-        guard let day = dayAndTime(whole + referenceOffset) else { return nil }
-        for digits in 3...maxDigits {
-            let text = String(format: "%.\(digits)f", fraction)
-            if text.hasPrefix("0."), let back = Double(text), whole + back == seconds {
-                return day + text.dropFirst(1) + "Z"
+        let whole = seconds.rounded(.down)
+        guard var text = dayAndTime(whole + referenceOffset),
+              let fraction = shortestFraction(seconds, whole) ?? searchedFraction(seconds, whole) else { return nil }
+        text.append(UInt8(ascii: "."))
+        text += fraction
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The fraction digits of `seconds` (whole part `whole`) taken from its shortest decimal
+    /// (Swift's description, which reads back as the same double), at least three; nil when
+    /// that decimal has an exponent or its digits do not read back exactly after `whole`.
+    private static func shortestFraction(_ seconds: Double, _ whole: Double) -> [UInt8]? {
+        let shortest = "\(seconds.magnitude)".utf8
+        guard let point = shortest.firstIndex(of: UInt8(ascii: ".")), !shortest.contains(UInt8(ascii: "e")) else { return nil }
+        var digits = Array(shortest[shortest.index(after: point)...])
+        if seconds < 0, digits.contains(where: { $0 != 0x30 }) {
+            // The fraction above `whole` is one minus the magnitude's: the ten's complement.
+            var seenNonZero = false
+            for i in digits.indices.reversed() {
+                let d = digits[i] - 0x30
+                if seenNonZero {
+                    digits[i] = 0x30 + 9 - d
+                } else if d != 0 {
+                    digits[i] = 0x30 + 10 - d
+                    seenNonZero = true
+                }
             }
+        }
+        while digits.count > 3, digits.last == 0x30 { digits.removeLast() }
+        while digits.count < 3 { digits.append(0x30) }
+        return readsBack(digits, whole, seconds) ? digits : nil
+    }
+
+    /// Whether `whole` plus the fraction of `digits` (after the point) is `seconds`.
+    private static func readsBack(_ digits: [UInt8], _ whole: Double, _ seconds: Double) -> Bool {
+        let text = [CChar(0x30), CChar(0x2E)] + digits.map { CChar(bitPattern: $0) } + [0]
+        return whole + strtod(text, nil) == seconds
+    }
+
+    /// The fewest fraction digits (three or more, at most 20) that read back as `seconds`
+    /// after `whole`, found by trying each count; nil when none does.
+    private static func searchedFraction(_ seconds: Double, _ whole: Double) -> [UInt8]? {
+        let fraction = seconds - whole
+        for count in 3...maxDigits {
+            let text = Array(String(format: "%.\(count)f", fraction).utf8)
+            if text.starts(with: [0x30, 0x2E]), readsBack(Array(text.dropFirst(2)), whole, seconds) { return Array(text.dropFirst(2)) }
         }
         return nil
     }
@@ -76,12 +116,28 @@ enum ISOTime {
         return Date(timeIntervalSinceReferenceDate: (Double(epoch - offset) - referenceOffset) + fraction)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS` of `seconds` since 1970 (whole), or nil outside the years 1 to 9999.
-    private static func dayAndTime(_ seconds: Double) -> String? {
+    /// The ASCII of `YYYY-MM-DDTHH:MM:SS` of `seconds` since 1970 (whole), or nil outside the years 1 to 9999.
+    private static func dayAndTime(_ seconds: Double) -> [UInt8]? {
         guard abs(seconds) < 1e15 else { return nil }
         var time = time_t(seconds), parts = tm()
         guard gmtime_r(&time, &parts) != nil, (1...9999).contains(Int(parts.tm_year) + 1900) else { return nil }
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        var text: [UInt8] = []
+        text.reserveCapacity(19)
+        func put(_ n: Int32, _ width: Int, then separator: Character?) {
+            var divisor: Int32 = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(0x30 + (n / divisor) % 10))
+                divisor /= 10
+            }
+            if let separator { text.append(separator.asciiValue!) }
+        }
+        put(parts.tm_year + 1900, 4, then: "-")
+        put(parts.tm_mon + 1, 2, then: "-")
+        put(parts.tm_mday, 2, then: "T")
+        put(parts.tm_hour, 2, then: ":")
+        put(parts.tm_min, 2, then: ":")
+        put(parts.tm_sec, 2, then: nil)
+        return text
     }
 }
