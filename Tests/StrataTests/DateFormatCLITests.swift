@@ -72,6 +72,10 @@ final class DateFormatCLITests: StrataTestCase {
         XCTAssertEqual(good.process.terminationStatus, 0, good.transcript)
         let query = try strata(["query", file, "DFMoment", "id == 2", "--json", "--columns", "at"])
         XCTAssertEqual(query.lines, [#"{"at":"2026-11-30T00:53:20.250Z"}"#], query.transcript)
+        let number = try strataImport([#"{"class":"DFMoment","values":{"id":4,"at":817692800.25}}"#], into: "test.strata")
+        XCTAssertEqual(number.process.terminationStatus, 0, "seconds since 2001, as older exports wrote dates: \(number.transcript)")
+        XCTAssertEqual(try strata(["query", file, "DFMoment", "id == 4", "--json", "--columns", "at"]).lines,
+                       [#"{"at":"2026-11-30T00:53:20.250Z"}"#])
         for bad in ["2026-02-30T00:00:00Z", "2026-11-30T01:33:20", "2026-11-30 01:33:20Z", "2026-11-30T01:33:20.Z", "yesterday"] {
             let run = try strataImport(["{\"class\":\"DFMoment\",\"values\":{\"id\":3,\"at\":\"\(bad)\"}}"], into: "test.strata")
             XCTAssertEqual(run.process.terminationStatus, 1, "\(bad): \(run.transcript)")

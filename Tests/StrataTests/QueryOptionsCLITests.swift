@@ -20,8 +20,9 @@ final class QOCage: Object {
     @Persisted var food: Map<String, Int>
 }
 
-/// `strata query --columns`, `--count`, the members of lists, sets and maps in `--json`, and
-/// the `--option=value` and `-n N` forms every valued option takes.
+/// `strata query --columns`, `--count`, the members of lists, sets and maps in `--json`,
+/// objects named by primary key or `"#N"`, and the `--option=value` and `-n N` forms every
+/// valued option takes.
 final class QueryOptionsCLITests: StrataTestCase {
     /// Three cages; cage 1 has two keepers (by primary key), one label (no primary key), a set
     /// and a map.
@@ -152,6 +153,21 @@ final class QueryOptionsCLITests: StrataTestCase {
             XCTAssertTrue(run.errorOutput.contains(message), "\(arguments): \(run.transcript)")
             XCTAssertTrue(run.errorOutput.contains("usage: strata \(arguments[0])"), run.transcript)
         }
+    }
+
+    func testImportStillReadsObjectKeysAndDatesAsNumbers() throws {
+        let file = try makeFile()
+        let older = [#"{"class":"QOLabel","key":7,"values":{"text":"old"}}"#,
+                     #"{"class":"QOCage","values":{"id":9,"size":1,"keepers":["Ann"],"labels":[7],"sizes":[],"food":{}}}"#]
+        let run = try strataImport(older, into: "test.strata")
+        XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
+        let cage = try object(try strata(["query", file, "QOCage", "id == 9", "--json"]).lines[0])
+        let label = try XCTUnwrap((cage["labels"] as? [String])?.first, "\(cage)")
+        let labels = try strata(["query", file, "QOLabel", "text == 'old'", "--json", "--columns", "#key"])
+        XCTAssertEqual(labels.lines, ["{\"#key\":\"\(label)\"}"], "the link by the number 7 found the line with key 7")
+        let bad = try strataImport([#"{"class":"QOLabel","key":"7","values":{"text":"x"}}"#], into: "test.strata")
+        XCTAssertEqual(bad.process.terminationStatus, 1, bad.transcript)
+        XCTAssertTrue(bad.errorOutput.contains(##""key" must be an object key ("#N" or N"##), bad.transcript)
     }
 
     func testVersionPrintsTheFileFormat() throws {
