@@ -148,5 +148,10 @@ final class HistoryChartCLITests: StrataTestCase {
         try Data(repeating: 0x41, count: 200_000).write(to: URL(fileURLWithPath: old))
         XCTAssertEqual(try strata(["log", file, "--chart", old]).process.terminationStatus, 0)
         XCTAssertEqual(try read(old).texts.first, "History of test.strata: 3 commits, versions 1 to 3", "an old file is replaced whole")
+        let one = try strata(["log", file, "--since", "2", "--chart", old])
+        XCTAssertEqual(one.lines.first, "wrote \(old): 1 commit, version 3", one.transcript)
+        let single = try read(old).texts
+        XCTAssertEqual(single.first, "History of test.strata: 1 commit, version 3")
+        XCTAssertTrue(single.contains("version (one bar per version)") && single.contains("3"), "\(single)")
     }
 }

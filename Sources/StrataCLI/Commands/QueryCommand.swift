@@ -9,7 +9,7 @@ import StrataStorage
 /// snapshot, held only while reading.
 struct QueryCommand: Command {
     static let name = "query"
-    static let summary = "print the objects matching a query, or its plan"
+    static let summary = "print the objects matching a query, their number or its plan"
     static let help = HelpText(
         synopsis: "FILE CLASS PREDICATE [ARGS...] [--sort KEY[,KEY DESC]] [--limit N] [--columns A,B] "
             + "[--count | --explain] [--json]",

@@ -16,7 +16,7 @@ enum ChartFile {
         let bytes = try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64 ?? 0
         let svg = HistoryChartSVG(chart: chart, fileName: URL(fileURLWithPath: path).lastPathComponent, fileBytes: bytes)
         try save(svg.text, to: out)
-        Output.lines(["wrote \(out): \(Output.count(chart.commits, "commit")), versions \(chart.oldest) to \(chart.newest)"]
+        Output.lines(["wrote \(out): \(Output.count(chart.commits, "commit")), \(chart.versions)"]
                      + chart.terminalLines())
     }
 

@@ -31,6 +31,8 @@ struct HistoryChart {
     /// The oldest and newest version charted.
     let oldest: UInt64
     let newest: UInt64
+    /// "versions 1 to 12", or "version 7" for one.
+    var versions: String { oldest == newest ? "version \(oldest)" : "versions \(oldest) to \(newest)" }
     /// Commits per time bin, one series per process (`name[pid]`), most commits first.
     let processes: [Series]
     /// Commits that changed the class, per time bin, one series per class.

@@ -22,8 +22,8 @@ struct HistoryChartSVG {
     var text: String {
         let height = Int(Self.top + 3 * (Self.panelHeight + Self.panelGap) + 20)
         var svg = SVG(width: Self.width, height: height)
-        svg.text(Self.left, 28, "History of \(fileName): \(Output.count(chart.commits, "commit")), versions "
-                 + "\(chart.oldest) to \(chart.newest)", size: 16, bold: true)
+        svg.text(Self.left, 28, "History of \(fileName): \(Output.count(chart.commits, "commit")), \(chart.versions)",
+                 size: 16, bold: true)
         svg.text(Self.left, 48, "from \(HistoryFile.preciseTime(chart.start)) to \(HistoryFile.preciseTime(chart.end))")
         var y = Self.top
         timePanel(&svg, y: y, title: "Commits over time, by process (stacked)", series: chart.processes, stacked: true)
