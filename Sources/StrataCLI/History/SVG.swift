@@ -12,29 +12,34 @@ struct SVG {
     }
 
     /// A rectangle.
-    mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, fill: String, stroke: String? = nil) {
-        elements.append("<rect x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(w))\" height=\"\(Self.n(h))\" fill=\"\(fill)\""
-                        + (stroke.map { " stroke=\"\($0)\"" } ?? "") + "/>")
+    mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, fill: String) {
+        shape("rect", [("x", x), ("y", y), ("width", w), ("height", h)], "fill=\"\(fill)\"")
     }
 
     /// A straight line.
     mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String, dashed: Bool = false) {
-        elements.append("<line x1=\"\(Self.n(x1))\" y1=\"\(Self.n(y1))\" x2=\"\(Self.n(x2))\" y2=\"\(Self.n(y2))\" stroke=\"\(stroke)\""
-                        + (dashed ? " stroke-dasharray=\"3,3\"" : "") + "/>")
+        shape("line", [("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)],
+              "stroke=\"\(stroke)\"" + (dashed ? " stroke-dasharray=\"3,3\"" : ""))
     }
 
     /// A line through `points`, with a dot on each.
     mutating func polyline(_ points: [(Double, Double)], stroke: String) {
-        let list = points.map { "\(Self.n($0.0)),\(Self.n($0.1))" }.joined(separator: " ")
+        let list = points.map { Self.coordinate($0.0) + "," + Self.coordinate($0.1) }.joined(separator: " ")
         elements.append("<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"1.5\"/>")
-        for (x, y) in points { elements.append("<circle cx=\"\(Self.n(x))\" cy=\"\(Self.n(y))\" r=\"2\" fill=\"\(stroke)\"/>") }
+        for (x, y) in points { shape("circle", [("cx", x), ("cy", y), ("r", 2)], "fill=\"\(stroke)\"") }
+    }
+
+    /// An empty element `name` with the coordinates `at` and the other attributes `style`.
+    private mutating func shape(_ name: String, _ at: [(String, Double)], _ style: String) {
+        elements.append("<\(name) " + at.map { "\($0.0)=\"\(Self.coordinate($0.1))\" " }.joined() + style + "/>")
     }
 
     /// Text whose `anchor` (start, middle, end) is at `x`, its baseline at `y`.
     mutating func text(_ x: Double, _ y: Double, _ content: String, anchor: String = "start", size: Int = 11,
                        bold: Bool = false, rotated: Bool = false) {
-        let turn = rotated ? " transform=\"rotate(-90 \(Self.n(x)) \(Self.n(y)))\"" : ""
-        elements.append("<text x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" text-anchor=\"\(anchor)\" font-size=\"\(size)\""
+        let (x, y) = (Self.coordinate(x), Self.coordinate(y))
+        let turn = rotated ? " transform=\"rotate(-90 \(x) \(y))\"" : ""
+        elements.append("<text x=\"\(x)\" y=\"\(y)\" text-anchor=\"\(anchor)\" font-size=\"\(size)\""
                         + (bold ? " font-weight=\"bold\"" : "") + turn + ">" + Self.escaped(content) + "</text>")
     }
 
@@ -48,7 +53,7 @@ struct SVG {
     }
 
     /// `value` with one decimal.
-    private static func n(_ value: Double) -> String {
+    private static func coordinate(_ value: Double) -> String {
         let tenths = (value * 10).rounded()
         let whole = Int(tenths) / 10, fraction = abs(Int(tenths) % 10)
         return (tenths < 0 && whole == 0 ? "-" : "") + "\(whole).\(fraction)"
