@@ -113,13 +113,32 @@ final class CellReader {
     init(_ txn: StorageTransaction) { self.txn = txn }
 
     /// The cells of `properties` of object `key` of `table`, or nil when it does not exist.
-    func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema]) throws -> [Cell]? {
-        guard let row = try txn.rows.read(table, key) else { return nil }
+    /// With `image` (the object's before-image in a history entry), the row and the lists the
+    /// image holds are read from it instead; the object then need not exist any more.
+    func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema], image: OldValues.Object? = nil) throws -> [Cell]? {
+        guard let bytes = image?.row else {
+            return try cells(table, key, properties, row: try txn.rows.read(table, key), lists: image?.lists ?? [:])
+        }
+        return try bytes.withUnsafeBytes { b in
+            guard let row = RowView(b) else {
+                throw CommandFailure("the old values of '\(table.name)' object \(key) in the history do not decode",
+                                     hint: "'strata check' checks the whole file")
+            }
+            return try cells(table, key, properties, row: row, lists: image?.lists ?? [:])
+        }
+    }
+
+    /// The cells of `properties` from `row`, and lists from `lists` where they hold them (else
+    /// the object's stored lists, empty when it no longer exists).
+    private func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema], row: RowView?,
+                       lists: [Int: OldValues.List]) throws -> [Cell]? {
+        guard let row else { return nil }
         var cells: [Cell] = []
         cells.reserveCapacity(properties.count)
         for property in properties {
             if property.isList {
-                cells.append(.list(count: try txn.lists.count(table, property, owner: key)))
+                let count = if let list = lists[property.id] { list.count } else { try txn.lists.count(table, property, owner: key) }
+                cells.append(.list(count: count))
                 continue
             }
             let value = row.hasSlot(property.id) ? row.value(property) : .null

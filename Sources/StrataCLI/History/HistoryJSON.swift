@@ -10,8 +10,9 @@ enum HistoryJSON {
         let id: Realm.HistoryEntry.ObjectID
         let properties: [String]?
         let values: [String: JSONScalar]?
+        let oldValues: [String: JSONScalar]?
 
-        enum Keys: String, CodingKey { case key, primaryKey, properties, values }
+        enum Keys: String, CodingKey { case key, primaryKey, properties, values, oldValues }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode(id.objectKey, forKey: .key)
@@ -25,6 +26,7 @@ enum HistoryJSON {
             }
             try c.encodeIfPresent(properties, forKey: .properties)
             try c.encodeIfPresent(values, forKey: .values)
+            try c.encodeIfPresent(oldValues, forKey: .oldValues)
         }
     }
 

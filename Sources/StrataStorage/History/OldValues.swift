@@ -21,6 +21,14 @@ package struct OldValues: Equatable, Sendable {
         package var elements: [UInt8]
         /// A map's keys (`MapKeysEncoding`), nil for a list or set, or a map that had none.
         package var mapKeys: [UInt8]?
+
+        /// How many elements the list had.
+        package var count: Int {
+            elements.withUnsafeBytes { bytes in
+                var o = 0
+                return Varint.read(bytes, at: &o).map { Int($0) } ?? 0
+            }
+        }
     }
 
     /// The objects by class name and object key.
