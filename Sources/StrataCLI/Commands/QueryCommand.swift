@@ -10,7 +10,7 @@ struct QueryCommand: Command {
     static let name = "query"
     static let summary = "print the objects matching a query, or its plan"
     static let help = HelpText(
-        synopsis: "FILE CLASS PREDICATE [ARGS...] [--sort KEY[,KEY DESC]] [--limit N] [--explain] [--json]",
+        synopsis: "FILE CLASS PREDICATE [ARGS...] [--sort KEY[,KEY DESC]] [--limit N] [--at VERSION] [--explain] [--json]",
         description: [
             "Runs PREDICATE (the Strata query language, docs/QUERY-LANGUAGE.md, SORT/DISTINCT/LIMIT suffixes "
                 + "included) on the objects of CLASS and prints them as a table: every stored property, links "
@@ -23,17 +23,21 @@ struct QueryCommand: Command {
         ],
         options: [("--sort KEYS", "sort by KEY[ ASC|DESC], comma-separated (after PREDICATE's suffixes)"),
                   ("--limit N", "at most N objects (after sorting)"),
+                  ("--at VERSION", "query the file as it was at VERSION, rebuilt from the history's old values"),
                   ("--explain", "print the plan (index or scan, then filter, sort, limit) instead"),
                   ("--json", "one JSON object per line (JSON Lines), properties in schema order")],
         examples: ["strata query app.strata Dog 'name BEGINSWITH[c] %@' r --sort 'age DESC'",
                    "strata query app.strata Dog 'id IN %@' '[1, 2, 3]' --json",
-                   "strata query app.strata Dog \"name == 'Rex'\" --explain"],
-        exitStatus: [(0, "success (also when nothing matches)"), (1, "the file cannot be read"),
+                   "strata query app.strata Dog \"name == 'Rex'\" --explain",
+                   "strata query app.strata Dog 'age > 3' --at 1200"],
+        exitStatus: [(0, "success (also when nothing matches)"), (1, "the file cannot be read, or VERSION cannot be read"),
                      (2, "bad arguments, an unknown class or an invalid query")])
 
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Options(arguments)
-        let file = try StorageFile.open(path: options.path, options: .init(readOnly: true))
+        let source = try StorageFile.open(path: options.path, options: .init(readOnly: true))
+        let past = try options.version.map { try PastVersionCopy(of: source, at: $0) }
+        let file = past?.file ?? source
         let text = options.queryText
 
         // Read everything on one snapshot, then print with no transaction open.
@@ -61,6 +65,7 @@ struct QueryCommand: Command {
             }
         }
 
+        withExtendedLifetime(past) {}
         switch output {
         case .plan(let plan):
             Output.line(plan)
@@ -95,12 +100,15 @@ struct QueryCommand: Command {
         var values: [Any] = []
         var sort: [String] = []
         var limit: Int?
+        /// `--at`: the past version to query.
+        var version: UInt64?
         var explain = false
         var json = false
 
         init(_ arguments: [String]) throws {
-            let parsed = try Arguments(arguments, flags: ["--explain", "--json"], valued: ["--sort", "--limit"])
+            let parsed = try Arguments(arguments, flags: ["--explain", "--json"], valued: ["--sort", "--limit", "--at"])
             explain = parsed.has("--explain")
+            version = try parsed.number("--at")
             json = parsed.has("--json")
             sort = try parsed.all("--sort").flatMap { try $0.split(separator: ",").map(Self.sortKey) }
             if let text = parsed.value("--limit") {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// The `--json` shapes of `log`, `show` and `diff` (documented in docs/HISTORY.md).
 enum HistoryJSON {
@@ -79,6 +80,39 @@ enum HistoryJSON {
             process = entry.processName
             description = entry.description
             self.classes = classes
+        }
+    }
+
+    /// `blame`: one commit that touched the object: the entry header fields, `"change"`
+    /// (`"inserted"`, `"deleted"` or `"modified"`), `"properties"`, and `"values"` and
+    /// `"oldValues"` (by property name) where known.
+    struct ObjectChange: Encodable {
+        let version: UInt64
+        let time: String
+        let timestamp: Double
+        let pid: Int32
+        let process: String
+        @NullWhenNil var description: String?
+        let change: String
+        let properties: [String]
+        let values: [String: JSONScalar]?
+        let oldValues: [String: JSONScalar]?
+
+        init(_ c: ObjectHistory.Change) {
+            let date = Date(timeIntervalSince1970: c.entry.time)
+            version = c.entry.version
+            time = HistoryFile.preciseTime(date)
+            timestamp = c.entry.time
+            pid = c.entry.pid
+            process = c.entry.processName
+            description = c.entry.description
+            change = c.sign == "+" ? "inserted" : c.sign == "-" ? "deleted" : "modified"
+            properties = c.properties.map(\.name)
+            func named(_ cells: [Cell]?) -> [String: JSONScalar]? {
+                cells.map { Dictionary(zip(c.properties.map(\.name), $0.map(\.json)), uniquingKeysWith: { a, _ in a }) }
+            }
+            values = named(c.after)
+            oldValues = named(c.before)
         }
     }
 
