@@ -61,25 +61,42 @@ enum HistoryJSON {
         }
     }
 
-    /// An entry's header fields and its classes, as summaries (`log`) or in full (`show`).
-    struct Entry<Class: Encodable>: Encodable {
+    /// An entry's header fields: version, time, timestamp, pid, process, description.
+    struct Header: Encodable {
         let version: UInt64
         let time: String
         let timestamp: Double
         let pid: Int32
         let process: String
         @NullWhenNil var description: String?
+
+        init(version: UInt64, date: Date, pid: Int32, process: String, description: String?) {
+            self.version = version
+            time = HistoryFile.preciseTime(date)
+            timestamp = date.timeIntervalSince1970
+            self.pid = pid
+            self.process = process
+            self.description = description
+        }
+    }
+
+    /// An entry's header fields and its classes, as summaries (`log`) or in full (`show`).
+    struct Entry<Class: Encodable>: Encodable {
+        let header: Header
         let classes: [Class]
 
         /// The header fields of `entry`, with its classes as given.
         init(entry: Realm.HistoryEntry, classes: [Class]) {
-            version = entry.version
-            time = HistoryFile.preciseTime(entry.date)
-            timestamp = entry.date.timeIntervalSince1970
-            pid = entry.pid
-            process = entry.processName
-            description = entry.description
+            header = Header(version: entry.version, date: entry.date, pid: entry.pid, process: entry.processName,
+                            description: entry.description)
             self.classes = classes
+        }
+
+        private enum Keys: String, CodingKey { case classes }
+        func encode(to encoder: Encoder) throws {
+            try header.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(classes, forKey: .classes)
         }
     }
 
@@ -87,25 +104,15 @@ enum HistoryJSON {
     /// (`"inserted"`, `"deleted"` or `"modified"`), `"properties"`, and `"values"` and
     /// `"oldValues"` (by property name) where known.
     struct ObjectChange: Encodable {
-        let version: UInt64
-        let time: String
-        let timestamp: Double
-        let pid: Int32
-        let process: String
-        @NullWhenNil var description: String?
+        let header: Header
         let change: String
         let properties: [String]
         let values: [String: JSONScalar]?
         let oldValues: [String: JSONScalar]?
 
         init(_ c: ObjectHistory.Change) {
-            let date = Date(timeIntervalSince1970: c.entry.time)
-            version = c.entry.version
-            time = HistoryFile.preciseTime(date)
-            timestamp = c.entry.time
-            pid = c.entry.pid
-            process = c.entry.processName
-            description = c.entry.description
+            header = Header(version: c.entry.version, date: Date(timeIntervalSince1970: c.entry.time), pid: c.entry.pid,
+                            process: c.entry.processName, description: c.entry.description)
             change = c.sign == "+" ? "inserted" : c.sign == "-" ? "deleted" : "modified"
             properties = c.properties.map(\.name)
             func named(_ cells: [Cell]?) -> [String: JSONScalar]? {
@@ -113,6 +120,16 @@ enum HistoryJSON {
             }
             values = named(c.after)
             oldValues = named(c.before)
+        }
+
+        private enum Keys: String, CodingKey { case change, properties, values, oldValues }
+        func encode(to encoder: Encoder) throws {
+            try header.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(change, forKey: .change)
+            try c.encode(properties, forKey: .properties)
+            try c.encodeIfPresent(values, forKey: .values)
+            try c.encodeIfPresent(oldValues, forKey: .oldValues)
         }
     }
 
