@@ -11,7 +11,7 @@ enum PastVersions {
     static let backs = [1, 100, 10_000]
 
     static func run(directory: URL, n: Int, durable: Bool) throws -> String {
-        var lines = ["old values   W5 s (100k updates)   W8 s (10k commits)   file growth B/commit"]
+        var lines = ["old values   W5 s (100k updates)   W8 s (10k commits)"]
         var withOldValues: StrataEngine?
         for oldValues in [true, false] {
             let place = directory.appendingPathComponent(oldValues ? "on" : "off")
@@ -20,10 +20,8 @@ enum PastVersions {
             try engine.insert(count: n)
             let ids = Workload.randomIDs(seed: Workload.updateSeed, count: Workload.updates, below: n)
             let w5 = try elapsedSeconds { _ = try engine.update(ids) }
-            let before = try engine.fileSize()
             let w8 = try elapsedSeconds { try engine.smallCommits(from: n, count: Workload.smallCommits) }
-            let growth = Double(try engine.fileSize() - before) / Double(Workload.smallCommits)
-            lines.append(String(format: "%-10@   %19.3f   %18.3f   %19.0f", oldValues ? "on" : "off", w5, w8, growth))
+            lines.append(String(format: "%-10@   %19.3f   %18.3f", oldValues ? "on" : "off", w5, w8))
             if oldValues { withOldValues = engine }
         }
         guard let realm = withOldValues?.realm else { return lines.joined(separator: "\n") }
