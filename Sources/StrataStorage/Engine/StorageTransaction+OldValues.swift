@@ -18,12 +18,12 @@ extension StorageTransaction {
     /// clear recorded every object it had; those after it are new).
     private func needsImage(_ table: Table) throws(StorageError) -> Bool {
         guard try recordsOldValues(), oldValues.isComplete else { return false }
-        return changes.classes[table.name]?.cleared != true
+        return !oldValues.clearsClasses || changes.classes[table.name]?.cleared != true
     }
 
     /// Records the row of object `key` before this write changes or deletes it.
     func recordOldRow(_ table: Table, _ key: ObjectKey, _ row: RowView) throws(StorageError) {
-        guard try needsImage(table), !oldValues.hasRow(table.name, key) else { return }
+        guard try needsImage(table) else { return }
         oldValues.record(row: row.bytes, of: table.name, key)
     }
 
@@ -37,6 +37,7 @@ extension StorageTransaction {
     /// `OldValues.maximumBytes`, beyond which the commit's before-images are incomplete.
     func recordOldClass(_ table: Table) throws(StorageError) {
         guard try needsImage(table) else { return }
+        oldValues.clearsClasses = true
         let rows = self.rows.scan(table)
         while oldValues.isComplete, let (key, row) = try rows.next() { try recordOldRow(table, key, row) }
         for property in table.listProperties {

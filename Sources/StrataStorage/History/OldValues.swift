@@ -39,6 +39,8 @@ package struct OldValues: Equatable, Sendable {
     package var isComplete = true
     /// The bytes recorded so far (rows and list contents).
     private(set) var byteCount = 0
+    /// Whether the commit cleared a class (whose later changes then need no images).
+    var clearsClasses = false
 
     /// The most bytes of before-images one commit keeps (64 MiB); a commit over it, such as
     /// the `deleteAll()` of a large class, is recorded as incomplete.
@@ -46,22 +48,26 @@ package struct OldValues: Equatable, Sendable {
 
     package init() {}
 
-    /// Whether the object already has its row recorded (or the commit is already incomplete).
-    func hasRow(_ className: String, _ key: ObjectKey) -> Bool {
-        !isComplete || classes[className]?[key]?.row != nil
-    }
-
     /// Whether list `property` of the object is already recorded (or the commit incomplete).
     func hasList(_ className: String, _ key: ObjectKey, _ property: Int) -> Bool {
         !isComplete || classes[className]?[key]?.lists[property] != nil
     }
 
-    /// Records the row of an object before its first change, unless it is already recorded.
+    /// Records the row of an object before its first change, unless it is already recorded
+    /// (one lookup of the class and the key, in place).
     mutating func record(row: UnsafeRawBufferPointer, of className: String, _ key: ObjectKey) {
-        guard !hasRow(className, key), account(row.count) else { return }
+        guard isComplete else { return }
+        let added = Self.setRow(&classes[className, default: [:]][key, default: Object()], row)
+        if added { _ = account(row.count) }
+    }
+
+    /// Sets `object`'s row to `row` (its seal flag cleared) unless it has one; whether it did.
+    private static func setRow(_ object: inout Object, _ row: UnsafeRawBufferPointer) -> Bool {
+        guard object.row == nil else { return false }
         var bytes = Array(row)
         bytes[0] &= ~RowEncoder.sealedFlag
-        classes[className, default: [:]][key, default: Object()].row = bytes
+        object.row = bytes
+        return true
     }
 
     /// Records the old contents of a list before its first change, unless already recorded.
