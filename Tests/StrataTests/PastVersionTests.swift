@@ -175,4 +175,37 @@ final class PastVersionTests: StrataTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
     }
+
+    func testEmbeddedObjectsReadAsTheyWere() throws {
+        var configuration = configuration("embedded.strata", types: [Tenant.self, Address.self, Coordinates.self, Phone.self])
+        configuration.syncOnCommit = false
+        let realm = try Realm(configuration: configuration)
+        func describe(_ realm: Realm) -> [String] {
+            realm.objects(Tenant.self).sorted(byKeyPath: "id").map { t in
+                let address = t.address.map { "\($0.street) \($0.city) \($0.location?.latitude ?? -1) \($0.phones.map(\.number))" } ?? "nil"
+                return "\(t.id) \(t.name) \(address) \(t.addresses.map(\.city))"
+            }
+        }
+        var pinned: [(UInt64, Realm)] = []
+        func pin() { pinned.append((realm.version, realm.freeze())) }
+        try realm.write {
+            realm.add(Tenant(value: ["id": 1, "name": "Ann", "address": ["street": "Main", "city": "Oslo", "location": ["latitude": 59.9],
+                                                                       "phones": [["number": "1"]]],
+                                     "addresses": [["city": "Rome"], ["city": "Bern"]]]))
+            realm.add(Tenant(value: ["id": 2, "name": "Bob"]))
+        }
+        pin()
+        let ann = realm.object(ofType: Tenant.self, forPrimaryKey: 1)!
+        try realm.write { ann.address!.city = "Bergen"; ann.address!.phones.append(Phone(value: ["number": "2"])) }
+        pin()
+        try realm.write { ann.address = Address(value: ["street": "New", "city": "Lima"]) }
+        pin()
+        try realm.write { ann.addresses.remove(at: 0); ann.address!.location = Coordinates(value: ["latitude": 1.5]) }
+        pin()
+        try realm.write { realm.delete(ann) }
+        pin()
+        for (version, frozen) in pinned {
+            XCTAssertEqual(describe(try realm.freeze(atVersion: version)), describe(frozen), "version \(version)")
+        }
+    }
 }
