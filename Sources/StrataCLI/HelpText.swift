@@ -64,7 +64,7 @@ struct HelpText {
         lines.append("")
         lines += Output.wrap("Errors go to stderr with a hint. Exit status: 0 success, 1 failure, 2 bad arguments. "
                              + "--json prints the data of any command as JSON (docs/INSPECTOR.md). Only compact, "
-                             + "import and demo write files; the others read one snapshot while other processes "
+                             + "import, revert and demo write files; the others read one snapshot while other processes "
                              + "keep working.", width: width)
         return lines
     }
