@@ -161,6 +161,24 @@ final class PastVersionTests: StrataTestCase {
         XCTAssertEqual(past.object(ofType: HistoryNode.self, forPrimaryKey: 3)?.previous.first?.id, 4)
     }
 
+    func testAClearOverTheOldValuesLimitEndsTheReadableVersions() throws {
+        var configuration = configuration("large.strata", types: [Dog.self])
+        configuration.syncOnCommit = false
+        let realm = try Realm(configuration: configuration)
+        let photo = Data(repeating: 7, count: 15 << 20)
+        for id in 1...5 { try realm.write { realm.add(Dog(value: ["id": id, "photo": photo])) } }
+        let full = realm.version
+        try realm.write { realm.deleteAll() }
+        try realm.write { realm.add(Dog(value: ["id": 9])) }
+        XCTAssertGreaterThan(5 * photo.count, OldValues.maximumBytes)
+        XCTAssertEqual(realm.readableVersions, full + 1...realm.version, "the clear kept no old values")
+        XCTAssertThrowsError(try realm.freeze(atVersion: full)) { error in
+            XCTAssertTrue("\(error)".contains("the oldest readable version is \(full + 1)"), "\(error)")
+        }
+        XCTAssertEqual(try realm.freeze(atVersion: full + 1).objects(Dog.self).count, 0)
+        XCTAssertEqual(try realm.historyEntry(version: full + 1)?["Dog"]?.cleared, true, "the change set is kept")
+    }
+
     func testTheCopyOfAPastVersionIsDeletedWithItsRealm() throws {
         let realm = try open()
         try addNodes(realm, 1...2)
