@@ -83,4 +83,37 @@ final class TimeTravelCLITests: StrataTestCase {
         XCTAssertTrue(inserted.errorOutput.contains("Dog 2 (age) by version 3"), inserted.transcript)
         assertConsistent()
     }
+
+    func testRevertingADeleteBringsBackLinksListsAndTheLinksToTheObject() throws {
+        let types: [ObjectBase.Type] = [HistoryNode.self, HistoryNote.self]
+        var deleted: UInt64 = 0
+        try closingRealms {
+            let realm = try openRealm(types: types)
+            try realm.write {
+                let nodes = (1...3).map { realm.create(HistoryNode.self, value: ["id": $0, "group": "a", "score": $0 * 10]) }
+                nodes[0].next = nodes[1]
+                nodes[0].children.append(objectsIn: [nodes[1], nodes[2], nodes[1]])
+                nodes[0].labels.insert("x")
+                nodes[0].counts["k"] = 4
+                nodes[2].next = nodes[0]
+                realm.add(HistoryNote(value: ["text": "about 1", "node": nodes[0]]))
+            }
+            try realm.write { realm.delete(realm.object(ofType: HistoryNode.self, forPrimaryKey: 1)!) }
+            deleted = realm.version
+        }
+        let revert = try strata(["revert", fileURL().path, String(deleted)])
+        XCTAssertEqual(revert.process.terminationStatus, 0, revert.transcript)
+        try closingRealms {
+            let realm = try openRealm(types: types)
+            let one = try XCTUnwrap(realm.object(ofType: HistoryNode.self, forPrimaryKey: 1))
+            XCTAssertEqual(one.next?.id, 2)
+            XCTAssertEqual(one.children.map(\.id), [2, 3, 2])
+            XCTAssertEqual(Array(one.labels), ["x"])
+            XCTAssertEqual(one.counts["k"], 4)
+            XCTAssertEqual(one.previous.map(\.id), [3], "the link from 3 is back")
+            XCTAssertEqual(realm.objects(HistoryNote.self).first?.node?.id, 1)
+            XCTAssertEqual(realm.objects(HistoryNode.self).filter("ANY children.id == 3").count, 1)
+        }
+        assertConsistent()
+    }
 }
