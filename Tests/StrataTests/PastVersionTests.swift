@@ -190,6 +190,10 @@ final class PastVersionTests: StrataTestCase {
             XCTAssertNotEqual(copy, path)
             XCTAssertTrue(FileManager.default.fileExists(atPath: copy))
             XCTAssertEqual(past.objects(HistoryNode.self).count, 2)
+            let thawed = past.thaw()
+            XCTAssertFalse(thawed.isFrozen)
+            XCTAssertTrue(thawed.configuration.readOnly, "a live Realm of the copy, which takes no writes")
+            XCTAssertEqual(thawed.objects(HistoryNode.self).count, 2)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
     }

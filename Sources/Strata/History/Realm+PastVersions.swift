@@ -12,7 +12,8 @@ extension Realm {
     /// copied (O(file size)) to where in-memory Realms live, and those commits are undone in
     /// the copy (O(what they changed)). The copy is deleted when the returned Realm and
     /// everything read from it are released. `version` equal to this Realm's version gives
-    /// `freeze()`.
+    /// `freeze()`. The returned Realm's configuration names the copy (an
+    /// `inMemoryIdentifier`, `readOnly`); `thaw()` gives a live, read-only Realm of the copy.
     ///
     /// Throws `.invalidInput` for a version newer than this Realm's, or older than
     /// `readableVersions` (its message names the oldest readable version).
