@@ -36,3 +36,23 @@ final class StressBlob: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var payload = Data()
 }
+
+/// A node of the history scenario (`HistoryWorker`): scalar properties (one indexed), a
+/// to-one link, a list of objects, a set and a map, and the backlinks of the link.
+final class HistoryNode: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var group = ""
+    @Persisted var score = 0
+    @Persisted var weight = 0.0
+    @Persisted var next: HistoryNode?
+    @Persisted var children: List<HistoryNode>
+    @Persisted var labels: MutableSet<String>
+    @Persisted var counts: Map<String, Int>
+    @Persisted(originProperty: "next") var previous: LinkingObjects<HistoryNode>
+}
+
+/// A note of the history scenario: a class without a primary key, cleared as a whole.
+final class HistoryNote: Object {
+    @Persisted var text = ""
+    @Persisted var node: HistoryNode?
+}

@@ -21,6 +21,7 @@ enum Workers {
         case "lock-byte": try FileWorkers.lockByte(options)
         case "hold-read": try FileWorkers.holdRead(options)
         case "fill": try FileWorkers.fill(options)
+        case "history": try HistoryWorker.run(options)
         default: fail("unknown worker role '\(role)'")
         }
     }

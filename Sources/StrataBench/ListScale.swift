@@ -45,11 +45,11 @@ enum ListScale {
             var rng = SplitMix64(seed: UInt64(size))
             let extra = try realm.write { (0..<operations).map { realm.create(Member.self, value: ["n": -$0]) } }
 
-            let append = try time { try realm.write { for m in extra { list.append(m) } } }
+            let append = try elapsedSeconds { try realm.write { for m in extra { list.append(m) } } }
             var sum = 0
-            let index = time { for _ in 0..<operations { sum &+= list[Int(rng.next() % UInt64(list.count))].n } }
-            let remove = try time { try realm.write { for _ in 0..<operations { list.remove(at: Int(rng.next() % UInt64(list.count))) } } }
-            let count = time { for _ in 0..<operations { sum &+= hub.members.count } }
+            let index = elapsedSeconds { for _ in 0..<operations { sum &+= list[Int(rng.next() % UInt64(list.count))].n } }
+            let remove = try elapsedSeconds { try realm.write { for _ in 0..<operations { list.remove(at: Int(rng.next() % UInt64(list.count))) } } }
+            let count = elapsedSeconds { for _ in 0..<operations { sum &+= hub.members.count } }
             guard list.count == size, hub.members.count == size else {
                 throw BenchError("list scale: \(list.count) members and \(hub.members.count) backlinks, expected \(size)")
             }
@@ -59,11 +59,5 @@ enum ListScale {
             printToStandardError("# check lists \(size) sum=\(sum)")
         }
         return lines.joined(separator: "\n")
-    }
-
-    private static func time(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 }

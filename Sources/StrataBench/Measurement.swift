@@ -80,3 +80,10 @@ struct Measurement: Codable {
         case opsPerSec = "ops_per_sec"
     }
 }
+
+/// The seconds `body` takes, by the monotonic clock.
+func elapsedSeconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}

@@ -32,6 +32,8 @@ struct Options {
     var childEngine: EngineKind?
     /// Run the list-scale measurement instead of the workload.
     var lists = false
+    /// Run the old-values and past-version measurement instead of the workload.
+    var past = false
     /// Run the W1-W17 workload (off with `--processes` or `--notifications`).
     var workload = true
     /// Run the multi-process rows (off with `--only`, unless `--processes` is given too).
@@ -56,6 +58,7 @@ struct Options {
         usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json] [--repeat R]
                             [--rounds K] [--engines strata,lmdb,sqlite] [--dir PATH]
                             [--processes] [--notifications] [--seconds S]
+                            [--lists | --past]
           --n N        objects inserted by W1 (default 1000000)
           --nosync     commits without flushing (LMDB MDB_NOSYNC, SQLite synchronous=OFF)
           --only LIST  ops to run, from W1-W17, W8b, RSS (W1 always runs):
@@ -76,6 +79,9 @@ struct Options {
           --dir PATH   where each engine's temporary directory is made (default /tmp)
           --lists      instead: Strata's list append/index/remove and backlink count per
                        operation at 1k, 10k, 100k and 200k members
+          --past       instead: Strata's W5 and W8 with history old values on and
+                       off, and the time to open the version 1, 100 and 10,000 commits
+                       back with freeze(atVersion:) on the N-object file
           --processes  only the multi-process rows (also part of the default run, left out
                        when --only is given), each with real child processes on one file:
                        Strata's commit-to-callback latency (p50/p99/max, observer in another
@@ -121,6 +127,8 @@ struct Options {
                 })
             case "--lists":
                 options.lists = true
+            case "--past":
+                options.past = true
             case "--processes":
                 processesOnly = true
             case "--notifications":

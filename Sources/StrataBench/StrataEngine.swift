@@ -17,10 +17,16 @@ final class StrataEngine: BenchEngine {
     private let fileURL: URL
     let realm: Realm
 
-    init(directory: URL, durable: Bool) throws {
+    convenience init(directory: URL, durable: Bool) throws {
+        try self.init(directory: directory, durable: durable, oldValues: true)
+    }
+
+    /// Opens `bench.realm` in `directory`; `oldValues` is `historyRecordsOldValues`.
+    init(directory: URL, durable: Bool, oldValues: Bool) throws {
         fileURL = directory.appendingPathComponent("bench.realm")
         var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self, Team.self, Pet.self])
         config.syncOnCommit = durable
+        config.historyRecordsOldValues = oldValues
         realm = try Realm(configuration: config)
     }
 

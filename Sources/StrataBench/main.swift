@@ -69,6 +69,20 @@ func printToStandardError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
+/// Prints what `body` returns, run in a new directory `name-<pid>` under `--dir` (or the
+/// temporary directory) that is removed afterwards; exits with status 1 when it throws.
+func runInFreshDirectory(_ name: String, _ options: Options, _ body: (URL) throws -> String) {
+    do {
+        let directory = URL(fileURLWithPath: options.directory ?? NSTemporaryDirectory()).appendingPathComponent("\(name)-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        print(try body(directory))
+    } catch {
+        printToStandardError("strata-bench: \(error)")
+        exit(1)
+    }
+}
+
 let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
@@ -84,16 +98,9 @@ if let role = options.role {
         exit(1)
     }
 } else if options.lists {
-    do {
-        let directory = URL(fileURLWithPath: options.directory ?? NSTemporaryDirectory())
-            .appendingPathComponent("strata-lists-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        print(try ListScale.run(directory: directory))
-    } catch {
-        printToStandardError("strata-bench: \(error)")
-        exit(1)
-    }
+    runInFreshDirectory("strata-lists", options) { try ListScale.run(directory: $0) }
+} else if options.past {
+    runInFreshDirectory("strata-past", options) { try PastVersions.run(directory: $0, n: options.n, durable: options.durable) }
 } else if let engine = options.childEngine {
     do {
         try ChildProcess.serve(engine, options: options)

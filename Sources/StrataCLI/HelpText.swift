@@ -64,8 +64,9 @@ struct HelpText {
         lines.append("")
         lines += Output.wrap("Errors go to stderr with a hint. Exit status: 0 success, 1 failure, 2 bad arguments. "
                              + "--json prints the data of any command as JSON (docs/INSPECTOR.md). Only compact, "
-                             + "import and demo write Strata files (and log --chart its picture); the others read one "
-                             + "snapshot while other processes keep working. Options take --opt=value too.", width: width)
+                             + "import, revert and demo write Strata files (and log --chart its picture); the others "
+                             + "read one snapshot while other processes keep working. Options take --opt=value too.",
+                             width: width)
         return lines
     }
 }

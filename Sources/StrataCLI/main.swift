@@ -10,7 +10,7 @@ import Foundation
 
 /// Every command `strata` knows, in the order `strata help` lists them.
 let commands: [Command.Type] = [
-    InfoCommand.self, QueryCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self,
+    InfoCommand.self, QueryCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, BlameCommand.self, RevertCommand.self,
     WatchCommand.self, VersionsCommand.self, CheckCommand.self, CompactCommand.self, ExportCommand.self, ImportCommand.self, DemoCommand.self,
     VersionCommand.self, DemoWorkerCommand.self,
 ]

@@ -125,7 +125,9 @@ final class HistoryCLITests: StrataTestCase {
         XCTAssertTrue(show.lines[1].hasPrefix("time         20"), show.transcript)
         XCTAssertEqual(show.lines[2], "process      \(me) (pid \(getpid()))")
         XCTAssertEqual(show.lines[3], "changes      Dog -1 ~1(name,age)")
-        XCTAssertEqual(Array(show.lines.dropFirst(4)), ["", "Dog: 1 deleted, 1 modified", "  - 3", "  ~ 2  name, age"], show.transcript)
+        XCTAssertEqual(Array(show.lines.dropFirst(4).prefix(2)), ["", "Dog: 1 deleted, 1 modified"], show.transcript)
+        XCTAssertTrue(show.lines[6].hasPrefix("  - 3  name=\"d3\", age=0, born=20"), "the values it had: \(show.transcript)")
+        XCTAssertEqual(show.lines[7], "  ~ 2  name=\"d2\" -> \"Rex\", age=0 -> 4", show.transcript)
         let tags = try strata(["show", file, "4"])
         XCTAssertTrue(tags.lines.contains("description  tags"), tags.transcript)
         XCTAssertTrue(tags.lines.contains("  + swift  uses=0"), "no later commit changed it: \(tags.transcript)")
@@ -155,7 +157,9 @@ final class HistoryCLITests: StrataTestCase {
         let diff = try strata(["diff", file, "1", "3"])
         XCTAssertEqual(diff.process.terminationStatus, 0, diff.transcript)
         XCTAssertEqual(diff.lines[0], "from version 1 to version 3 (2 commits): Dog +2", "3 was inserted and deleted in between")
-        XCTAssertEqual(Array(diff.lines.dropFirst(2)), ["Dog: 2 inserted", "  + 1", "  + 2"])
+        XCTAssertEqual(diff.lines[2], "Dog: 2 inserted")
+        XCTAssertTrue(diff.lines[3].hasPrefix("  + 1  name=\"d1\", age=0, born="), diff.transcript)
+        XCTAssertTrue(diff.lines[4].hasPrefix("  + 2  name=\"Rex\", age=4, born="), "as at version 3: \(diff.transcript)")
         let document = try XCTUnwrap(try json(["diff", file, "2", "5"]) as? [String: Any])
         XCTAssertEqual(document["from"] as? Int, 2)
         XCTAssertEqual(document["to"] as? Int, 5)
@@ -190,9 +194,11 @@ final class HistoryCLITests: StrataTestCase {
 
     /// Versions 2 (Dog 1 Rex age 3, Dog 2 Fido age 5), 3 (Dog 1 age 4), 4 (Dog 1 named
     /// Max, Dog 2 deleted).
-    private func makeFileWithLaterChanges() throws -> String {
+    private func makeFileWithLaterChanges(oldValues: Bool = true) throws -> String {
         try closingRealms {
-            let realm = try openRealm(types: [Dog.self])
+            var configuration = configuration(types: [Dog.self])
+            configuration.historyRecordsOldValues = oldValues
+            let realm = try Realm(configuration: configuration)
             try realm.write {
                 realm.add(Dog(value: ["id": 1, "name": "Rex", "age": 3, "born": Date(timeIntervalSince1970: 0)]))
                 realm.add(Dog(value: ["id": 2, "name": "Fido", "age": 5]))
@@ -206,8 +212,29 @@ final class HistoryCLITests: StrataTestCase {
         return fileURL().path
     }
 
-    func testShowAndDiffPrintTheValuesNoLaterCommitChanged() throws {
+    func testShowAndDiffPrintOldAndNewValues() throws {
         let file = try makeFileWithLaterChanges()
+        let three = try strata(["show", file, "3"])
+        XCTAssertEqual(three.lines.last, "  ~ 1  age=3 -> 4", three.transcript)
+        let two = try strata(["show", file, "2"])
+        XCTAssertEqual(two.lines.suffix(2).first, "  + 1  name=\"Rex\", age=3, born=1970-01-01T00:00:00.000Z, photo=nil", two.transcript)
+        XCTAssertTrue(two.lines.last?.hasPrefix("  + 2  name=\"Fido\", age=5, born=20") ?? false, "deleted later: \(two.transcript)")
+        let diff = try strata(["diff", file, "2", "4"])
+        XCTAssertEqual(diff.lines.suffix(3).first, "Dog: 1 deleted, 1 modified", diff.transcript)
+        XCTAssertTrue(diff.lines.suffix(2).first?.hasPrefix("  - 2  name=\"Fido\", age=5, born=20") ?? false, diff.transcript)
+        XCTAssertEqual(diff.lines.last, "  ~ 1  name=\"Rex\" -> \"Max\", age=3 -> 4", diff.transcript)
+
+        let entry = try XCTUnwrap(try json(["show", file, "4"]) as? [String: Any])
+        let dog = try XCTUnwrap((entry["classes"] as? [[String: Any]])?.first)
+        let modified = try XCTUnwrap((dog["modified"] as? [[String: Any]])?.first)
+        XCTAssertEqual(modified["values"] as? [String: String], ["name": "Max"])
+        XCTAssertEqual(modified["oldValues"] as? [String: String], ["name": "Rex"])
+        let deleted = try XCTUnwrap((dog["deleted"] as? [[String: Any]])?.first)
+        XCTAssertEqual(deleted["oldValues"].flatMap { $0 as? [String: Any] }?["age"] as? Int, 5)
+    }
+
+    func testWithoutOldValuesShowAndDiffPrintTheValuesNoLaterCommitChanged() throws {
+        let file = try makeFileWithLaterChanges(oldValues: false)
         let three = try strata(["show", file, "3"])
         XCTAssertEqual(three.lines.last, "  ~ 1  age=4", three.transcript)
         let two = try strata(["show", file, "2"])

@@ -17,12 +17,12 @@ final class TerminalCLITests: StrataTestCase {
         let terminal = ["TERM": "xterm"]
         let show = try TerminalRun(["show", file, "12"], terminal: .stdout, environment: terminal)
         XCTAssertEqual(show.status, 0, show.piped)
-        XCTAssertTrue(show.terminal.contains("  \u{1B}[33m~\u{1B}[0m 1  age=10"), show.terminal)
+        XCTAssertTrue(show.terminal.contains("  \u{1B}[33m~\u{1B}[0m 1  age=9 -> 10"), show.terminal)
         let check = try TerminalRun(["check", file], terminal: .stdout, environment: terminal)
         XCTAssertTrue(check.terminal.contains("\u{1B}[32mconsistent\u{1B}[0m"), check.terminal)
         let plain = try TerminalRun(["show", file, "12"], terminal: .stdout, environment: ["TERM": "xterm", "NO_COLOR": "1"])
         XCTAssertFalse(plain.terminal.contains("\u{1B}"), plain.terminal)
-        XCTAssertTrue(plain.terminal.contains("  ~ 1  age=10"), plain.terminal)
+        XCTAssertTrue(plain.terminal.contains("  ~ 1  age=9 -> 10"), plain.terminal)
         let json = try TerminalRun(["show", file, "12", "--json"], terminal: .stdout, environment: terminal)
         XCTAssertFalse(json.terminal.contains("\u{1B}"), "JSON is never coloured: \(json.terminal)")
     }

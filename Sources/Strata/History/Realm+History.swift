@@ -8,10 +8,9 @@ extension Realm {
     /// data, so the history and the data never disagree. Entries older than the
     /// configuration's `historyRetention` are removed.
     ///
-    /// Object changes name objects by `ObjectID` and properties by name. Old values of the
-    /// changed properties are not recorded yet; the record layout reserves a section for
-    /// them (docs/FILE-FORMAT.md, "Extensions"), and they will be added here as a new
-    /// property without changing the existing ones.
+    /// Object changes name objects by `ObjectID` and properties by name. The entry also keeps
+    /// the old values of what the commit changed (`Configuration.historyRecordsOldValues`),
+    /// which `freeze(atVersion:)` reads to rebuild past versions.
     public struct HistoryEntry: Sendable, Hashable {
         /// The version this commit created (1 for the first commit of the file).
         public let version: UInt64

@@ -96,6 +96,9 @@ extension RealmCore {
                 try translatingErrors(path: path) {
                     try txn.store(classes: fresh.missing.map { try txn.meta.freshIDs($0.schema) })
                     if try txn.meta.schemaVersion == nil { try txn.meta.setSchemaVersion(wanted) }
+                    if try txn.meta.recordsOldValues != configuration.historyRecordsOldValues, !configuration.readOnly {
+                        try txn.meta.setRecordsOldValues(configuration.historyRecordsOldValues)
+                    }
                     try txn.commit(processName: Self.processName, pid: getpid())
                 }
             }

@@ -79,6 +79,13 @@ extension Realm {
         /// newest 10,000 or the last 30 days, whichever is more, at most 1,000,000. Per file
         /// and process, the configuration opened last decides.
         public var historyRetention = HistoryRetention.default
+        /// Strata: whether commits keep, in their history entries, the old values of what they
+        /// change (the before-images `Realm.freeze(atVersion:)`, `strata blame` and `strata
+        /// revert` read; docs/HISTORY.md). On by default; turn it off for write-heavy files that
+        /// need no past versions. A per-file setting stored in the file: a read-write open
+        /// stores its configuration's value, and every process's commits follow the stored
+        /// one. Versions before a commit made with it off can no longer be read.
+        public var historyRecordsOldValues = true
         /// Strata: the permissions the two lock files (`FILE-lock`, `FILE.lock`) get when this
         /// process creates them; nil (default): 0666 masked by the umask, as the database.
         /// Every reader registers its snapshot in `FILE-lock`, so a user who may only read the

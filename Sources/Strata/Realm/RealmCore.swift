@@ -78,6 +78,7 @@ final class RealmCore {
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
         try prepareSchema(ModelClass.withLinkTargets(configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.discovered))
+        try storeOldValuesSetting()
         let waker = CommitWaker(self)
         file.addCommitListener(waker)
         self.waker = waker

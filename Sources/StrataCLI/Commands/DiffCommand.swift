@@ -13,8 +13,10 @@ struct DiffCommand: Command {
                 + "changed by any of those commits. An object inserted and deleted in between does not appear; "
                 + "one inserted and then modified is inserted. Both versions must be in the retained history "
                 + "(see 'strata log').",
-            "Values of version B appear where the file still holds them (no commit after B changed the "
-                + "property): name=value, every property of an inserted object; the others by name.",
+            "Values are those of versions A and B: a modified property as name=old -> new, a deleted object "
+                + "with its values at A, an inserted one with its values at B. They come from the old values "
+                + "the history entries keep; in a file whose entries keep none, only the values no commit "
+                + "after B changed are known, and the other properties are printed by name.",
         ],
         options: [("--json", "one JSON object (docs/HISTORY.md)")],
         examples: ["strata diff app.strata 1200 1207", "strata diff app.strata 1200 1207 --json"],
@@ -30,7 +32,7 @@ struct DiffCommand: Command {
             let missing = [from, to].filter { !(realm.retainedHistory?.contains($0) ?? false) }
             guard missing.isEmpty else { throw HistoryFile.notRetained(missing, in: realm, path: path) }
             let classes = try realm.changes(from: from, to: to)
-            return (classes, try ChangeReport.reports(classes, path: path, version: to))
+            return (classes, try ChangeReport.reports(classes, path: path, from: from, to: to))
         }
         if options.has("--json") {
             Output.json(HistoryJSON.Range(from: from, to: to, classes: reports.map(\.json)))

@@ -12,7 +12,7 @@ struct QueryCommand: Command {
     static let summary = "print the objects matching a query, their number or its plan"
     static let help = HelpText(
         synopsis: "FILE CLASS PREDICATE [ARGS...] [--sort KEY[,KEY DESC]] [--limit N] [--columns A,B] "
-            + "[--count | --explain] [--json]",
+            + "[--at VERSION] [--count | --explain] [--json]",
         description: [
             "Runs PREDICATE (the Strata query language, docs/QUERY-LANGUAGE.md, SORT/DISTINCT/LIMIT suffixes "
                 + "included) on the objects of CLASS and prints them as a table: every stored property (or the "
@@ -27,6 +27,7 @@ struct QueryCommand: Command {
         options: [("--sort KEYS", "sort by KEY[ ASC|DESC], comma-separated (after PREDICATE's suffixes)"),
                   ("--limit N, -n N", "at most N objects (after sorting)"),
                   ("--columns A,B", "only these properties, in this order (#key: the object key, first)"),
+                  ("--at VERSION", "query the file as it was at VERSION, rebuilt from the history's old values"),
                   ("--count", "print only the number of objects (after --limit)"),
                   ("--explain", "print the plan (index or scan, then filter, sort, limit) instead"),
                   ("--json", "one JSON object per line (JSON Lines), properties in schema order; "
@@ -35,13 +36,16 @@ struct QueryCommand: Command {
                    "strata query app.strata Dog 'id IN %@' '[1, 2, 3]' --json",
                    "strata query app.strata Dog 'age > 3' --columns id,name,tags",
                    "strata query app.strata Dog 'age > 3' --count",
-                   "strata query app.strata Dog \"name == 'Rex'\" --explain"],
-        exitStatus: [(0, "success (also when nothing matches)"), (1, "the file cannot be read"),
+                   "strata query app.strata Dog \"name == 'Rex'\" --explain",
+                   "strata query app.strata Dog 'age > 3' --at 1200"],
+        exitStatus: [(0, "success (also when nothing matches)"), (1, "the file cannot be read, or VERSION cannot be read"),
                      (2, "bad arguments, an unknown class or an invalid query")])
 
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Options(arguments)
-        let file = try StorageFile.open(path: options.path, options: .init(readOnly: true))
+        let source = try StorageFile.open(path: options.path, options: .init(readOnly: true))
+        let past = try options.version.map { try PastVersionCopy(of: source, at: $0) }
+        let file = past?.file ?? source
         let text = options.queryText
 
         // Read everything on one snapshot, then print with no transaction open.
@@ -71,6 +75,7 @@ struct QueryCommand: Command {
             }
         }
 
+        withExtendedLifetime(past) {}
         switch output {
         case .plan(let plan):
             Output.line(plan)
@@ -110,15 +115,18 @@ struct QueryCommand: Command {
         var limit: Int?
         /// The columns of `--columns`, in order, or nil for every property.
         var columns: [String]?
+        /// `--at`: the past version to query.
+        var version: UInt64?
         var count = false
         var explain = false
         var json = false
 
         init(_ arguments: [String]) throws {
             let parsed = try Arguments(arguments, flags: ["--count", "--explain", "--json"],
-                                       valued: ["--sort", "--limit", "--columns"], short: ["-n": "--limit"])
+                                       valued: ["--sort", "--limit", "--columns", "--at"], short: ["-n": "--limit"])
             count = parsed.has("--count")
             explain = parsed.has("--explain")
+            version = try parsed.number("--at")
             json = parsed.has("--json")
             sort = try parsed.all("--sort").flatMap { try $0.split(separator: ",").map(Self.sortKey) }
             limit = try parsed.count("--limit")

@@ -11,9 +11,10 @@ struct ShowCommand: Command {
             "Shows the history entry of VERSION: time (ISO-8601, UTC), process and pid, description, and per "
                 + "class the inserted (+), deleted (-) and modified (~) objects, by primary key (or #objectKey), "
                 + "with the names of the modified properties.",
-            "Values appear where the file still holds them: history entries do not store values, but a "
-                + "property no later commit changed still has its value of VERSION, so it is printed as "
-                + "name=value (all properties of an inserted object); the others are printed by name.",
+            "Values are printed as name=value: a modified property as old -> new, a deleted object with "
+                + "the values it had, an inserted one with those it was given. They are read from the old "
+                + "values the later history entries keep (docs/HISTORY.md); in a file whose entries keep "
+                + "none, only the properties no later commit changed are known, and the others are printed by name.",
         ],
         options: [("--json", "one JSON object (docs/HISTORY.md)")],
         examples: ["strata show app.strata 1207", "strata show app.strata 1207 --json"],
@@ -27,7 +28,7 @@ struct ShowCommand: Command {
             guard let entry = try realm.historyEntry(version: version) else {
                 throw HistoryFile.notRetained([version], in: realm, path: path)
             }
-            return (entry, try ChangeReport.reports(entry.classes, path: path, version: version))
+            return (entry, try ChangeReport.reports(entry.classes, path: path, from: version - 1, to: version))
         }
         if options.has("--json") {
             Output.json(HistoryJSON.Entry(entry: entry, classes: reports.map(\.json)))

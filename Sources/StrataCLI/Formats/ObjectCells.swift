@@ -143,15 +143,39 @@ final class CellReader {
 
     /// The cells of `properties` of object `key` of `table`, or nil when it does not exist.
     /// Lists, sets and maps are their element counts, or with `elements` their elements and
-    /// entries.
-    func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema], elements: Bool = false) throws -> [Cell]? {
-        guard let row = try txn.rows.read(table, key) else { return nil }
+    /// entries. With `image` (the object's before-image in a history entry), the row and the
+    /// lists the image holds are read from it instead (lists as counts); the object then need
+    /// not exist any more.
+    func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema], elements: Bool = false,
+               image: OldValues.Object? = nil) throws -> [Cell]? {
+        guard let bytes = image?.row else {
+            return try cells(table, key, properties, row: try txn.rows.read(table, key), lists: image?.lists ?? [:],
+                             elements: elements)
+        }
+        return try bytes.withUnsafeBytes { b in
+            guard let row = RowView(b) else {
+                throw CommandFailure("the old values of '\(table.name)' object \(key) in the history do not decode",
+                                     hint: "'strata check' checks the whole file")
+            }
+            return try cells(table, key, properties, row: row, lists: image?.lists ?? [:], elements: elements)
+        }
+    }
+
+    /// The cells of `properties` from `row`, and lists from `lists` where they hold them (else
+    /// the object's stored lists, empty when it no longer exists).
+    private func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema], row: RowView?,
+                       lists: [Int: OldValues.List], elements: Bool) throws -> [Cell]? {
+        guard let row else { return nil }
         var cells: [Cell] = []
         cells.reserveCapacity(properties.count)
         for property in properties {
             if property.isList {
-                cells.append(elements ? try collection(table, key, property)
-                                      : .list(count: try txn.lists.count(table, property, owner: key)))
+                if let list = lists[property.id] {
+                    cells.append(.list(count: list.count))
+                } else {
+                    cells.append(elements ? try collection(table, key, property)
+                                          : .list(count: try txn.lists.count(table, property, owner: key)))
+                }
                 continue
             }
             cells.append(try cell(row.hasSlot(property.id) ? row.value(property) : .null, of: property))

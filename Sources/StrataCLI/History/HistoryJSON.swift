@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 
 /// The `--json` shapes of `log`, `show` and `diff` (documented in docs/HISTORY.md).
 enum HistoryJSON {
@@ -11,8 +12,9 @@ enum HistoryJSON {
         let id: Realm.HistoryEntry.ObjectID
         let properties: [String]?
         let values: [String: JSONScalar]?
+        let oldValues: [String: JSONScalar]?
 
-        enum Keys: String, CodingKey { case key, primaryKey, properties, values }
+        enum Keys: String, CodingKey { case key, primaryKey, properties, values, oldValues }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode("#\(id.objectKey)", forKey: .key)
@@ -26,6 +28,7 @@ enum HistoryJSON {
             }
             try c.encodeIfPresent(properties, forKey: .properties)
             try c.encodeIfPresent(values, forKey: .values)
+            try c.encodeIfPresent(oldValues, forKey: .oldValues)
         }
     }
 
@@ -59,25 +62,75 @@ enum HistoryJSON {
         }
     }
 
-    /// An entry's header fields and its classes, as summaries (`log`) or in full (`show`).
-    struct Entry<Class: Encodable>: Encodable {
+    /// An entry's header fields: version, time, timestamp, pid, process, description.
+    struct Header: Encodable {
         let version: UInt64
         let time: String
         let timestamp: Double
         let pid: Int32
         let process: String
         @NullWhenNil var description: String?
+
+        init(version: UInt64, date: Date, pid: Int32, process: String, description: String?) {
+            self.version = version
+            time = HistoryFile.preciseTime(date)
+            timestamp = date.timeIntervalSince1970
+            self.pid = pid
+            self.process = process
+            self.description = description
+        }
+    }
+
+    /// An entry's header fields and its classes, as summaries (`log`) or in full (`show`).
+    struct Entry<Class: Encodable>: Encodable {
+        let header: Header
         let classes: [Class]
 
         /// The header fields of `entry`, with its classes as given.
         init(entry: Realm.HistoryEntry, classes: [Class]) {
-            version = entry.version
-            time = HistoryFile.preciseTime(entry.date)
-            timestamp = entry.date.timeIntervalSince1970
-            pid = entry.pid
-            process = entry.processName
-            description = entry.description
+            header = Header(version: entry.version, date: entry.date, pid: entry.pid, process: entry.processName,
+                            description: entry.description)
             self.classes = classes
+        }
+
+        private enum Keys: String, CodingKey { case classes }
+        func encode(to encoder: Encoder) throws {
+            try header.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(classes, forKey: .classes)
+        }
+    }
+
+    /// `blame`: one commit that touched the object: the entry header fields, `"change"`
+    /// (`"inserted"`, `"deleted"` or `"modified"`), `"properties"`, and `"values"` and
+    /// `"oldValues"` (by property name) where known.
+    struct ObjectChange: Encodable {
+        let header: Header
+        let change: String
+        let properties: [String]
+        let values: [String: JSONScalar]?
+        let oldValues: [String: JSONScalar]?
+
+        init(_ c: ObjectHistory.Change) {
+            header = Header(version: c.entry.version, date: Date(timeIntervalSince1970: c.entry.time), pid: c.entry.pid,
+                            process: c.entry.processName, description: c.entry.description)
+            change = c.sign == "+" ? "inserted" : c.sign == "-" ? "deleted" : "modified"
+            properties = c.properties.map(\.name)
+            func named(_ cells: [Cell]?) -> [String: JSONScalar]? {
+                cells.map { Dictionary(zip(c.properties.map(\.name), $0.map(\.json)), uniquingKeysWith: { a, _ in a }) }
+            }
+            values = named(c.after)
+            oldValues = named(c.before)
+        }
+
+        private enum Keys: String, CodingKey { case change, properties, values, oldValues }
+        func encode(to encoder: Encoder) throws {
+            try header.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(change, forKey: .change)
+            try c.encode(properties, forKey: .properties)
+            try c.encodeIfPresent(values, forKey: .values)
+            try c.encodeIfPresent(oldValues, forKey: .oldValues)
         }
     }
 

@@ -50,6 +50,10 @@ package final class StorageTransaction {
     var schemaChanged = false
     /// The object keys this write hands out.
     var keys = KeyCounters()
+    /// The before-images this write has recorded (`StorageTransaction+OldValues.swift`).
+    var oldValues = OldValues()
+    /// Whether this write records before-images: nil until its first change asks the meta.
+    var oldValuesEnabled: Bool?
 
     /// Whether this read snapshot is counted in the file's pins (until it ends).
     private var isPinned = false
@@ -169,8 +173,10 @@ package final class StorageTransaction {
         let newVersion = version + 1
         let context = "Committing to '\(file.path)'"
         let format = try meta.prepareCommit(of: newVersion, context)
+        let extensions = try oldValuesForEntry().map { [HistoryEntry.Extension(tag: HistoryEntry.Extension.oldValuesTag, bytes: $0.encoded())] }
         let entry = HistoryEntry(version: newVersion, time: Date().timeIntervalSince1970, pid: pid,
-                                 processName: processName, description: commitDescription, changes: changes)
+                                 processName: processName, description: commitDescription, changes: changes,
+                                 extensions: extensions ?? [])
         try history.append(entry, keeping: historyRetention ?? file.historyRetention, context)
         try meta.finishCommit(of: newVersion, format: format, context)
         let schemaVersion = try meta.schemaVersion
@@ -188,8 +194,12 @@ package final class StorageTransaction {
         return newVersion
     }
 
-    /// Forgets the changes recorded so far (a migration commits without per-class change sets).
-    package func discardChanges() { changes = ChangeSet() }
+    /// Forgets the changes recorded so far (a migration commits without per-class change sets,
+    /// and without before-images: the versions before it cannot be rebuilt).
+    package func discardChanges() {
+        changes = ChangeSet()
+        oldValues.giveUp()
+    }
 
     /// Records a change of `table` (used by the stores' writes).
     func record(_ table: Table, _ change: (inout ClassChanges) -> Void) {

@@ -10,14 +10,14 @@ package struct HistoryEntry: Equatable, Sendable {
     package var processName: String
     package var description: String?
     package var changes: ChangeSet
-    /// Tagged sections after the change set (docs/FILE-FORMAT.md, "Extensions"). None is
-    /// written today; `Extension.oldValuesTag` is reserved for the old values of changed
-    /// properties. Unknown tags are kept as they are.
+    /// Tagged sections after the change set (docs/FILE-FORMAT.md, "Extensions"): the commit's
+    /// before-images under `Extension.oldValuesTag` (`OldValues`). Unknown tags are kept as
+    /// they are.
     package var extensions: [Extension]
 
     /// One tagged section at the end of an entry.
     package struct Extension: Equatable, Sendable {
-        /// Reserved: the old values of the properties a commit modified or deleted.
+        /// The before-images of what the commit modified or deleted (`OldValues`).
         package static let oldValuesTag: UInt8 = 1
 
         package var tag: UInt8

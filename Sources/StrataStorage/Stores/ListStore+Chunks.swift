@@ -58,6 +58,7 @@ extension ListStore {
     /// Writes `value` under `key`, sealed in a file whose records are sealed.
     func put(_ table: Table, _ property: PropertySchema, key: [UInt8], _ value: [UInt8]) throws(StorageError) {
         let db = try listDatabase(table, property)
+        try recordOldList(table, property, key)
         let txn = transaction.lmdb
         let sealed = transaction.seals, seed = table.listSeeds[property.id] ?? 0
         try StorageError.translating("Writing the list '\(table.name).\(property.name)'") {
@@ -70,10 +71,17 @@ extension ListStore {
 
     func deleteEntry(_ table: Table, _ property: PropertySchema, key: [UInt8]) throws(StorageError) {
         let db = try listDatabase(table, property)
+        try recordOldList(table, property, key)
         let txn = transaction.lmdb
         try StorageError.translating("Writing the list '\(table.name).\(property.name)'") {
             _ = try key.withUnsafeBytes { try txn.delete(db, key: $0) }
         }
+    }
+
+    /// Records the old contents of the list an entry `key` belongs to, before its first change.
+    private func recordOldList(_ table: Table, _ property: PropertySchema, _ key: [UInt8]) throws(StorageError) {
+        let owner = key.withUnsafeBytes { ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) }
+        try transaction.recordOldList(table, property, owner: owner)
     }
 
     func putDirectory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ dir: ListEncoding.Directory) throws(StorageError) {

@@ -211,6 +211,7 @@ package struct ListStore {
     func removeAll(_ table: Table, _ property: PropertySchema) throws(StorageError) {
         let owners = try owners(table, property)
         guard let db = table.lists[property.id] else { return }
+        try transaction.recordOldLists(table, property)
         let txn = transaction.lmdb
         try StorageError.translating("Clearing the lists of '\(table.name).\(property.name)'") { try txn.empty(db) }
         try transaction.links.removeAll(table, property)

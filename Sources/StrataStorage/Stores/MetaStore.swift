@@ -20,12 +20,12 @@ package struct MetaStore {
 
     /// The integer under `key`, or nil when it was never written (or the file has no meta
     /// database yet).
-    private func integer<T: FixedWidthInteger>(_ key: String, _ context: @autoclosure () -> String) throws(StorageError) -> T? {
+    func integer<T: FixedWidthInteger>(_ key: String, _ context: @autoclosure () -> String) throws(StorageError) -> T? {
         guard let db = transaction.database(MetaKeys.database) else { return nil }
         return try StorageError.translating(context()) { try MetaKeys.readInteger(transaction.lmdb, db, key) }
     }
 
-    private func setInteger<T: FixedWidthInteger>(_ key: String, _ value: T, _ context: @autoclosure () -> String) throws(StorageError) {
+    func setInteger<T: FixedWidthInteger>(_ key: String, _ value: T, _ context: @autoclosure () -> String) throws(StorageError) {
         let db = try database()
         try StorageError.translating(context()) { try MetaKeys.writeInteger(transaction.lmdb, db, key, value) }
     }
@@ -87,6 +87,11 @@ package struct MetaStore {
             for (name, next) in transaction.keys.next { try MetaKeys.writeInteger(txn, db, MetaKeys.sequencePrefix + name, next) }
             return format
         }
+    }
+
+    /// The file's format (meta `format`; a new file's is the current one).
+    func format(_ context: @autoclosure () -> String) throws(StorageError) -> UInt32 {
+        try integer(MetaKeys.format, context()) ?? StorageFile.formatVersion
     }
 
     /// The database's file id (meta `fileID`), nil in a file older Strata created.

@@ -70,6 +70,7 @@ package struct ObjectWrites {
             }
         }
         if newValues.isEmpty { return }
+        try transaction.recordOldRow(table, key, old)
         func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
         try Self.checkSizes(table, newValues.lazy.map(\.value))
         for p in table.mixedProperties { if let new = newValue(p.id) { try Self.checkMixedValue(table, p, new) } }
@@ -114,7 +115,8 @@ package struct ObjectWrites {
     /// Deletes object `key` and its index entries. Returns false if it did not exist.
     @discardableResult
     package func delete(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
-        guard try transaction.rows.read(table, key) != nil else { return false }
+        guard let row = try transaction.rows.read(table, key) else { return false }
+        try transaction.recordOldRow(table, key, row)
         try unlinkIncoming(table, key)
         try unlistIncoming(table, key)
         for list in table.listProperties { try transaction.lists.removeAll(table, list, owner: key) }
@@ -136,6 +138,7 @@ package struct ObjectWrites {
     /// Deletes every object of the class in one step (`mdb_drop` of its databases), recorded
     /// in history as one "cleared" change rather than a key per object.
     package func deleteAll(_ table: Table) throws(StorageError) {
+        try transaction.recordOldClass(table)
         try deleteAllOwned(table)
         try unlinkAllIncoming(table)
         try unlistAllIncoming(table)

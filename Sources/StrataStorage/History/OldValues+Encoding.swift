@@ -1,0 +1,107 @@
+/// The byte layout of `OldValues`, the payload of a history entry's extension
+/// `HistoryEntry.Extension.oldValuesTag` (docs/FILE-FORMAT.md, "Old values"):
+///
+///   oldValues := flags:u8 (bit 0: complete) classCount:varint class*
+///   class     := name:str objectCount:varint object*          (objects by ascending key)
+///   object    := keyDelta:varint rowLength:varint row listCount:varint list*
+///                                                              (rowLength 0: no row recorded)
+///   list      := propertyId:varint length:varint elements mapKeys:(0 | (length + 1):varint bytes)
+///   elements  := count:varint element*                         (as in a list chunk)
+///   str       := length:varint utf8
+extension OldValues {
+    /// The encoded before-images.
+    package func encoded() -> [UInt8] {
+        var out: [UInt8] = [isComplete ? 1 : 0]
+        Varint.append(UInt64(classes.count), to: &out)
+        for (name, objects) in classes.sorted(by: { $0.key < $1.key }) {
+            Self.appendBytes(Array(name.utf8), to: &out)
+            Varint.append(UInt64(objects.count), to: &out)
+            var previous: ObjectKey = 0
+            for (key, object) in objects.sorted(by: { $0.key < $1.key }) {
+                Varint.append(key &- previous, to: &out)
+                previous = key
+                Self.appendBytes(object.row ?? [], to: &out)
+                Varint.append(UInt64(object.lists.count), to: &out)
+                for (id, list) in object.lists.sorted(by: { $0.key < $1.key }) {
+                    Varint.append(UInt64(id), to: &out)
+                    Self.appendBytes(list.elements, to: &out)
+                    if let keys = list.mapKeys {
+                        Varint.append(UInt64(keys.count) + 1, to: &out)
+                        out.append(contentsOf: keys)
+                    } else {
+                        out.append(0)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Decodes encoded before-images; nil if they are damaged.
+    package init?(decoding bytes: [UInt8]) {
+        self.init()
+        let decoded: Bool = bytes.withUnsafeBytes { b in
+            var o = 0
+            guard let flags = b.first else { return false }
+            o = 1
+            isComplete = flags & 1 != 0
+            guard let classCount = Varint.read(b, at: &o) else { return false }
+            for _ in 0..<classCount {
+                guard let name = Self.readBytes(b, &o), let objectCount = Varint.read(b, at: &o) else { return false }
+                var objects: [ObjectKey: Object] = [:]
+                var key: ObjectKey = 0
+                for _ in 0..<objectCount {
+                    guard let delta = Varint.read(b, at: &o), let row = Self.readBytes(b, &o),
+                          let listCount = Varint.read(b, at: &o) else { return false }
+                    key &+= delta
+                    var object = Object(row: row.isEmpty ? nil : row)
+                    for _ in 0..<listCount {
+                        guard let id = Varint.read(b, at: &o), id < 1 << 16, let elements = Self.readBytes(b, &o),
+                              let keysLength = Varint.read(b, at: &o) else { return false }
+                        var mapKeys: [UInt8]?
+                        if keysLength > 0 {
+                            guard keysLength - 1 <= b.count - o else { return false }
+                            mapKeys = Array(b[o..<(o + Int(keysLength - 1))])
+                            o += Int(keysLength - 1)
+                        }
+                        object.lists[Int(id)] = List(elements: elements, mapKeys: mapKeys)
+                    }
+                    objects[key] = object
+                }
+                classes[String(decoding: name, as: UTF8.self)] = objects
+            }
+            return o == b.count
+        }
+        if !decoded { return nil }
+    }
+
+    private static func appendBytes(_ bytes: [UInt8], to out: inout [UInt8]) {
+        Varint.append(UInt64(bytes.count), to: &out)
+        out.append(contentsOf: bytes)
+    }
+
+    private static func readBytes(_ bytes: UnsafeRawBufferPointer, _ o: inout Int) -> [UInt8]? {
+        guard let n = Varint.read(bytes, at: &o), n <= bytes.count - o else { return nil }
+        defer { o += Int(n) }
+        return Array(bytes[o..<(o + Int(n))])
+    }
+}
+
+extension HistoryEntry {
+    /// The commit's before-images: nil when the entry has none (written with old values off,
+    /// or by Strata before they were recorded), and then the versions before it cannot be
+    /// rebuilt. Throws `.invalidDatabase` when they do not decode.
+    package func oldValues() throws(StorageError) -> OldValues? {
+        guard let ext = extensions.first(where: { $0.tag == Extension.oldValuesTag }) else { return nil }
+        guard let decoded = OldValues(decoding: ext.bytes) else {
+            throw StorageError(.invalidDatabase, "The old values in the history entry of version \(version) do not decode")
+        }
+        return decoded
+    }
+
+    /// Whether the state before this commit can be rebuilt from the state after it.
+    package var isReversible: Bool {
+        guard let ext = extensions.first(where: { $0.tag == Extension.oldValuesTag }) else { return false }
+        return ext.bytes.first.map { $0 & 1 != 0 } ?? false
+    }
+}

@@ -1,0 +1,113 @@
+/// The before-images of one commit: what the objects it modified or deleted held before it,
+/// stored in the commit's history entry (extension `HistoryEntry.Extension.oldValuesTag`,
+/// docs/FILE-FORMAT.md, "Old values") so that a past version can be rebuilt from the current
+/// data by undoing the commits after it (`StorageTransaction.undo`).
+///
+/// Per object: its whole row as it was before its first change in the commit (when the commit
+/// changed the row), and the old elements of each list, set or map it changed. Inserted objects
+/// need none: undoing removes them.
+package struct OldValues: Equatable, Sendable {
+    /// The old state of one object.
+    package struct Object: Equatable, Sendable {
+        /// The row as it was, unsealed; nil when the commit changed only lists of the object.
+        package var row: [UInt8]?
+        /// The old contents of each changed list property, by property id.
+        package var lists: [Int: List] = [:]
+    }
+
+    /// The old contents of one list, set or map.
+    package struct List: Equatable, Sendable {
+        /// The element count, then the elements (`ListEncoding`) in list order.
+        package var elements: [UInt8]
+        /// A map's keys (`MapKeysEncoding`), nil for a list or set, or a map that had none.
+        package var mapKeys: [UInt8]?
+
+        /// How many elements the list had.
+        package var count: Int {
+            elements.withUnsafeBytes { bytes in
+                var o = 0
+                return Varint.read(bytes, at: &o).map { Int($0) } ?? 0
+            }
+        }
+    }
+
+    /// The objects by class name and object key.
+    package var classes: [String: [ObjectKey: Object]] = [:]
+    /// False when the commit's before-images are not all recorded (the commit went over
+    /// `maximumBytes`, or rewrote rows wholesale, as a migration does): the versions before
+    /// the commit cannot be rebuilt.
+    package var isComplete = true
+    /// The bytes recorded so far (rows and list contents).
+    private(set) var byteCount = 0
+    /// Whether the commit cleared a class (whose later changes then need no images).
+    var clearsClasses = false
+
+    /// The most bytes of before-images one commit keeps (64 MiB); a commit over it, such as
+    /// the `deleteAll()` of a large class, is recorded as incomplete.
+    package static let maximumBytes = 64 << 20
+
+    package init() {}
+
+    /// Whether list `property` of the object is already recorded (or the commit incomplete).
+    func hasList(_ className: String, _ key: ObjectKey, _ property: Int) -> Bool {
+        !isComplete || classes[className]?[key]?.lists[property] != nil
+    }
+
+    /// Records the row of an object before its first change, unless it is already recorded
+    /// (one lookup of the class and the key, in place).
+    mutating func record(row: UnsafeRawBufferPointer, of className: String, _ key: ObjectKey) {
+        guard isComplete else { return }
+        let added = Self.setRow(&classes[className, default: [:]][key, default: Object()], row)
+        if added { _ = account(row.count) }
+    }
+
+    /// Sets `object`'s row to `row` (its seal flag cleared) unless it has one; whether it did.
+    private static func setRow(_ object: inout Object, _ row: UnsafeRawBufferPointer) -> Bool {
+        guard object.row == nil else { return false }
+        var bytes = Array(row)
+        bytes[0] &= ~RowEncoder.sealedFlag
+        object.row = bytes
+        return true
+    }
+
+    /// Records the old contents of a list before its first change, unless already recorded.
+    mutating func record(list: List, of className: String, _ key: ObjectKey, property: Int) {
+        guard !hasList(className, key, property), account(list.elements.count + (list.mapKeys?.count ?? 0)) else { return }
+        classes[className, default: [:]][key, default: Object()].lists[property] = list
+    }
+
+    /// Marks the commit's before-images incomplete and lets go of them.
+    mutating func giveUp() {
+        isComplete = false
+        classes = [:]
+        byteCount = 0
+    }
+
+    /// Counts `bytes` more; gives up (returning false) past `maximumBytes`.
+    private mutating func account(_ bytes: Int) -> Bool {
+        byteCount += bytes
+        if byteCount > Self.maximumBytes { giveUp() }
+        return isComplete
+    }
+
+    /// The images of the objects `changes` lists as modified or deleted (or, for a cleared
+    /// class, every recorded one): what a commit stores. Images of objects the commit
+    /// inserted are dropped (undoing it removes them).
+    func kept(for changes: ChangeSet) -> OldValues {
+        var result = OldValues()
+        result.isComplete = isComplete
+        guard isComplete else { return result }
+        for (name, objects) in classes {
+            guard let c = changes.classes[name] else { continue }
+            var kept: [ObjectKey: Object] = [:]
+            if c.cleared {
+                kept = objects
+            } else {
+                for key in c.deleted { if let o = objects[key] { kept[key] = o } }
+                for key in c.modified.keys { if let o = objects[key] { kept[key] = o } }
+            }
+            if !kept.isEmpty { result.classes[name] = kept }
+        }
+        return result
+    }
+}
