@@ -120,7 +120,7 @@ final class ListMarkerTests: XCTestCase {
         XCTAssertEqual(try txn.lists.count(table, tags, owner: key), 0, "once its row records it as empty")
         try txn.lists.mark(table, tags, owner: other, nonEmpty: false)
         XCTAssertThrowsError(try IntegrityCheck.run(txn)) { error in
-            XCTAssertTrue("\(error)".contains("'Owner' object \(other): its list 'tags' has 1 elements, but its row records it as empty"), "\(error)")
+            XCTAssertTrue("\(error)".contains("'Owner' object \(other): its list 'tags' is not empty, but its row records it as empty"), "\(error)")
         }
     }
 

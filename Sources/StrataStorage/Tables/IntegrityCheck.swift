@@ -138,7 +138,7 @@ package struct IntegrityCheck {
         }
         report.listElements += values.count
         if !values.isEmpty, try txn.lists.marker(table, list, owner: owner) == false {
-            throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' has \(values.count) elements, but its row records it as empty")
+            throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' is not empty, but its row records it as empty")
         }
         if list.isSet, zip(values, values.dropFirst()).contains(where: { Value.compare($0, $1) >= 0 }) {
             throw Problem(description: "'\(table.name)' object \(owner): its set '\(list.name)' holds a member twice or out of value order")
