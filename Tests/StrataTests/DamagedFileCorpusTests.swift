@@ -74,20 +74,13 @@ final class DamagedFileCorpusTests: StrataTestCase {
         for (i, damage) in damages.enumerated() {
             let check = try strata(["check", copies.appendingPathComponent(Self.copyName(i)).path])
             let flagged = check.process.terminationStatus == 1
-            // Two outcomes are known gaps (docs/RELIABILITY.md, "What Strata cannot
-            // guarantee"): LMDB's own pages carry no checksum, so a damaged branch page that
-            // hides records reads as if they were not there (a list as empty, an object as
-            // deleted). They are counted and printed; `strata check` must flag such a copy.
             let label: String
             switch outcomes[i] {
             case .same: label = "read as the original"
-            case .different where flagged: label = "KNOWN GAP: read without the records a damaged LMDB page hides"
             case .different: label = "WRONG DATA"; failures.append("copy \(i) (\(damage.kind)): read different data without an error")
             case .refused: label = "refused with an error"
             case .trappedOnDamage: label = "trapped saying it is damaged"
             case .crashedInLMDB: label = "reader crashed inside LMDB"
-            case .crashed(let how) where flagged && how.contains("Object has been deleted or invalidated"):
-                label = "KNOWN GAP: trapped saying an object hidden by a damaged LMDB page was deleted"
             case .crashed(let how): label = "CRASHED"; failures.append("copy \(i) (\(damage.kind)): the reader crashed: \(how)")
             }
             if check.process.terminationReason != .exit {

@@ -36,7 +36,10 @@ extension ListStore {
 
     func directory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey) throws(StorageError) -> ListEncoding.Directory {
         try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) in
-            guard let bytes else { return ListEncoding.Directory() }
+            guard let bytes else {
+                try checkMissingDirectory(table, property, owner: owner)
+                return ListEncoding.Directory()
+            }
             guard let dir = ListEncoding.Directory(bytes) else { throw damagedList(table, property, owner) }
             return dir
         }

@@ -9,7 +9,10 @@ extension ListStore {
     /// The keys of `owner`'s map `property`, in increasing order.
     package func mapKeys(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> [String] {
         try read(table, property, key: Self.mapKeysKey(owner)) { (bytes) throws(StorageError) in
-            guard let bytes else { return [] }
+            guard let bytes else {
+                try checkMissingDirectory(table, property, owner: owner)
+                return []
+            }
             guard let keys = MapKeysEncoding.decode(bytes) else { throw damagedList(table, property, owner) }
             return keys
         }

@@ -13,7 +13,10 @@ package struct ListStore {
     /// Number of elements in `owner`'s list `property`.
     package func count(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> Int {
         try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) in
-            guard let bytes else { return 0 }
+            guard let bytes else {
+                try checkMissingDirectory(table, property, owner: owner)
+                return 0
+            }
             var o = 0
             guard let total = Varint.read(bytes, at: &o) else { throw damagedList(table, property, owner) }
             return Int(total)
@@ -24,7 +27,10 @@ package struct ListStore {
     /// decodes only that element.
     package func value(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws(StorageError) -> Value {
         let found = try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) -> (total: Int, chunk: UInt32, offset: Int)? in
-            guard let bytes else { return nil }
+            guard let bytes else {
+                try checkMissingDirectory(table, property, owner: owner)
+                return nil
+            }
             guard let found = ListEncoding.Directory.find(index, in: bytes) else { throw damagedList(table, property, owner) }
             return found
         }
@@ -73,6 +79,7 @@ package struct ListStore {
             throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
         }
         let new = values.map { ListEncoding.element($0, of: property.type) }
+        let wasEmpty = dir.total == 0
         if dir.chunks.isEmpty {
             try writeRuns(table, property, owner, &dir, at: 0, elements: new)
         } else {
@@ -83,6 +90,7 @@ package struct ListStore {
         }
         dir.total += values.count
         try putDirectory(table, property, owner, dir)
+        if wasEmpty { try mark(table, property, owner: owner, nonEmpty: true) }
         for v in values { if case .link(let target) = v { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1) } }
         try recordModified(table, owner, property)
     }
@@ -119,6 +127,7 @@ package struct ListStore {
         try replaceChunk(table, property, owner, &dir, c, with: elements)
         dir.total -= 1
         try putDirectory(table, property, owner, dir)
+        if dir.total == 0 { try mark(table, property, owner: owner, nonEmpty: false) }
         if case .link(let target) = removed { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
         try recordModified(table, owner, property)
         return removed
@@ -152,15 +161,17 @@ package struct ListStore {
     }
 
     /// Empties `owner`'s list `property` (deleting the embedded objects it held; a map loses
-    /// its keys too).
-    package func removeAll(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
-        let removed = try removeElements(table, property, owner: owner)
+    /// its keys too). `ownerStays` is false when the owner is deleted next, whose row then
+    /// need not record that the list is empty.
+    package func removeAll(_ table: Table, _ property: PropertySchema, owner: ObjectKey, ownerStays: Bool = true) throws(StorageError) {
+        let removed = try removeElements(table, property, owner: owner, marking: ownerStays)
         try transaction.objects.releaseEmbedded(table, property, removed)
     }
 
     /// Empties `owner`'s list `property` and returns the objects it held (none for a list of
-    /// values), without deleting the embedded ones.
-    private func removeElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> [Value] {
+    /// values), without deleting the embedded ones; when `marking`, the owner's row records
+    /// that the list is empty.
+    private func removeElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey, marking: Bool) throws(StorageError) -> [Value] {
         let dir = try directory(table, property, owner)
         if dir.total == 0 { return [] }
         let removed = property.type == .link ? try values(table, property, owner: owner) : []
@@ -170,6 +181,7 @@ package struct ListStore {
         for c in dir.chunks { try deleteEntry(table, property, key: Self.key(owner, chunk: c.id)) }
         try deleteEntry(table, property, key: Self.key(owner))
         if property.isMap { try deleteEntry(table, property, key: Self.mapKeysKey(owner)) }
+        if marking { try mark(table, property, owner: owner, nonEmpty: false) }
         try recordModified(table, owner, property)
         return removed
     }
@@ -177,7 +189,8 @@ package struct ListStore {
     /// Replaces the elements of `owner`'s list `property` with `values` (backlinks follow);
     /// the embedded objects it held and `values` does not are deleted.
     package func rewrite(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value]) throws(StorageError) {
-        let removed = try removeElements(table, property, owner: owner)
+        // The row records the list as empty in between, or the refill would read it as hidden.
+        let removed = try removeElements(table, property, owner: owner, marking: true)
         try insert(table, property, owner: owner, values, at: 0)
         try transaction.objects.releaseEmbedded(table, property, removed.filter { !values.contains($0) })
     }
@@ -207,7 +220,7 @@ package struct ListStore {
     }
 
     /// Empties every list `property` of the class and its backlinks, recording each owner
-    /// as modified.
+    /// as modified and its list as empty.
     func removeAll(_ table: Table, _ property: PropertySchema) throws(StorageError) {
         let owners = try owners(table, property)
         guard let db = table.lists[property.id] else { return }
@@ -215,6 +228,7 @@ package struct ListStore {
         let txn = transaction.lmdb
         try StorageError.translating("Clearing the lists of '\(table.name).\(property.name)'") { try txn.empty(db) }
         try transaction.links.removeAll(table, property)
+        for owner in owners { try mark(table, property, owner: owner, nonEmpty: false) }
         transaction.record(table) { c in for owner in owners { c.recordModify(owner, property: property.id) } }
     }
 }

@@ -119,7 +119,7 @@ package struct ObjectWrites {
         try transaction.recordOldRow(table, key, row)
         try unlinkIncoming(table, key)
         try unlistIncoming(table, key)
-        for list in table.listProperties { try transaction.lists.removeAll(table, list, owner: key) }
+        for list in table.listProperties { try transaction.lists.removeAll(table, list, owner: key, ownerStays: false) }
         guard let old = try transaction.rows.read(table, key) else { return false }
         for link in table.links {
             if case .link(let target) = old.value(link) { try transaction.links.remove(table, link, target: target, origin: key) }

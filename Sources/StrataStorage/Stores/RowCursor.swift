@@ -3,6 +3,12 @@ import LMDB
 /// Rows of one table in key order (see `RowStore.scan`), read in batches: each
 /// batch is one LMDB cursor walk that ends before `next` returns, so no cursor outlives the
 /// call that opened it, whatever becomes of the transaction afterwards.
+///
+/// In a read transaction, a walk that reaches the table's end having met a different number
+/// of rows than the table counts (`mdb_stat`, which reads no page of the table) ends with a
+/// damage error rather than with fewer objects: a damaged branch page hid rows or led the
+/// walk into another table's. A write transaction may change the table between batches, so
+/// its walks are not compared.
 package final class RowCursor {
     private let table: Table
     private let transaction: StorageTransaction
@@ -11,6 +17,8 @@ package final class RowCursor {
     @exclusivity(unchecked) private var position = 0
     /// Where the next batch starts; nil once the table's end is reached.
     @exclusivity(unchecked) private var resume: ObjectKey? = 0
+    /// Rows met so far.
+    @exclusivity(unchecked) private var met = 0
     /// An error met while reading ahead, thrown when `next` reaches it.
     @exclusivity(unchecked) private var failure: StorageError?
     /// Rows per batch: enough that the cursor open and seek of a batch cost little per row.
@@ -55,16 +63,28 @@ package final class RowCursor {
                         // Keys out of order: the walk went through a damaged branch page.
                         if key < start || batch.last.map({ key <= $0.0 }) == true { throw transaction.rows.damaged(table, key) }
                         batch.append((key, try transaction.rows.view(table, key, v)))
+                        met += 1
                         if batch.count == Self.batchSize {
                             resume = key == .max ? nil : key + 1
                             return
                         }
                         entry = try cursor.next()
                     }
+                    try checkCount()
                 }
             }
         } catch {
             failure = error
         }
+    }
+
+    /// At the table's end of a walk in a read transaction: throws unless the walk met as many
+    /// rows as the table counts.
+    private func checkCount() throws(StorageError) {
+        guard !transaction.isWrite else { return }
+        let counted = try StorageError.translating("Counting '\(table.name)'") { try transaction.lmdb.count(table.rows) }
+        guard counted != met else { return }
+        let path = transaction.file.path
+        throw StorageError(.invalidDatabase, "'\(path)' is damaged: a walk over '\(table.name)' meets \(met) objects, but the table counts \(counted); run `strata check \(path)`")
     }
 }

@@ -33,11 +33,17 @@ package struct RowStore {
     }
 
     /// Whether object `key`, whose lookup found no row, is still known to the file: a walk
-    /// over the table meets it, or a link or list still holds it (its backlinks say so). A
-    /// deleted object is neither, so true means the file is damaged.
+    /// over the table meets it or meets fewer rows than the table counts (in a read
+    /// transaction the walk throws then, `RowCursor`), or a link or list still holds it (its
+    /// backlinks say so). A deleted object is none of these, so true means the file is damaged.
     package func isKnownWithoutRow(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
         let rows = scan(table)
-        while let (k, _) = try rows.next() { if k == key { return true } }
+        var met = 0
+        while let (k, _) = try rows.next() {
+            if k == key { return true }
+            met += 1
+        }
+        if try met != count(table) { return true }
         let schema = transaction.schema
         for (origin, property) in schema.links(to: table.name) + schema.lists(of: table.name) {
             guard let originTable = try transaction.table(origin.name) else { continue }

@@ -137,6 +137,9 @@ package struct IntegrityCheck {
             throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' directory does not match its chunks")
         }
         report.listElements += values.count
+        if !values.isEmpty, try txn.lists.marker(table, list, owner: owner) == false {
+            throw Problem(description: "'\(table.name)' object \(owner): its list '\(list.name)' is not empty, but its row records it as empty")
+        }
         if list.isSet, zip(values, values.dropFirst()).contains(where: { Value.compare($0, $1) >= 0 }) {
             throw Problem(description: "'\(table.name)' object \(owner): its set '\(list.name)' holds a member twice or out of value order")
         }
