@@ -30,18 +30,7 @@ enum KeyPathRecorder {
     /// `declarationIndex(of:in:)`, under `lock`.
     private static func record<Root: ObjectBase, V>(_ keyPath: KeyPath<Root, V>, in info: ModelClass) -> Int {
         if let index = cache[keyPath] { return index }
-        let recorder = Root.init()
-        let base = Unmanaged.passUnretained(recorder).toOpaque()
-        for (offset, index) in info.managedFields {
-            (base + offset).storeBytes(of: index, as: Int32.self)
-        }
-        for boxed in info.boxedFields { boxed.field.attachBox(at: base + boxed.offset, to: recorder, index: boxed.index) }
-        reads = []
-        recording = info
-        _ = recorder[keyPath: keyPath]
-        recording = nil
-        let recorded = reads
-        reads = []
+        let recorded = reads(on: Root.self, in: info) { _ = $0[keyPath: keyPath as AnyKeyPath] }
         guard recorded.count == 1 else {
             let what = recorded.isEmpty ? "reads no @Persisted property"
                 : "reads \(recorded.count) @Persisted properties (\(recorded.map { name(of: $0, in: info) }.joined(separator: ", ")))"
@@ -49,6 +38,35 @@ enum KeyPathRecorder {
         }
         cache[keyPath] = recorded[0]
         return recorded[0]
+    }
+
+    /// The declaration index of the first `@Persisted` property that `keyPath` (from
+    /// `root`, the class of `info`) reads, or nil when it reads none: the stored property a
+    /// derived value such as `\Person.lastName.uppercased` comes from. Not cached.
+    static func firstRead(of keyPath: AnyKeyPath, on root: ObjectBase.Type, in info: ModelClass) -> Int? {
+        recordedReads(on: root, in: info) { _ = $0[keyPath: keyPath] }.first
+    }
+
+    /// The declaration indexes of the properties that `read` reads of a recorder of `root`
+    /// (the class of `info`), in order. Not cached.
+    static func recordedReads(on root: ObjectBase.Type, in info: ModelClass, _ read: (ObjectBase) -> Void) -> [Int] {
+        lock.withLock { _ in reads(on: root, in: info, read) }
+    }
+
+    /// `recordedReads(on:in:_:)`, under `lock`.
+    private static func reads(on root: ObjectBase.Type, in info: ModelClass, _ read: (ObjectBase) -> Void) -> [Int] {
+        let recorder = root.init()
+        let base = Unmanaged.passUnretained(recorder).toOpaque()
+        for (offset, index) in info.managedFields {
+            (base + offset).storeBytes(of: index, as: Int32.self)
+        }
+        for boxed in info.boxedFields { boxed.field.attachBox(at: base + boxed.offset, to: recorder, index: boxed.index) }
+        reads = []
+        recording = info
+        read(recorder)
+        recording = nil
+        defer { reads = [] }
+        return reads
     }
 
     /// The class being recorded (written under `lock`).
