@@ -137,6 +137,33 @@ final class ProjectionTests: StrataTestCase {
         XCTAssertEqual(cards.filter("name == 'Mary'").first?.rootObject.id, 3)
     }
 
+    func testResultsOfProjectionsNotifyAndFreeze() throws {
+        let realm = try open()
+        try seed(realm)
+        let cards = realm.objects(AuthorCard.self).sorted(byKeyPath: "id")
+        var seen: [[String]] = []
+        var insertions: [Int]?
+        let token = cards.observe { change in
+            switch change {
+            case .initial(let cards): seen.append(cards.map(\.name))
+            case .update(let cards, _, let inserted, _):
+                seen.append(cards.map(\.name))
+                insertions = inserted
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        defer { token.invalidate() }
+        runRunLoop { !seen.isEmpty }
+        let frozen = cards.freeze()
+        try realm.write { realm.create(Author.self, value: ["id": 3, "name": "Mary"]) }
+        runRunLoop { insertions != nil }
+        XCTAssertEqual(seen, [["Ada", "Charles"], ["Ada", "Charles", "Mary"]])
+        XCTAssertEqual(insertions, [2])
+        XCTAssertTrue(frozen.isFrozen)
+        XCTAssertEqual(frozen.map(\.name), ["Ada", "Charles"])
+        XCTAssertTrue(frozen.first!.isFrozen)
+    }
+
     func testEqualityIsTheRootObjects() throws {
         let realm = try open()
         let (ada, charles) = try seed(realm)
@@ -151,7 +178,7 @@ final class ProjectionTests: StrataTestCase {
         let (ada, _) = try seed(realm)
         let text = AuthorCard(projecting: ada).description
         XCTAssertTrue(text.hasPrefix("AuthorCard<Author> <0x"), text)
-        XCTAssertTrue(text.contains("\tname(\\.name) = Ada;"), text)
+        XCTAssertTrue(text.contains("> {\n\t\tname(\\.name) = Ada;\n\tsurnameCaps"), text)
         XCTAssertTrue(text.contains("\tsurnameCaps(\\.surname) = LOVELACE;"), text)
         XCTAssertTrue(text.contains("\ttown(\\.birthplace) = Optional(\"London\");"), text)
         XCTAssertTrue(text.contains("\tcoauthorNames(\\.coauthors) = ProjectedCollection<String> {\n\t[0] Charles\n};"), text)

@@ -44,13 +44,14 @@ open class Projection<Root: ObjectBase>: RealmCollectionValue, RealmFetchable, K
     }
 
     /// The projection's class and root class, and each projected property with the root
-    /// property it reads and its value.
+    /// property it reads and its value, laid out as RealmSwift's (whose first property line
+    /// has one tab more than the others).
     open var description: String {
         let lines = ProjectedProperty.all(of: self).map { property in
             "\t\(property.label)(\\.\(property.originName)) = \(property.value(in: self));"
         }
         let address = Unmanaged.passUnretained(rootObject).toOpaque()
-        return "\(type(of: self))<\(type(of: rootObject))> <\(address)> {\n\(lines.joined(separator: "\n"))\n}"
+        return "\(type(of: self))<\(type(of: rootObject))> <\(address)> {\n\t\(lines.joined(separator: "\n"))\n}"
     }
 }
 
