@@ -284,6 +284,23 @@ final class ProjectionTests: StrataTestCase {
         XCTAssertTrue(thawed.isInvalidated)
     }
 
+    func testThreadSafeReferenceResolvesToAProjectionOfTheSameObject() throws {
+        let realm = try open()
+        let (ada, charles) = try seed(realm)
+        let reference = ThreadSafeReference(to: AuthorCard(projecting: ada))
+        let gone = ThreadSafeReference(to: AuthorCard(projecting: charles))
+        try realm.write { realm.delete(charles) }
+        let configuration = realm.configuration
+        let (name, town, goneIsNil) = try onNewThread {
+            let other = try Realm(configuration: configuration)
+            let card = try XCTUnwrap(other.resolve(reference))
+            return (card.name, card.town, other.resolve(gone) == nil)
+        }
+        XCTAssertEqual(name, "Ada")
+        XCTAssertEqual(town, "London")
+        XCTAssertTrue(goneIsNil)
+    }
+
     func testMisusesTrap() throws {
         try assertProbeTraps("testAssignAReadOnlyProjectedProperty", saying: "Cannot assign to a projected property")
         try assertProbeTraps("testProjectAPropertyThatIsNotStored", saying: "must read a stored property of 'Author'")

@@ -67,6 +67,18 @@ extension Projection: ThreadConfined where Root: ThreadConfined {
     public func thaw() -> Self? { rootObject.thaw().map { Self(projecting: $0) } }
 }
 
+extension Projection: Relocatable {
+    /// A projection is found again as its root object is: `ThreadSafeReference(to: projection)`
+    /// resolves to a projection of the same class of the object in the other Realm.
+    var relocationCore: RealmCore? { rootObject.managingCore }
+
+    var locator: @Sendable (RealmCore) -> Any? {
+        let findRoot = rootObject.locator
+        let projectionClass = type(of: self)
+        return { core in (findRoot(core) as? Root).map { projectionClass.init(projecting: $0) } }
+    }
+}
+
 /// A property of a `Projection`: the value the key path `projectedKeyPath` reads from the
 /// root object (RealmSwift's `@Projected`). Writable when the key path is (a stored property,
 /// inside a write); reading and writing go to the root object.
