@@ -273,6 +273,8 @@ final class ProjectionTests: StrataTestCase {
         let (ada, _) = try seed(realm)
         let frozen = AuthorCard(projecting: ada).freeze()
         XCTAssertTrue(frozen.isFrozen)
+        XCTAssertNotEqual(frozen, AuthorCard(projecting: ada))
+        XCTAssertEqual(frozen, frozen.freeze())
         XCTAssertEqual(frozen.coauthorNames.freeze().isFrozen, true)
         try realm.write { ada.name = "Augusta" }
         XCTAssertEqual(frozen.name, "Ada")
