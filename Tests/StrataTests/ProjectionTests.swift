@@ -180,7 +180,7 @@ final class ProjectionTests: StrataTestCase {
         XCTAssertTrue(text.hasPrefix("AuthorCard<Author> <0x"), text)
         XCTAssertTrue(text.contains("> {\n\t\tname(\\.name) = Ada;\n\tsurnameCaps"), text)
         XCTAssertTrue(text.contains("\tsurnameCaps(\\.surname) = LOVELACE;"), text)
-        XCTAssertTrue(text.contains("\ttown(\\.birthplace) = Optional(\"London\");"), text)
+        XCTAssertTrue(text.contains("\ttown(\\.birthplace.town) = Optional(\"London\");"), text)
         XCTAssertTrue(text.contains("\tcoauthorNames(\\.coauthors) = ProjectedCollection<String> {\n\t[0] Charles\n};"), text)
     }
 

@@ -7,7 +7,9 @@ struct ProjectedProperty {
     /// The projection's property name (`lastNameCaps`).
     let label: String
     /// The root class's stored property the key path starts at (`lastName`).
-    let originName: String
+    var originName: String { path[0] }
+    /// The stored properties the key path reads, through to-one links (`["address", "city"]`).
+    let path: [String]
     /// The `@Projected` wrapper.
     let projected: AnyProjected
 
@@ -30,10 +32,11 @@ struct ProjectedProperty {
             levels.append(current.children.compactMap { child in
                 guard let projected = child.value as? AnyProjected, let label = child.label else { return nil }
                 let name = String(label.dropFirst(label.hasPrefix("_") ? 1 : 0))
-                guard let index = KeyPathRecorder.firstRead(of: projected.anyKeyPath, on: P.Root.self, in: info) else {
+                let path = KeyPathRecorder.readPath(of: projected.anyKeyPath, on: P.Root.self, in: info)
+                guard !path.isEmpty else {
                     fatalError("@Projected property '\(name)' of \(type(of: projection)) must read a stored property of '\(info.name)'")
                 }
-                return ProjectedProperty(label: name, originName: KeyPathRecorder.name(of: index, in: info), projected: projected)
+                return ProjectedProperty(label: name, path: path, projected: projected)
             })
             mirror = current.superclassMirror
         }

@@ -48,7 +48,7 @@ open class Projection<Root: ObjectBase>: RealmCollectionValue, RealmFetchable, K
     /// has one tab more than the others).
     open var description: String {
         let lines = ProjectedProperty.all(of: self).map { property in
-            "\t\(property.label)(\\.\(property.originName)) = \(property.value(in: self));"
+            "\t\(property.label)(\\.\(property.path.joined(separator: "."))) = \(property.value(in: self));"
         }
         let address = Unmanaged.passUnretained(rootObject).toOpaque()
         return "\(type(of: self))<\(type(of: rootObject))> <\(address)> {\n\t\(lines.joined(separator: "\n"))\n}"
