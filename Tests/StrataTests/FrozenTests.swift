@@ -32,6 +32,18 @@ final class FrozenTests: StrataTestCase {
         XCTAssertEqual(realm.thaw(), realm)
     }
 
+    func testAFrozenObjectEqualsOnlyFrozenObjectsOfItsVersion() throws {
+        let realm = try open()
+        let ship = try seedShip(realm)
+        let frozen = ship.freeze()
+        XCTAssertNotEqual(ship, frozen, "a frozen object is not its live object")
+        XCTAssertEqual(frozen, ship.freeze(), "frozen at the same version")
+        XCTAssertEqual(frozen, frozen.freeze())
+        XCTAssertEqual(frozen.thaw(), ship)
+        try realm.write { ship.name = "Golden Hind" }
+        XCTAssertNotEqual(frozen, ship.freeze(), "frozen at another version")
+    }
+
     func testAFrozenObjectKeepsItsVersionWhileTheLiveOneChanges() throws {
         let realm = try open()
         let ship = try seedShip(realm)

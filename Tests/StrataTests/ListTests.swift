@@ -37,6 +37,30 @@ final class ListTests: StrataTestCase {
         assertConsistent()
     }
 
+    func testAListTakesAnyRealmCollectionAsItsValue() throws {
+        let realm = try openRealm(types: [Walker.self])
+        try realm.write {
+            realm.create(Walker.self, value: [1, "Jane", [["Rex", 3], ["Bo", 5]], ["J", "Jay"]])
+            let jane = realm.object(ofType: Walker.self, forPrimaryKey: 1)!
+            let pups = realm.objects(Pup.self).sorted(byKeyPath: "age", ascending: false)
+            // Results, a List and AnyRealmCollection, as RealmSwift takes them.
+            realm.create(Walker.self, value: ["id": 2, "dogs": pups, "nicknames": jane.nicknames])
+            realm.create(Walker.self, value: ["id": 3, "dogs": AnyRealmCollection(jane.dogs)])
+            realm.create(Walker.self, value: ["id": 5, "dogs": realm.objects(Pup.self).filter("age > 4")])
+        }
+        func walker(_ id: Int) throws -> Walker { try XCTUnwrap(realm.object(ofType: Walker.self, forPrimaryKey: id)) }
+        XCTAssertEqual(names(try walker(2).dogs), ["Bo", "Rex"])
+        XCTAssertEqual(Array(try walker(2).nicknames), ["J", "Jay"])
+        XCTAssertEqual(names(try walker(3).dogs), ["Rex", "Bo"])
+        XCTAssertEqual(names(try walker(5).dogs), ["Bo"])
+        // The same objects are linked, not copies.
+        XCTAssertEqual(realm.objects(Pup.self).count, 2)
+        // Anything else still fails with a clear error.
+        XCTAssertThrowsError(try realm.write { _ = try realm.throwingCreate(Walker.self, value: ["id": 6, "dogs": "Rex"]) }) { error in
+            XCTAssertTrue("\(error)".contains("expected an array for a list"), "\(error)")
+        }
+    }
+
     func testTheMutableCollectionApi() throws {
         let realm = try openRealm(types: [Walker.self])
         let walker = Walker(value: ["id": 1])

@@ -19,6 +19,20 @@ final class Companion: Object {
 final class MutableSetTests: StrataTestCase {
     private func open() throws -> Realm { try openRealm(types: [Traveller.self, Companion.self]) }
 
+
+    func testASetTakesAnyRealmCollectionAsItsValue() throws {
+        let realm = try open()
+        try realm.write {
+            let first = realm.create(Traveller.self, value: ["id": 1, "cities": ["Oslo", "Rome", "Oslo"],
+                                                             "companions": [["name": "Ann"], ["name": "Bob"]]])
+            realm.create(Traveller.self, value: ["id": 2, "companions": realm.objects(Companion.self),
+                                                 "cities": first.cities])
+        }
+        let second = try XCTUnwrap(realm.object(ofType: Traveller.self, forPrimaryKey: 2))
+        XCTAssertEqual(Set(second.companions.map(\.name)), ["Ann", "Bob"])
+        XCTAssertEqual(Set(second.cities), ["Oslo", "Rome"])
+        XCTAssertEqual(realm.objects(Companion.self).count, 2, "the same objects, not copies")
+    }
     func testDuplicatesAreInsertedOnceManagedAndUnmanaged() throws {
         let realm = try open()
         let traveller = Traveller(value: ["id": 1])

@@ -213,13 +213,16 @@ open class ObjectBase: NSObject {
         } catch { trap(error) }
     }
 
-    /// Managed objects are equal when they are the same stored object; unmanaged ones only
-    /// to themselves.
+    /// Managed objects are equal when they are the same stored object, both live or both
+    /// frozen at the same version (as RealmSwift's: a frozen object is not equal to its live
+    /// one); unmanaged ones only to themselves.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? ObjectBase else { return false }
         if other === self { return true }
         guard let a = binding, let b = other.binding, let ca = managingCore, let cb = other.managingCore else { return false }
-        return a.info === b.info && ca.file === cb.file && objectKey == other.objectKey
+        // Frozen Realms are shared per version: the same version is the same frozen core.
+        let sameVersion = ca.isFrozen == cb.isFrozen && (ca.isFrozen ? ca === cb : ca.file === cb.file)
+        return a.info === b.info && sameVersion && objectKey == other.objectKey
     }
 
     open override var hash: Int {

@@ -78,8 +78,8 @@ enum ValueConversion {
         return _StrataValue(.link(0), object: object)
     }
 
-    /// A list's elements from an array (or any sequence, or a List); each element as the list's
-    /// element type takes it.
+    /// A list's elements from an array, or a Realm collection (`List`, `MutableSet`, `Results`,
+    /// `LinkingObjects`, `AnyRealmCollection`); each element as the list's element type takes it.
     private static func list(_ given: Any?, for property: ModelProperty, className: String,
                              copyingEmbedded: Bool) throws -> _StrataValue {
         if property.schema.isMap { return try map(given, for: property, className: className, copyingEmbedded: copyingEmbedded) }
@@ -261,10 +261,17 @@ extension Optional: AnyOptional {
 }
 
 /// Lets a `List` given as a value be read as its elements without knowing its element type.
+/// Lets a Realm collection given as a list's value (`["dogs": realm.objects(Dog.self)]`, as
+/// RealmSwift takes it) be read as its elements without knowing its element type.
 protocol ListElements { var anyElements: [Any?] { get } }
-extension List: ListElements {
+extension RealmCollection {
     var anyElements: [Any?] { map { $0 as Any? } }
 }
+extension List: ListElements {}
+extension MutableSet: ListElements {}
+extension Results: ListElements {}
+extension LinkingObjects: ListElements {}
+extension AnyRealmCollection: ListElements {}
 
 /// Lets a `Map` given as a value be read as its entries without knowing its value type.
 protocol MapEntries { var anyEntries: [String: Any?] { get } }

@@ -30,18 +30,7 @@ enum KeyPathRecorder {
     /// `declarationIndex(of:in:)`, under `lock`.
     private static func record<Root: ObjectBase, V>(_ keyPath: KeyPath<Root, V>, in info: ModelClass) -> Int {
         if let index = cache[keyPath] { return index }
-        let recorder = Root.init()
-        let base = Unmanaged.passUnretained(recorder).toOpaque()
-        for (offset, index) in info.managedFields {
-            (base + offset).storeBytes(of: index, as: Int32.self)
-        }
-        for boxed in info.boxedFields { boxed.field.attachBox(at: base + boxed.offset, to: recorder, index: boxed.index) }
-        reads = []
-        recording = info
-        _ = recorder[keyPath: keyPath]
-        recording = nil
-        let recorded = reads
-        reads = []
+        let recorded = reads(on: Root.self, in: info) { _ = $0[keyPath: keyPath as AnyKeyPath] }
         guard recorded.count == 1 else {
             let what = recorded.isEmpty ? "reads no @Persisted property"
                 : "reads \(recorded.count) @Persisted properties (\(recorded.map { name(of: $0, in: info) }.joined(separator: ", ")))"
@@ -51,14 +40,72 @@ enum KeyPathRecorder {
         return recorded[0]
     }
 
-    /// The class being recorded (written under `lock`).
+    /// The stored properties that `keyPath` (from `root`, the class of `info`) reads, as a
+    /// path through to-one links: `\Person.address?.city` reads `["address", "city"]`,
+    /// `\Person.lastName.uppercased` reads `["lastName"]`; empty when it reads none. For this
+    /// recording a link reads as a recorder of its target class, not nil. Not cached.
+    static func readPath(of keyPath: AnyKeyPath, on root: ObjectBase.Type, in info: ModelClass) -> [String] {
+        lock.withLock { _ in
+            followsLinks = true
+            defer { followsLinks = false; path = [] }
+            _ = reads(on: root, in: info) { _ = $0[keyPath: keyPath] }
+            return path
+        }
+    }
+
+    /// The declaration indexes of the properties that `read` reads of a recorder of `root`
+    /// (the class of `info`), in order. Not cached.
+    static func recordedReads(on root: ObjectBase.Type, in info: ModelClass, _ read: (ObjectBase) -> Void) -> [Int] {
+        lock.withLock { _ in reads(on: root, in: info, read) }
+    }
+
+    /// `recordedReads(on:in:_:)`, under `lock`.
+    private static func reads(on root: ObjectBase.Type, in info: ModelClass, _ read: (ObjectBase) -> Void) -> [Int] {
+        let recorder = makeRecorder(root, info)
+        reads = []
+        recording = info
+        read(recorder)
+        recording = nil
+        defer { reads = [] }
+        return reads
+    }
+
+    /// A recorder of class `type` (whose model is `info`): every `@Persisted` field carries
+    /// its declaration index, and there is no Realm.
+    private static func makeRecorder(_ type: ObjectBase.Type, _ info: ModelClass) -> ObjectBase {
+        let recorder = type.init()
+        let base = Unmanaged.passUnretained(recorder).toOpaque()
+        for (offset, index) in info.managedFields {
+            (base + offset).storeBytes(of: index, as: Int32.self)
+        }
+        for boxed in info.boxedFields { boxed.field.attachBox(at: base + boxed.offset, to: recorder, index: boxed.index) }
+        return recorder
+    }
+
+    /// The class being recorded (written under `lock`): the root class, or with
+    /// `followsLinks` the target class of the link read last.
     nonisolated(unsafe) private static var recording: ModelClass?
+    /// Whether a link read gives a recorder of its target (`readPath`), under `lock`.
+    nonisolated(unsafe) private static var followsLinks = false
+    /// The names read while `followsLinks`, under `lock`.
+    nonisolated(unsafe) private static var path: [String] = []
 
     /// Called by a recorder's accessor: notes the property read and returns null (for a
-    /// link: nil; for an inverse relationship: an empty, unmanaged `LinkingObjects`).
+    /// link: nil, or a recorder of its target while `followsLinks`; for an inverse
+    /// relationship: an empty, unmanaged `LinkingObjects`).
     static func recordRead(_ index: Int) -> _StrataValue {
         reads.append(index)
-        if let info = recording, index >= info.properties.count, index - info.properties.count < info.linkingObjects.count {
+        guard let info = recording else { return _StrataValue(.null) }
+        if followsLinks {
+            path.append(name(of: index, in: info))
+            if index < info.properties.count, info.properties[index].listAccess == nil,
+               let target = info.properties[index].linkTarget {
+                let targetInfo = ModelClass.forType(target)
+                recording = targetInfo
+                return _StrataValue(.link(0), object: makeRecorder(target, targetInfo))
+            }
+        }
+        if index >= info.properties.count, index - info.properties.count < info.linkingObjects.count {
             let inverse = info.linkingObjects[index - info.properties.count]
             // The access of an inverse relationship is a `LinkingObjects` type, the only
             // `LinkingObjectsAccess`, which is also `LinkingObjectsTyped`.

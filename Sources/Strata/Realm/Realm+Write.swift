@@ -168,11 +168,12 @@ extension Realm {
 
     // MARK: Reading
 
-    /// Every object of a class, as lazy, live results. Traps for an embedded class, as in
-    /// RealmSwift: its objects are reached through their owners.
+    /// Every object of a class, as lazy, live results; for a `Projection` class, a projection
+    /// of every object of its root class. Traps for an embedded class, as in RealmSwift: its
+    /// objects are reached through their owners.
     public func objects<Element: RealmFetchable>(_ type: Element.Type) -> Results<Element> {
         core.confinement.check()
-        guard let objectType = type as? ObjectBase.Type else {
+        guard let objectType = type as? ObjectBase.Type ?? (type as? ProjectionFactory.Type)?.rootClass else {
             fatalError("objects(_:) needs an Object subclass, not \(type)")
         }
         if objectType is EmbeddedObject.Type {

@@ -71,7 +71,7 @@ extension Results {
 
     /// The index of `object` in the results, or nil.
     public func index(of object: Element) -> Int? {
-        guard let object = object as? ObjectBase, object.binding?.info === info, object.managingCore?.file === core.file else { return nil }
+        guard let object = object as? ObjectBase ?? (object as? any ProjectionObservable)?.rootObject, object.binding?.info === info, object.managingCore?.file === core.file else { return nil }
         return keys.firstIndex(of: object.objectKey)
     }
 

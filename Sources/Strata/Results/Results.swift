@@ -16,7 +16,10 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     var source: ResultsSource { state.source }
 
     init(core: RealmCore, info: ModelClass, query: CompiledQuery? = nil, source: ResultsSource = .table) {
-        state = ResultsState(core: core, info: info, query: query, source: source)
+        // Results of a `Projection` class hold its root class's objects, each handed out
+        // projected.
+        let projection = (Element.self as? ProjectionFactory.Type)?.projecting
+        state = ResultsState(core: core, info: info, query: query, source: source, projection: projection)
     }
 
     /// The same source with `query` instead of this one's (for `filter`, `sorted`, `where`).
@@ -82,17 +85,24 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// A cursor over the whole table, when the results are a whole class read outside a
     /// write (a read snapshot keeps the cursor's rows valid).
     func tableScan() -> RowScan? {
-        guard isWholeTable, !core.writes.isInWriteTransaction, let binding else { return nil }
+        guard isWholeTable, state.projection == nil, !core.writes.isInWriteTransaction, let binding else { return nil }
         return RowScan(core.reading { try core.transaction().rows.scan(binding.table) }, core: core, binding: binding)
     }
 
     /// The object `key` of the results' class.
     @inline(__always)
     func element(_ key: ObjectKey) -> Element {
-        // Results with objects are made only for `Element` the model class of `info` (which
-        // `binding` binds), so the accessor, an instance of that class, is an `Element`: the
-        // cast reinterprets one class reference as another, with no check per object.
-        unsafeBitCast(core.object(ObjectBase.self, binding!, key), to: Element.self)
+        element(of: core.object(ObjectBase.self, binding!, key))
+    }
+
+    /// `object` as an element: itself, or its projection for results of a `Projection`.
+    @inline(__always)
+    func element(of object: ObjectBase) -> Element {
+        // Results are made only for `Element` the model class of `info` (which `binding`
+        // binds), or a projection of it, so the accessor or its projection is an `Element`:
+        // the cast reinterprets one class reference as another, with no check per object.
+        if let projection = state.projection { return unsafeBitCast(projection(object), to: Element.self) }
+        return unsafeBitCast(object, to: Element.self)
     }
 
     /// The object at `position`, as `self[position]`, for an iterator: its accessor comes
@@ -102,8 +112,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         core.confinement.check()
         let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
-        // As in `element(_:)`: the accessor is an instance of `Element`, the class of `info`.
-        return unsafeBitCast(accessors.accessor(core, binding!, keys[position], row: nil), to: Element.self)
+        return element(of: accessors.accessor(core, binding!, keys[position], row: nil))
     }
 }
 

@@ -27,7 +27,13 @@ final class ResultsState {
     private var cachedBinding: TableBinding?
     private var bindingsGeneration: UInt64 = 0
 
-    init(core: RealmCore, info: ModelClass, query: CompiledQuery?, source: ResultsSource) {
+    /// Makes the element handed out for each object, for results of a `Projection` class
+    /// (nil: the objects themselves).
+    let projection: ((ObjectBase) -> AnyObject)?
+
+    init(core: RealmCore, info: ModelClass, query: CompiledQuery?, source: ResultsSource,
+         projection: ((ObjectBase) -> AnyObject)? = nil) {
+        self.projection = projection
         self.core = core
         self.info = info
         self.query = query
