@@ -70,13 +70,15 @@ extension StorageTransaction {
                 throw StorageError(.invalidInput, "Version \(entry.version - 1) of '\(file.path)' cannot be rebuilt: class '\(name)' is no longer stored")
             }
             for (key, object) in objects {
-                if let row = object.row { try restoreRow(table, key, row) }
+                // Lists first: the row as it is now records whether each list it holds has
+                // elements (its list markers), the old row what the old lists hold.
                 for (id, list) in object.lists {
                     guard let property = table.schema.properties.first(where: { $0.id == id && $0.isList }) else {
                         throw StorageError(.invalidInput, "Version \(entry.version - 1) of '\(file.path)' cannot be rebuilt: property \(id) of '\(name)' is no longer stored")
                     }
                     try lists.restore(table, property, owner: key, list)
                 }
+                if let row = object.row { try restoreRow(table, key, row) }
             }
         }
     }

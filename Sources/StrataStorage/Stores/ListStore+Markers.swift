@@ -23,6 +23,8 @@ extension ListStore {
 
     /// Records in `owner`'s row that its list `property` is (non-)empty, rewriting the row
     /// only when it says otherwise (a row that records nothing is left so for an empty list).
+    /// The row's before-image is kept as for any other change of the row, so undoing the
+    /// commit restores the marker with the list.
     /// Nothing in a file whose records are not sealed (format 2 or earlier), which the Strata
     /// that wrote it may still change.
     func mark(_ table: Table, _ property: PropertySchema, owner: ObjectKey, nonEmpty: Bool) throws(StorageError) {
@@ -31,6 +33,7 @@ extension ListStore {
         guard nonEmpty ? recorded != true : recorded == true else { return }
         let slotCount = max(row.slotCount, table.slotCount)
         let bytes = RowEncoder.encode(slotCount: slotCount, in: row, replacing: [(property.id, .bool(nonEmpty))], table.mixedSlots)
+        try transaction.recordOldRow(table, owner, row)
         try transaction.rows.put(table, owner, bytes)
     }
 
