@@ -27,13 +27,17 @@ package struct Cursor: ~Copyable {
         transaction._withUnsafeGuaranteedRef { $0.serialized(call) }
     }
 
+    /// The transaction's `readLimit`, which every key and value read is checked against.
+    @inline(__always)
+    private var readLimit: Int { transaction._withUnsafeGuaranteedRef { $0.readLimit } }
+
     @inline(__always)
     private func move(_ op: MDB_cursor_op) throws(LMDBError) -> Entry? {
         var key = MDB_val(), data = MDB_val()
         let rc = serialized { mdb_cursor_get(handle, &key, &data, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
-        return (key.bytes, data.bytes)
+        return (try key.bytes(within: readLimit), try data.bytes(within: readLimit))
     }
 
     @inline(__always)
@@ -44,7 +48,7 @@ package struct Cursor: ~Copyable {
         let rc = serialized { mdb_cursor_get(handle, &k, &d, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
-        return (k.bytes, d.bytes)
+        return (try k.bytes(within: readLimit), try d.bytes(within: readLimit))
     }
 
     /// Calls `body` with every entry from the first, in key order, until it returns false:
@@ -57,7 +61,7 @@ package struct Cursor: ~Copyable {
             let rc = serialized { mdb_cursor_get(handle, &key, &data, op) }
             if rc == MDB_NOTFOUND { return }
             try check(rc)
-            if try !body(key.bytes, data.bytes) { return }
+            if try !body(try key.bytes(within: readLimit), try data.bytes(within: readLimit)) { return }
             op = MDB_NEXT
         }
     }
@@ -73,7 +77,7 @@ package struct Cursor: ~Copyable {
             let rc = serialized { mdb_cursor_get(handle, &k, &data, op) }
             if rc == MDB_NOTFOUND { return }
             try check(rc)
-            body(data.bytes)
+            body(try data.bytes(within: readLimit))
             op = MDB_NEXT_DUP
         }
     }

@@ -45,4 +45,12 @@ extension MDB_val {
     /// The value's bytes; valid only until the transaction ends or writes again.
     @inline(__always)
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: mv_data, count: mv_size) }
+
+    /// `bytes`, or `MDB_CORRUPTED` when they would span more than `limit` bytes (a size no
+    /// intact page gives: `Transaction.readLimit`).
+    @inline(__always)
+    func bytes(within limit: Int) throws(LMDBError) -> UnsafeRawBufferPointer {
+        guard mv_size <= limit else { throw LMDBError.corrupted }
+        return bytes
+    }
 }

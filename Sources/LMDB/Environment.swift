@@ -101,8 +101,8 @@ package final class Environment: @unchecked Sendable {
     /// The size of the memory map: the most the file can grow to before the map grows again.
     package var mapSize: Int { map.withLock { $0.size } }
 
-    /// `usedBytes` while `map` is held.
-    private var usedBytesOfMap: Int {
+    /// `usedBytes` while `map` is held, or by a transaction registered as a user of the map.
+    var usedBytesOfMap: Int {
         var info = MDB_envinfo(), stat = MDB_stat()
         mdb_env_info(handle, &info)
         mdb_env_stat(handle, &stat)

@@ -1,0 +1,59 @@
+import Foundation
+import XCTest
+@testable import StrataStorage
+
+/// A leaf node whose size field damage made larger than the file: reading it would run past
+/// the end of the file into the map (SIGBUS), so it is refused as damage before any byte of
+/// it is read (`Transaction.readLimit`).
+final class DamagedNodeSizeTests: XCTestCase {
+    private var path = ""
+    override func setUp() { path = temporaryStoragePath("node-size") }
+    override func tearDown() { removeStorageFile(path) }
+
+    private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
+    private static let marker = "the dog whose node is damaged"
+
+    /// Writes three dogs, the second named `marker`, and returns its object key.
+    private func writeDogs() throws -> ObjectKey {
+        let file = try StorageFile.open(path: path, options: .init())
+        let txn = try file.beginWrite()
+        try txn.store(classes: [dog])
+        let table = try XCTUnwrap(try txn.table("Dog"))
+        _ = try txn.objects.insert(table, values: [.string("first dog")])
+        let key = try txn.objects.insert(table, values: [.string(Self.marker)])
+        _ = try txn.objects.insert(table, values: [.string("last dog")])
+        try txn.commit(processName: "test", pid: 1)
+        return key
+    }
+
+    /// Sets the data size of the leaf node holding `marker` to 2 GiB (LMDB's node header: the
+    /// size's low and high 16 bits at bytes 0 and 2, the key size at 6, from the node offsets
+    /// that follow the 16-byte page header up to `lower`, at byte 12).
+    private func damageTheMarkersNodeSize() throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let pageSize = 4096
+        let at = try XCTUnwrap(bytes.range(of: Data(Self.marker.utf8))?.lowerBound, "the marker is in the file")
+        let page = at / pageSize * pageSize
+        let lower = Int(bytes[page + 12]) | Int(bytes[page + 13]) << 8
+        let nodes = stride(from: page + 16, to: page + lower, by: 2).map { page + (Int(bytes[$0]) | Int(bytes[$0 + 1]) << 8) }
+        let node = try XCTUnwrap(nodes.filter { $0 < at }.max(), "a node holds the marker")
+        bytes.replaceSubrange(node..<node + 4, with: [0xF0, 0xFF, 0xFF, 0x7F])
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
+    func testANodeLargerThanTheFileIsDamageNotACrash() throws {
+        let key = try writeDogs()
+        try damageTheMarkersNodeSize()
+        let read = try StorageFile.open(path: path, options: .init(readOnly: true)).beginRead()
+        defer { read.abort() }
+        let table = try XCTUnwrap(try read.table("Dog"))
+        XCTAssertThrowsError(try read.rows.read(table, key)) { error in
+            XCTAssertEqual((error as? StorageError)?.code, .invalidDatabase, "\(error)")
+        }
+        let scan = read.rows.scan(table)
+        XCTAssertThrowsError(try { while try scan.next() != nil {} }()) { error in
+            XCTAssertEqual((error as? StorageError)?.code, .invalidDatabase, "\(error)")
+        }
+        XCTAssertNotNil(try read.rows.read(table, key + 1), "the other dogs still read")
+    }
+}
