@@ -27,9 +27,9 @@ package struct Cursor: ~Copyable {
         transaction._withUnsafeGuaranteedRef { $0.serialized(call) }
     }
 
-    /// The transaction's `readLimit`, which every key and value read is checked against.
+    /// The transaction's `readBounds`, which every key and value read is checked against.
     @inline(__always)
-    private var readLimit: Int { transaction._withUnsafeGuaranteedRef { $0.readLimit } }
+    private var readBounds: ReadBounds? { transaction._withUnsafeGuaranteedRef { $0.readBounds } }
 
     @inline(__always)
     private func move(_ op: MDB_cursor_op) throws(LMDBError) -> Entry? {
@@ -37,7 +37,7 @@ package struct Cursor: ~Copyable {
         let rc = serialized { mdb_cursor_get(handle, &key, &data, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
-        return (try key.bytes(within: readLimit), try data.bytes(within: readLimit))
+        return (try key.bytes(within: readBounds), try data.bytes(within: readBounds))
     }
 
     @inline(__always)
@@ -48,7 +48,7 @@ package struct Cursor: ~Copyable {
         let rc = serialized { mdb_cursor_get(handle, &k, &d, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
-        return (try k.bytes(within: readLimit), try d.bytes(within: readLimit))
+        return (try k.bytes(within: readBounds), try d.bytes(within: readBounds))
     }
 
     /// Calls `body` with every entry from the first, in key order, until it returns false:
@@ -61,7 +61,7 @@ package struct Cursor: ~Copyable {
             let rc = serialized { mdb_cursor_get(handle, &key, &data, op) }
             if rc == MDB_NOTFOUND { return }
             try check(rc)
-            if try !body(try key.bytes(within: readLimit), try data.bytes(within: readLimit)) { return }
+            if try !body(try key.bytes(within: readBounds), try data.bytes(within: readBounds)) { return }
             op = MDB_NEXT
         }
     }
@@ -77,7 +77,7 @@ package struct Cursor: ~Copyable {
             let rc = serialized { mdb_cursor_get(handle, &k, &data, op) }
             if rc == MDB_NOTFOUND { return }
             try check(rc)
-            body(try data.bytes(within: readLimit))
+            body(try data.bytes(within: readBounds))
             op = MDB_NEXT_DUP
         }
     }

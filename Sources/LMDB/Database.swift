@@ -46,11 +46,10 @@ extension MDB_val {
     @inline(__always)
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: mv_data, count: mv_size) }
 
-    /// `bytes`, or `MDB_CORRUPTED` when they would span more than `limit` bytes (a size no
-    /// intact page gives: `Transaction.readLimit`).
+    /// `bytes`, checked against `bounds` when there are any (`ReadBounds`).
     @inline(__always)
-    func bytes(within limit: Int) throws(LMDBError) -> UnsafeRawBufferPointer {
-        guard mv_size <= limit else { throw LMDBError.corrupted }
-        return bytes
+    func bytes(within bounds: ReadBounds?) throws(LMDBError) -> UnsafeRawBufferPointer {
+        guard let bounds else { return bytes }
+        return try bounds.bytes(self)
     }
 }

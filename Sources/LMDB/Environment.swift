@@ -73,8 +73,10 @@ package final class Environment: @unchecked Sendable {
         }
         self.handle = env
         self.path = path
-        var info = MDB_envinfo()
+        var info = MDB_envinfo(), stat = MDB_stat()
         mdb_env_info(env, &info)
+        mdb_env_stat(env, &stat)
+        pageSize = Int(stat.ms_psize)
         map = Mutex(MapState(size: info.me_mapsize))
     }
 
@@ -86,12 +88,8 @@ package final class Environment: @unchecked Sendable {
     /// The largest key LMDB accepts (511 bytes with the default build).
     package var maxKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
 
-    /// The page size of the file.
-    package var pageSize: Int {
-        var stat = MDB_stat()
-        map.withLock { _ in _ = mdb_env_stat(handle, &stat) }  // reads a meta page: not while remapping
-        return Int(stat.ms_psize)
-    }
+    /// The page size of the file, fixed when it was created.
+    package let pageSize: Int
 
     /// Bytes of the file in use: (last page number + 1) × page size.
     package var usedBytes: Int {
@@ -101,12 +99,17 @@ package final class Environment: @unchecked Sendable {
     /// The size of the memory map: the most the file can grow to before the map grows again.
     package var mapSize: Int { map.withLock { $0.size } }
 
+    /// The bounds of a read snapshot beginning now, for a transaction registered as a user
+    /// of the map.
+    func readBounds() -> ReadBounds {
+        ReadBounds(fileBytes: usedBytesOfMap, pageSize: pageSize)
+    }
+
     /// `usedBytes` while `map` is held, or by a transaction registered as a user of the map.
-    var usedBytesOfMap: Int {
-        var info = MDB_envinfo(), stat = MDB_stat()
+    private var usedBytesOfMap: Int {
+        var info = MDB_envinfo()
         mdb_env_info(handle, &info)
-        mdb_env_stat(handle, &stat)
-        return (info.me_last_pgno + 1) * Int(stat.ms_psize)
+        return (info.me_last_pgno + 1) * pageSize
     }
 
     // MARK: - The map

@@ -24,13 +24,9 @@ package final class Transaction {
     /// Whether the transaction is registered as using the environment's map (a top-level one
     /// that is neither ended nor reset): the map cannot move until it lets go.
     private var holdsMap = false
-    /// The most bytes a key or value this transaction reads may span: for a read transaction,
-    /// the bytes of the file in use when its snapshot began, which every page of the snapshot
-    /// lies within. A larger size comes from a damaged page (its node's size field), and
-    /// reading it would run past the end of the file into the map, where the process would die
-    /// of SIGBUS. A write transaction reads its own new pages (outside the file) too, so it is
-    /// not bounded.
-    @exclusivity(unchecked) private(set) var readLimit = Int.max
+    /// Where a read transaction's keys and values may lie (`ReadBounds`), set when its
+    /// snapshot begins; nil for a write transaction, which reads its own new pages too.
+    @exclusivity(unchecked) private(set) var readBounds: ReadBounds?
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold. When another process grew the file past this process's
@@ -44,7 +40,7 @@ package final class Transaction {
         }
         handle = txn
         holdsMap = true
-        if readOnly { readLimit = environment.usedBytesOfMap }
+        if readOnly { readBounds = environment.readBounds() }
     }
 
     /// Runs `begin` (`mdb_txn_begin` or `mdb_txn_renew`) registered as a user of the map,
@@ -124,7 +120,7 @@ package final class Transaction {
         try Self.registered(environment) { mdb_txn_renew(txn) }
         isReset = false
         holdsMap = true
-        readLimit = environment.usedBytesOfMap
+        readBounds = environment.readBounds()
     }
 
     /// Lets several threads use this read transaction at once: from now on each LMDB call on
@@ -164,7 +160,7 @@ package final class Transaction {
         let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) in serialized { mdb_get(live, db.handle, &k, &data) } }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
-        return try data.bytes(within: readLimit)
+        return try data.bytes(within: readBounds)
     }
 
     /// Stores `value` under `key`.

@@ -26,10 +26,10 @@ final class DamagedNodeSizeTests: XCTestCase {
         return key
     }
 
-    /// Sets the data size of the leaf node holding `marker` to 2 GiB (LMDB's node header: the
+    /// Sets the data size of the leaf node holding `marker` to `size` (LMDB's node header: the
     /// size's low and high 16 bits at bytes 0 and 2, the key size at 6, from the node offsets
     /// that follow the 16-byte page header up to `lower`, at byte 12).
-    private func damageTheMarkersNodeSize() throws {
+    private func damageTheMarkersNodeSize(to size: UInt32) throws {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let pageSize = 4096
         let at = try XCTUnwrap(bytes.range(of: Data(Self.marker.utf8))?.lowerBound, "the marker is in the file")
@@ -37,13 +37,23 @@ final class DamagedNodeSizeTests: XCTestCase {
         let lower = Int(bytes[page + 12]) | Int(bytes[page + 13]) << 8
         let nodes = stride(from: page + 16, to: page + lower, by: 2).map { page + (Int(bytes[$0]) | Int(bytes[$0 + 1]) << 8) }
         let node = try XCTUnwrap(nodes.filter { $0 < at }.max(), "a node holds the marker")
-        bytes.replaceSubrange(node..<node + 4, with: [0xF0, 0xFF, 0xFF, 0x7F])
+        let field = [UInt16(size & 0xFFFF), UInt16(size >> 16)].flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        bytes.replaceSubrange(node..<node + 4, with: field)
         try bytes.write(to: URL(fileURLWithPath: path))
     }
 
     func testANodeLargerThanTheFileIsDamageNotACrash() throws {
+        try checkDamage(size: 0x7FFF_FFF0)
+    }
+
+    /// A size within the file that runs past the node's page (which is no overflow page).
+    func testANodeRunningPastItsPageIsDamage() throws {
+        try checkDamage(size: 4096)
+    }
+
+    private func checkDamage(size: UInt32) throws {
         let key = try writeDogs()
-        try damageTheMarkersNodeSize()
+        try damageTheMarkersNodeSize(to: size)
         let read = try StorageFile.open(path: path, options: .init(readOnly: true)).beginRead()
         defer { read.abort() }
         let table = try XCTUnwrap(try read.table("Dog"))

@@ -1,0 +1,52 @@
+import CLMDB
+import Glibc
+
+/// What a read transaction knows of where its keys and values may lie, checked before any
+/// byte of them is read: a damaged page (a node's size field, an overflow page's count)
+/// could otherwise send a read past the end of the file into the map, where the process
+/// dies of SIGBUS. A failed check is `MDB_CORRUPTED`, as LMDB reports damage it finds.
+///
+/// Every page of a read snapshot lies within the file's pages in use when the snapshot
+/// began, and, when the file's page size is the system's, the map is page-aligned, so a
+/// value's offset in its page is its address modulo the page size: a value inside a leaf
+/// page ends within that page, and a value on overflow pages (which starts right after the
+/// first one's header) ends within the pages that header counts. A write transaction also
+/// reads its own new pages, which are not in the map, so it has no bounds.
+struct ReadBounds {
+    /// The bytes of the file in use when the snapshot began.
+    let fileBytes: Int
+    /// The file's page size, or 0 when it is not the system's (the map's alignment then says
+    /// nothing of a page's start, and only `fileBytes` bounds a read).
+    let alignedPageSize: Int
+
+    /// LMDB's page header: 16 bytes, the page number first, flags at byte 10, and an overflow
+    /// page's count of pages at byte 12.
+    private static let headerSize = 16
+    private static let overflowFlag: UInt16 = 0x04
+
+    init(fileBytes: Int, pageSize: Int) {
+        self.fileBytes = fileBytes
+        alignedPageSize = pageSize == Int(sysconf(Int32(_SC_PAGESIZE))) ? pageSize : 0
+    }
+
+    /// The bytes of `val`, once they are known to lie where an intact page puts them.
+    @inline(__always)
+    func bytes(_ val: MDB_val) throws(LMDBError) -> UnsafeRawBufferPointer {
+        guard val.mv_size <= fileBytes else { throw LMDBError.corrupted }
+        if alignedPageSize != 0, val.mv_size != 0, let start = val.mv_data {
+            let offset = Int(bitPattern: UInt(bitPattern: start)) & (alignedPageSize - 1)
+            if offset + val.mv_size > alignedPageSize { try checkOverflow(start, offset, val.mv_size) }
+        }
+        return UnsafeRawBufferPointer(start: val.mv_data, count: val.mv_size)
+    }
+
+    /// Throws unless `size` bytes at `start` (at `offset` in its page, running past the page)
+    /// are the value of overflow pages that hold them.
+    private func checkOverflow(_ start: UnsafeMutableRawPointer, _ offset: Int, _ size: Int) throws(LMDBError) {
+        guard offset == Self.headerSize else { throw LMDBError.corrupted }
+        let header = UnsafeRawPointer(start - Self.headerSize)
+        let flags = header.loadUnaligned(fromByteOffset: 10, as: UInt16.self)
+        let pages = Int(header.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+        guard flags & Self.overflowFlag != 0, size <= pages * alignedPageSize - Self.headerSize else { throw LMDBError.corrupted }
+    }
+}
