@@ -14,7 +14,7 @@ package enum ListEncoding {
     /// The bytes at which a chunk is full (a single larger element gets a chunk of its own):
     /// below LMDB's largest in-page value on 4 KiB pages (about 2,040 bytes), so that a chunk
     /// rewrite changes one page rather than allocating overflow pages.
-    static let chunkBytes = 1900
+    package static let chunkBytes = 1900
 
     /// A list's directory: its size and its chunks in order.
     struct Directory: Equatable {
