@@ -65,8 +65,8 @@ extension ListStore {
             if property.type == .link { try changeBacklinks(table, property, owner, of: chunk(table, property, owner, c.id), by: -1) }
             try deleteEntry(table, property, key: Self.key(owner, chunk: c.id))
         }
-        for c in old.chunks where !untouched.contains(c.id) {
-            let bytes = image.chunks[c.id]!
+        for c in old.chunks {
+            guard let bytes = image.chunks[c.id] else { continue }
             let elements = try decodedChunk(table, property, owner, bytes)
             guard elements.count == c.count else { throw damagedList(table, property, owner) }
             try changeBacklinks(table, property, owner, of: elements, by: 1)
