@@ -14,7 +14,7 @@ package enum ListEncoding {
     /// The bytes at which a chunk is full (a single larger element gets a chunk of its own):
     /// below LMDB's largest in-page value on 4 KiB pages (about 2,040 bytes), so that a chunk
     /// rewrite changes one page rather than allocating overflow pages.
-    static let chunkBytes = 1900
+    package static let chunkBytes = 1900
 
     /// A list's directory: its size and its chunks in order.
     struct Directory: Equatable {
@@ -68,6 +68,19 @@ package enum ListEncoding {
                 start += Int(count)
             }
             return nil
+        }
+
+        /// Whether an encoded directory names chunk `id`, read in place (false if it is
+        /// damaged).
+        static func names(_ id: UInt32, in bytes: UnsafeRawBufferPointer) -> Bool {
+            var o = 0
+            guard Varint.read(bytes, at: &o) != nil, Varint.read(bytes, at: &o) != nil,
+                  let n = Varint.read(bytes, at: &o) else { return false }
+            for _ in 0..<n {
+                guard let chunk = Varint.read(bytes, at: &o), Varint.read(bytes, at: &o) != nil else { return false }
+                if chunk == UInt64(id) { return true }
+            }
+            return false
         }
 
         /// The chunk holding position `index` and the position's offset in it. For

@@ -27,10 +27,30 @@ extension StorageTransaction {
         oldValues.record(row: row.bytes, of: table.name, key)
     }
 
-    /// Records the contents of `owner`'s list `property` before this write changes it.
+    /// Records the old directory and map keys of `owner`'s list `property` before this write
+    /// first changes it.
     func recordOldList(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
         guard try needsImage(table), !oldValues.hasList(table.name, owner, property.id) else { return }
         oldValues.record(list: try lists.image(table, property, owner: owner), of: table.name, owner, property: property.id)
+    }
+
+    /// Records the old bytes of chunk `id` of `owner`'s list `property` before this write
+    /// first overwrites or deletes it, when the list's old directory names it (a chunk the
+    /// commit created needs none). The list's directory must be recorded first.
+    func recordOldChunk(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ id: UInt32) throws(StorageError) {
+        guard try needsImage(table), oldValues.needsChunk(id, of: table.name, owner, property: property.id) else { return }
+        let bytes = try lists.read(table, property, key: ListStore.key(owner, chunk: id)) { $0.map(Array.init) }
+        guard let bytes else { throw lists.damagedList(table, property, owner) }
+        oldValues.record(chunk: bytes, id, of: table.name, owner, property: property.id)
+    }
+
+    /// Records the whole of `owner`'s list `property`, directory and every chunk, before it
+    /// is emptied without its chunks being deleted one by one.
+    private func recordWholeList(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
+        try recordOldList(table, property, owner: owner)
+        for c in try lists.directory(table, property, owner).chunks where oldValues.isComplete {
+            try recordOldChunk(table, property, owner: owner, c.id)
+        }
     }
 
     /// Records every object of `table`, rows and lists, before the class is cleared: within
@@ -42,7 +62,7 @@ extension StorageTransaction {
         while oldValues.isComplete, let (key, row) = try rows.next() { try recordOldRow(table, key, row) }
         for property in table.listProperties {
             for owner in try lists.owners(table, property) where oldValues.isComplete {
-                try recordOldList(table, property, owner: owner)
+                try recordWholeList(table, property, owner: owner)
             }
         }
     }
@@ -51,7 +71,7 @@ extension StorageTransaction {
     func recordOldLists(_ table: Table, _ property: PropertySchema) throws(StorageError) {
         guard try needsImage(table) else { return }
         for owner in try lists.owners(table, property) where oldValues.isComplete {
-            try recordOldList(table, property, owner: owner)
+            try recordWholeList(table, property, owner: owner)
         }
     }
 

@@ -5,9 +5,10 @@
 ///   class     := name:str objectCount:varint object*          (objects by ascending key)
 ///   object    := keyDelta:varint rowLength:varint row listCount:varint list*
 ///                                                              (rowLength 0: no row recorded)
-///   list      := propertyId:varint length:varint elements mapKeys:(0 | (length + 1):varint bytes)
-///   elements  := count:varint element*                         (as in a list chunk)
-///   str       := length:varint utf8
+///   list      := propertyId:varint directory:str chunkCount:varint chunk* mapKeys:(0 | (length + 1):varint bytes)
+///                                               (directory as stored, unsealed; length 0: the list had none)
+///   chunk     := chunkId:varint bytes:str                      (ascending ids; the old chunk, unsealed)
+///   str       := length:varint bytes
 extension OldValues {
     /// The encoded before-images.
     package func encoded() -> [UInt8] {
@@ -24,7 +25,12 @@ extension OldValues {
                 Varint.append(UInt64(object.lists.count), to: &out)
                 for (id, list) in object.lists.sorted(by: { $0.key < $1.key }) {
                     Varint.append(UInt64(id), to: &out)
-                    Self.appendBytes(list.elements, to: &out)
+                    Self.appendBytes(list.directory, to: &out)
+                    Varint.append(UInt64(list.chunks.count), to: &out)
+                    for (chunk, bytes) in list.chunks.sorted(by: { $0.key < $1.key }) {
+                        Varint.append(UInt64(chunk), to: &out)
+                        Self.appendBytes(bytes, to: &out)
+                    }
                     if let keys = list.mapKeys {
                         Varint.append(UInt64(keys.count) + 1, to: &out)
                         out.append(contentsOf: keys)
@@ -56,15 +62,14 @@ extension OldValues {
                     key &+= delta
                     var object = Object(row: row.isEmpty ? nil : row)
                     for _ in 0..<listCount {
-                        guard let id = Varint.read(b, at: &o), id < 1 << 16, let elements = Self.readBytes(b, &o),
+                        guard let id = Varint.read(b, at: &o), id < 1 << 16, var list = Self.readList(b, &o),
                               let keysLength = Varint.read(b, at: &o) else { return false }
-                        var mapKeys: [UInt8]?
                         if keysLength > 0 {
                             guard keysLength - 1 <= b.count - o else { return false }
-                            mapKeys = Array(b[o..<(o + Int(keysLength - 1))])
+                            list.mapKeys = Array(b[o..<(o + Int(keysLength - 1))])
                             o += Int(keysLength - 1)
                         }
-                        object.lists[Int(id)] = List(elements: elements, mapKeys: mapKeys)
+                        object.lists[Int(id)] = list
                     }
                     objects[key] = object
                 }
@@ -73,6 +78,22 @@ extension OldValues {
             return o == b.count
         }
         if !decoded { return nil }
+    }
+
+    /// Reads a list's directory and chunks: nil unless the directory decodes (or is empty)
+    /// and names each chunk, given in ascending order.
+    private static func readList(_ bytes: UnsafeRawBufferPointer, _ o: inout Int) -> List? {
+        guard let directory = readBytes(bytes, &o), let chunkCount = Varint.read(bytes, at: &o),
+              directory.isEmpty || directory.withUnsafeBytes({ ListEncoding.Directory($0) }) != nil else { return nil }
+        var list = List(directory: directory)
+        var previous: UInt64?
+        for _ in 0..<chunkCount {
+            guard let id = Varint.read(bytes, at: &o), previous.map({ id > $0 }) ?? true, id <= UInt32.max,
+                  list.lacksChunk(UInt32(id)), let chunk = readBytes(bytes, &o) else { return nil }
+            list.chunks[UInt32(id)] = chunk
+            previous = id
+        }
+        return list
     }
 
     private static func appendBytes(_ bytes: [UInt8], to out: inout [UInt8]) {

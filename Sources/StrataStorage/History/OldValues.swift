@@ -4,8 +4,9 @@
 /// data by undoing the commits after it (`StorageTransaction.undo`).
 ///
 /// Per object: its whole row as it was before its first change in the commit (when the commit
-/// changed the row), and the old elements of each list, set or map it changed. Inserted objects
-/// need none: undoing removes them.
+/// changed the row), and for each list, set or map it changed, the old directory and the old
+/// bytes of the chunks the commit rewrote or deleted (`List`). Inserted objects need none:
+/// undoing removes them.
 package struct OldValues: Equatable, Sendable {
     /// The old state of one object.
     package struct Object: Equatable, Sendable {
@@ -15,19 +16,30 @@ package struct OldValues: Equatable, Sendable {
         package var lists: [Int: List] = [:]
     }
 
-    /// The old contents of one list, set or map.
+    /// The before-image of one list, set or map: its old directory, the old bytes of the
+    /// chunks of that directory the commit overwrote or deleted, and a map's old keys. The
+    /// chunks it does not hold were not changed by the commit (`ListStore.oldElements`).
     package struct List: Equatable, Sendable {
-        /// The element count, then the elements (`ListEncoding`) in list order.
-        package var elements: [UInt8]
+        /// The directory as it was (`ListEncoding.Directory`, unsealed); empty when the list
+        /// had none (it was empty).
+        package var directory: [UInt8]
+        /// The old bytes (`ListEncoding` chunks, unsealed) of the chunks of `directory` that the
+        /// commit overwrote or deleted, by chunk id.
+        package var chunks: [UInt32: [UInt8]] = [:]
         /// A map's keys (`MapKeysEncoding`), nil for a list or set, or a map that had none.
         package var mapKeys: [UInt8]?
 
-        /// How many elements the list had.
+        /// How many elements the list had: its old directory's total.
         package var count: Int {
-            elements.withUnsafeBytes { bytes in
+            directory.withUnsafeBytes { bytes in
                 var o = 0
                 return Varint.read(bytes, at: &o).map { Int($0) } ?? 0
             }
+        }
+
+        /// Whether the old directory names chunk `id` and the image does not hold it yet.
+        func lacksChunk(_ id: UInt32) -> Bool {
+            chunks[id] == nil && directory.withUnsafeBytes { ListEncoding.Directory.names(id, in: $0) }
         }
     }
 
@@ -70,10 +82,24 @@ package struct OldValues: Equatable, Sendable {
         return true
     }
 
-    /// Records the old contents of a list before its first change, unless already recorded.
+    /// Records the old directory and map keys of a list before its first change, unless
+    /// already recorded.
     mutating func record(list: List, of className: String, _ key: ObjectKey, property: Int) {
-        guard !hasList(className, key, property), account(list.elements.count + (list.mapKeys?.count ?? 0)) else { return }
+        guard !hasList(className, key, property), account(list.directory.count + (list.mapKeys?.count ?? 0)) else { return }
         classes[className, default: [:]][key, default: Object()].lists[property] = list
+    }
+
+    /// Whether chunk `id` of a recorded list needs its old bytes: the list's old directory
+    /// names it and they are not recorded yet (false once the commit is incomplete).
+    func needsChunk(_ id: UInt32, of className: String, _ key: ObjectKey, property: Int) -> Bool {
+        isComplete && classes[className]?[key]?.lists[property]?.lacksChunk(id) == true
+    }
+
+    /// Records the old bytes of chunk `id` of a recorded list, before the commit first
+    /// overwrites or deletes it (`needsChunk`).
+    mutating func record(chunk: [UInt8], _ id: UInt32, of className: String, _ key: ObjectKey, property: Int) {
+        guard account(chunk.count) else { return }
+        classes[className]?[key]?.lists[property]?.chunks[id] = chunk
     }
 
     /// Marks the commit's before-images incomplete and lets go of them.

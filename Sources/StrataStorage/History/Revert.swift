@@ -69,7 +69,7 @@ extension StorageTransaction {
             if !changes.isEmpty { try objects.update(table, owner, changes) }
             for (id, list) in image.lists {
                 guard let p = table.listProperties.first(where: { $0.id == id }) else { continue }
-                try restoreList(table, p, owner, list, translated)
+                try restoreList(table, p, owner, list, imageOf: key, translated)
             }
         }
         for (table, c) in tables {
@@ -84,7 +84,7 @@ extension StorageTransaction {
                 }
                 for (id, list) in image.lists {
                     guard let p = table.listProperties.first(where: { $0.id == id }) else { continue }
-                    try restoreList(table, p, key, list, translated)
+                    try restoreList(table, p, key, list, imageOf: key, translated)
                 }
             }
         }
@@ -106,16 +106,12 @@ extension StorageTransaction {
         return values
     }
 
-    /// Replaces `owner`'s list `property` with the contents of `image`, links translated.
+    /// Replaces `owner`'s list `property` with the elements it had before the commit `image`
+    /// is from (no later commit changed it: `revertConflicts`), links translated. `imaged` is
+    /// the key the object had then (another when it comes back from a delete).
     private func restoreList(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ image: OldValues.List,
-                             _ translated: (Value, PropertySchema) -> Value) throws(StorageError) {
-        var o = 0
-        let elements: [[UInt8]?]? = image.elements.withUnsafeBytes { bytes in
-            guard Varint.read(bytes, at: &o) != nil else { return nil }
-            return ListEncoding.elements(UnsafeRawBufferPointer(rebasing: bytes[o...]))
-        }
-        guard let elements else { throw lists.damagedList(table, property, owner) }
-        let values = elements.map { translated(lists.decode($0, property), property) }
+                             imageOf imaged: ObjectKey, _ translated: (Value, PropertySchema) -> Value) throws(StorageError) {
+        let values = try lists.oldElements(table, property, owner: imaged, image).map { translated(lists.decode($0, property), property) }
         if property.isMap {
             let keys = image.mapKeys.map { bytes in bytes.withUnsafeBytes { MapKeysEncoding.decode($0) } } ?? []
             guard let keys, keys.count == values.count else { throw lists.damagedList(table, property, owner) }

@@ -81,10 +81,17 @@ extension ListStore {
         }
     }
 
-    /// Records the old contents of the list an entry `key` belongs to, before its first change.
+    /// Records the before-image of the list an entry `key` belongs to, before this write
+    /// changes the entry: the list's old directory and map keys at its first change, and the
+    /// entry's old bytes when it is a chunk the old directory names.
     private func recordOldList(_ table: Table, _ property: PropertySchema, _ key: [UInt8]) throws(StorageError) {
-        let owner = key.withUnsafeBytes { ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) }
+        let (owner, chunk) = key.withUnsafeBytes { k -> (ObjectKey, UInt32?) in
+            let owner = ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: k.prefix(8)))
+            guard k.count == 12 else { return (owner, nil) }
+            return (owner, k.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian)
+        }
         try transaction.recordOldList(table, property, owner: owner)
+        if let chunk { try transaction.recordOldChunk(table, property, owner: owner, chunk) }
     }
 
     func putDirectory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ dir: ListEncoding.Directory) throws(StorageError) {

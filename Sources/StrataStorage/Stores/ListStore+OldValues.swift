@@ -1,46 +1,95 @@
-/// The old contents of lists, read before a commit's first change to them and written back
-/// when a commit is undone (`OldValues`).
+/// The before-images of lists (`OldValues.List`): taken at a commit's first change to a list,
+/// assembled back into the old elements, and written back when a commit is undone.
 extension ListStore {
-    /// The contents of `owner`'s list `property` as an `OldValues.List`.
+    /// The start of `owner`'s list `property`'s before-image: its directory and map keys as
+    /// they are now (the chunks follow as the commit changes them).
     func image(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> OldValues.List {
-        let dir = try directory(table, property, owner)
-        var elements: [UInt8] = []
-        Varint.append(UInt64(dir.total), to: &elements)
-        for c in dir.chunks {
-            try read(table, property, key: Self.key(owner, chunk: c.id)) { (bytes) throws(StorageError) in
-                guard let bytes else { throw damagedList(table, property, owner) }
-                elements.append(contentsOf: bytes)
-            }
-        }
+        let directory = try read(table, property, key: Self.key(owner)) { $0.map(Array.init) } ?? []
         var mapKeys: [UInt8]?
         if property.isMap {
             mapKeys = try read(table, property, key: Self.mapKeysKey(owner)) { $0.map(Array.init) }
         }
-        return OldValues.List(elements: elements, mapKeys: mapKeys)
+        return OldValues.List(directory: directory, mapKeys: mapKeys)
     }
 
-    /// Replaces `owner`'s list `property` with `image` as it is, with its backlinks, recording
-    /// nothing: the list of a version being rebuilt.
-    func restore(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ image: OldValues.List) throws(StorageError) {
-        try clear(table, property, owner: owner)
-        var o = 0
-        let elements: [[UInt8]?]? = image.elements.withUnsafeBytes { bytes in
-            guard let total = Varint.read(bytes, at: &o),
-                  let elements = ListEncoding.elements(UnsafeRawBufferPointer(rebasing: bytes[o...])),
-                  elements.count == total else { return nil }
-            return elements
-        }
-        guard let elements else { throw damagedList(table, property, owner) }
-        if elements.isEmpty { return }
-        var dir = ListEncoding.Directory()
-        try writeRuns(table, property, owner, &dir, at: 0, elements: elements)
-        dir.total = elements.count
-        try putDirectory(table, property, owner, dir)
-        if let keys = image.mapKeys { try put(table, property, key: Self.mapKeysKey(owner), keys) }
-        if property.type == .link {
-            for case .link(let target) in elements.map({ decode($0, property) }) {
-                try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1)
+    /// The directory `image` holds (empty when the list had none).
+    private func oldDirectory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
+                              _ image: OldValues.List) throws(StorageError) -> ListEncoding.Directory {
+        if image.directory.isEmpty { return ListEncoding.Directory() }
+        guard let dir = image.directory.withUnsafeBytes({ ListEncoding.Directory($0) }) else { throw damagedList(table, property, owner) }
+        return dir
+    }
+
+    /// The elements `owner`'s list `property` had before the commit whose before-image is
+    /// `image`: each chunk of its old directory as the image holds it, or else as it is now.
+    /// Exact while the chunks the image does not hold are as that commit left them: when the
+    /// commit is undone with every later one undone first, or when no later commit changed
+    /// the list.
+    func oldElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey,
+                     _ image: OldValues.List) throws(StorageError) -> [[UInt8]?] {
+        let dir = try oldDirectory(table, property, owner, image)
+        var elements: [[UInt8]?] = []
+        elements.reserveCapacity(dir.total)
+        for c in dir.chunks {
+            let chunk: [[UInt8]?]
+            if let bytes = image.chunks[c.id] {
+                chunk = try decodedChunk(table, property, owner, bytes)
+            } else {
+                chunk = try self.chunk(table, property, owner, c.id)
             }
+            guard chunk.count == c.count else { throw damagedList(table, property, owner) }
+            elements.append(contentsOf: chunk)
+        }
+        return elements
+    }
+
+    /// The elements of the chunk `bytes` (a before-image's).
+    private func decodedChunk(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
+                              _ bytes: [UInt8]) throws(StorageError) -> [[UInt8]?] {
+        guard let elements = bytes.withUnsafeBytes({ ListEncoding.elements($0) }) else { throw damagedList(table, property, owner) }
+        return elements
+    }
+
+    /// Puts `owner`'s list `property` back as `image` has it, with its backlinks, recording
+    /// nothing: the list of a version being rebuilt, undoing the commit `image` is from when
+    /// every later commit is undone. The old directory, map keys and the chunks the image holds
+    /// are written back under their ids; the chunks the commit created are deleted; the others
+    /// the commit did not touch and stay. The list then has the layout it had before the
+    /// commit, chunk ids included, as undoing the commit before it needs.
+    func restore(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ image: OldValues.List) throws(StorageError) {
+        let old = try oldDirectory(table, property, owner, image)
+        let current = try directory(table, property, owner)
+        let untouched = Set(old.chunks.lazy.map(\.id).filter { image.chunks[$0] == nil })
+        guard untouched.isSubset(of: current.chunks.lazy.map(\.id)) else { throw damagedList(table, property, owner) }
+        for c in current.chunks where !untouched.contains(c.id) {
+            if property.type == .link { try changeBacklinks(table, property, owner, of: chunk(table, property, owner, c.id), by: -1) }
+            try deleteEntry(table, property, key: Self.key(owner, chunk: c.id))
+        }
+        for c in old.chunks {
+            guard let bytes = image.chunks[c.id] else { continue }
+            let elements = try decodedChunk(table, property, owner, bytes)
+            guard elements.count == c.count else { throw damagedList(table, property, owner) }
+            try changeBacklinks(table, property, owner, of: elements, by: 1)
+            try put(table, property, key: Self.key(owner, chunk: c.id), bytes)
+        }
+        if image.directory.isEmpty {
+            try deleteEntry(table, property, key: Self.key(owner))
+        } else {
+            try put(table, property, key: Self.key(owner), image.directory)
+        }
+        if let keys = image.mapKeys {
+            try put(table, property, key: Self.mapKeysKey(owner), keys)
+        } else if property.isMap {
+            try deleteEntry(table, property, key: Self.mapKeysKey(owner))
+        }
+    }
+
+    /// Adds `delta` to the backlinks of the objects `elements` (of a list of objects) link to.
+    private func changeBacklinks(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
+                                 of elements: [[UInt8]?], by delta: Int) throws(StorageError) {
+        guard property.type == .link else { return }
+        for case .link(let target) in elements.map({ decode($0, property) }) {
+            try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: delta)
         }
     }
 
