@@ -27,7 +27,10 @@ class StrataTestCase: XCTestCase {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasSuffix(".strata") || name.hasSuffix(".realm") {
             let path = directory.appendingPathComponent(name).path
-            guard let file = try? StorageFile.open(path: path, options: .init(readOnly: true)),
+            // An encrypted file is checked with the key the encryption tests use.
+            let testKey = try? EncryptionKey([UInt8](EncryptionTests.key))
+            guard let file = (try? StorageFile.open(path: path, options: .init(readOnly: true)))
+                    ?? (try? StorageFile.open(path: path, options: .init(readOnly: true, encryptionKey: testKey))),
                   let txn = try? file.beginRead() else { continue }
             defer { txn.abort() }
             do {

@@ -168,9 +168,19 @@ enum RealmCache {
         let cache = dictionary[key] as? Box ?? Box()
         dictionary[key] = cache
         let id = cacheKey(configuration)
-        if let token = cache.cores[id]?.token, let core = token.core { return core }
+        if let token = cache.cores[id]?.token, let core = token.core { return try checkedKey(core, configuration) }
         let core = try RealmCore(configuration: configuration)
         cache.cores[id] = Weak(token: core.token)
+        return core
+    }
+
+    /// `core`, once `configuration`'s encryption key is found to be the one its file is open
+    /// with (the cache key leaves the key out).
+    private static func checkedKey(_ core: RealmCore, _ configuration: Realm.Configuration) throws -> RealmCore {
+        if core.configuration.encryptionKey == configuration.encryptionKey { return core }
+        try translatingErrors(path: core.path) {
+            try core.file.checkEncryptionKey(try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) })
+        }
         return core
     }
 
@@ -195,7 +205,7 @@ enum RealmCache {
     /// whose actor is gone is not reused, even if a new actor has the same identity.
     private static func core(for configuration: Realm.Configuration, owner: Confinement.Owner, id: String) throws -> RealmCore {
         let key = id + cacheKey(configuration)
-        if let core = ownedCores.withLock({ $0[key]?.core }), !isOrphaned(core) { return core }
+        if let core = ownedCores.withLock({ $0[key]?.core }), !isOrphaned(core) { return try checkedKey(core, configuration) }
         let core = try RealmCore(configuration: configuration, owner: owner)
         ownedCores.withLock { cores in
             cores = cores.filter { $0.value.core != nil }
