@@ -92,11 +92,17 @@ package final class RecordCrypto {
         return (UnsafeRawBufferPointer(start: out, count: count), block)
     }
 
-    /// The HMAC-SHA-256 of `a ‖ b ‖ c` under the file's key.
-    func hash(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ c: UnsafeRawBufferPointer) -> SIMD32<UInt8> {
+    /// Bytes of an index key on an encrypted file: the first half of the keyed hash.
+    static let indexKeyLength = 16
+
+    /// The index key of an encrypted file for the plain index key `plain` in the index
+    /// database of `name` (`RecordCipher.name`): the first 16 bytes of
+    /// HMAC-SHA-256(name ‖ plain). Equal values share a key; nothing else about them shows.
+    func indexKey(_ name: [UInt8], _ plain: [UInt8]) -> [UInt8] {
         lock.lock()
-        defer { lock.unlock() }
-        return cipher.hash(a, b, c)
+        let hash = name.withUnsafeBytes { n in plain.withUnsafeBytes { cipher.hash(n, $0, UnsafeRawBufferPointer(start: nil, count: 0)) } }
+        lock.unlock()
+        return withUnsafeBytes(of: hash) { Array($0.prefix(Self.indexKeyLength)) }
     }
 }
 
