@@ -126,11 +126,16 @@ public struct Realm {
     /// Writes a compacted copy of the file to `fileURL`, which must not exist (`.fileExists`).
     /// The copy is one consistent version (the newest committed), even while other processes
     /// write; it is made with LMDB's compacting copy, so it holds no free pages.
+    ///
+    /// `encryptionKey` must be the key this Realm was opened with (nil for a plain file): the
+    /// copy keeps its records as they are. A copy with another key (encrypting, decrypting or
+    /// re-keying) is refused with `.fail` (docs/ENCRYPTION.md, "Not yet").
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         core.confinement.check()
         let destination = fileURL.standardizedFileURL.path
-        if encryptionKey != nil {
-            throw Error(.fail, "Encryption is not supported yet: cannot write an encrypted copy to '\(destination)'", path: destination)
+        if encryptionKey != core.configuration.encryptionKey {
+            let change = encryptionKey == nil ? "a decrypted" : core.configuration.encryptionKey == nil ? "an encrypted" : "a re-keyed"
+            throw Error(.fail, "Writing \(change) copy is not supported yet: '\(destination)' can be written only with the key '\(core.path)' was opened with", path: destination)
         }
         try translatingErrors(path: destination) { try core.file.writeCompactedCopy(to: destination) }
     }
