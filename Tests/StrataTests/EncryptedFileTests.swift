@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 import XCTest
 @testable import Strata
 
@@ -43,7 +44,7 @@ final class EncryptedFileTests: StrataTestCase {
         XCTAssertEqual(try reopened.history().compactMap(\.description), ["Migration from schema version 0 to 3"])
     }
 
-    func testACopyWithTheSameKeyOpensWithItAndACopyWithAnotherIsRefused() throws {
+    func testACopyWithTheSameKeyOpensWithIt() throws {
         try seed()
         let realm = try Realm(configuration: config(0, [PersonV0.self]))
         let copy = directory.appendingPathComponent("copy.strata")
@@ -51,13 +52,67 @@ final class EncryptedFileTests: StrataTestCase {
         var copyConfig = config(0, [PersonV0.self])
         copyConfig.fileURL = copy
         XCTAssertEqual(try Realm(configuration: copyConfig).objects(PersonV0.self).count, 2)
-        for key in [nil, EncryptionTests.otherKey] {
-            XCTAssertThrowsError(try realm.writeCopy(toFile: directory.appendingPathComponent("other.strata"), encryptionKey: key)) { error in
-                XCTAssertEqual((error as? Realm.Error)?.code, .fail, "\(error)")
-                XCTAssertTrue("\(error)".contains("not supported yet"), "\(error)")
-            }
+        XCTAssertNil(try Data(contentsOf: copy).firstRange(of: Data("Churchward".utf8)))
+    }
+
+    /// Opens `url` with `key` and checks it holds what `EncryptionTests` writes, its index
+    /// lookups and its history; and that its bytes hold the values in plain exactly when
+    /// `key` is nil.
+    private func assertCopy(_ name: String, key: Data?, file: StaticString = #filePath, line: UInt = #line) throws {
+        var copyConfig = Realm.Configuration(fileURL: fileURL(name), objectTypes: [ZirconLedger.self, EmberCard.self])
+        copyConfig.encryptionKey = key
+        let realm = try Realm(configuration: copyConfig)
+        let ledger = try XCTUnwrap(realm.objects(ZirconLedger.self).first, file: file, line: line)
+        XCTAssertEqual(ledger.quartzNote, "quartz-harbour-7731", file: file, line: line)
+        XCTAssertEqual(Array(ledger.labels), ["label-marigold-5519", "second"], file: file, line: line)
+        XCTAssertEqual(ledger.attributes["key-obsidian-2288"], "value-saffron-4406", file: file, line: line)
+        XCTAssertEqual(realm.objects(EmberCard.self).filter("tag == 'tag-beryl'").count, 2, file: file, line: line)
+        XCTAssertEqual(realm.object(ofType: EmberCard.self, forPrimaryKey: "card-amethyst-4")?.rank, 4, file: file, line: line)
+        XCTAssertEqual(try realm.history().compactMap(\.description), ["cards", "commit-juniper-9902"], file: file, line: line)
+        let plain = try Data(contentsOf: fileURL(name)).firstRange(of: Data("quartz-harbour-7731".utf8)) != nil
+        XCTAssertEqual(plain, key == nil, "values in plain", file: file, line: line)
+        let other = key == nil ? EncryptionTests.key : nil
+        copyConfig.encryptionKey = other
+        XCTAssertThrowsError(try Realm(configuration: copyConfig), file: file, line: line)
+    }
+
+    private func writeSource(key: Data?) throws -> Realm {
+        var sourceConfig = Realm.Configuration(fileURL: fileURL("source.strata"), objectTypes: [ZirconLedger.self, EmberCard.self])
+        sourceConfig.encryptionKey = key
+        let realm = try Realm(configuration: sourceConfig)
+        try EncryptionTests.fill(realm)
+        try realm.write(withDescription: "cards") {
+            for i in 0..<5 { realm.add(EmberCard(value: ["code": "card-amethyst-\(i)", "tag": i % 2 == 0 ? "tag-garnet" : "tag-beryl", "rank": i])) }
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("other.strata").path))
+        return realm
+    }
+
+    func testAPlainFileCopiesEncryptedAndBackAndRekeyed() throws {
+        let plain = try writeSource(key: nil)
+        try plain.writeCopy(toFile: fileURL("encrypted.strata"), encryptionKey: EncryptionTests.key)
+        try assertCopy("encrypted.strata", key: EncryptionTests.key)
+        assertConsistentEncrypted("encrypted.strata")
+        var encryptedConfig = Realm.Configuration(fileURL: fileURL("encrypted.strata"), objectTypes: [ZirconLedger.self, EmberCard.self])
+        encryptedConfig.encryptionKey = EncryptionTests.key
+        let encrypted = try Realm(configuration: encryptedConfig)
+        try encrypted.writeCopy(toFile: fileURL("rekeyed.strata"), encryptionKey: EncryptionTests.otherKey)
+        try assertCopy("rekeyed.strata", key: EncryptionTests.otherKey)
+        try encrypted.writeCopy(toFile: fileURL("decrypted.strata"), encryptionKey: nil)
+        try assertCopy("decrypted.strata", key: nil)
+        XCTAssertThrowsError(try encrypted.writeCopy(toFile: fileURL("decrypted.strata"), encryptionKey: nil)) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .fileExists, "\(error)")
+        }
+    }
+
+    private func assertConsistentEncrypted(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        do {
+            let key = try EncryptionKey([UInt8](EncryptionTests.key))
+            let txn = try StorageFile.open(path: fileURL(name).path, options: .init(encryptionKey: key)).beginRead()
+            defer { txn.abort() }
+            _ = try IntegrityCheck.run(txn)
+        } catch {
+            XCTFail("integrity check: \(error)", file: file, line: line)
+        }
     }
 
     func testCompactingOnLaunchKeepsTheFileEncrypted() throws {

@@ -30,9 +30,16 @@ final class EncryptionTests: StrataTestCase {
     static let otherKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 53 &+ 3) })
 
     /// Values no encoding of Strata's puts in a file by chance.
-    private let note = "quartz-harbour-7731", label = "label-marigold-5519", mapKey = "key-obsidian-2288",
-                mapValue = "value-saffron-4406", description = "commit-juniper-9902", serial = 0x1357_9BDF_2468_ACE0
-    private let blob = Data("blob-vermilion-6623".utf8)
+    private static let note = "quartz-harbour-7731", label = "label-marigold-5519", mapKey = "key-obsidian-2288",
+                       mapValue = "value-saffron-4406", description = "commit-juniper-9902", serial = 0x1357_9BDF_2468_ACE0
+    private static let blob = Data("blob-vermilion-6623".utf8)
+    private var note: String { Self.note }
+    private var label: String { Self.label }
+    private var mapKey: String { Self.mapKey }
+    private var mapValue: String { Self.mapValue }
+    private var description: String { Self.description }
+    private var serial: Int { Self.serial }
+    private var blob: Data { Self.blob }
 
     func encryptedConfiguration(_ name: String = "test.strata", key: Data? = EncryptionTests.key) -> Realm.Configuration {
         var config = configuration(name, types: [ZirconLedger.self])
@@ -40,7 +47,9 @@ final class EncryptionTests: StrataTestCase {
         return config
     }
 
-    private func fill(_ realm: Realm) throws {
+    /// Writes one ledger holding every value type, a list, a set and a map, in one commit
+    /// described as "commit-juniper-9902".
+    static func fill(_ realm: Realm) throws {
         try realm.write(withDescription: description) {
             let ledger = ZirconLedger()
             ledger.quartzNote = note
@@ -109,7 +118,7 @@ final class EncryptionTests: StrataTestCase {
     func testEveryValueTypeRoundTripsAndNoneIsInTheFileInPlain() throws {
         try closingRealms {
             let realm = try Realm(configuration: encryptedConfiguration())
-            try fill(realm)
+            try Self.fill(realm)
             try assertFilled(realm)
             try assertNoPlaintext()
         }
@@ -121,7 +130,7 @@ final class EncryptionTests: StrataTestCase {
     func testTheSameWritesOnAPlainFileLeaveThemInPlain() throws {
         // The check above can fail: without a key, the file gives every value away.
         let realm = try Realm(configuration: encryptedConfiguration("plain.strata", key: nil))
-        try fill(realm)
+        try Self.fill(realm)
         let bytes = try Data(contentsOf: fileURL("plain.strata"))
         for (what, pattern) in giveaways where ["quartz-harbour-7731", "label-marigold-5519", "serial", "commit-juniper-9902"].contains(what) {
             XCTAssertNotNil(bytes.firstRange(of: Data(pattern)), "the plain file should hold \(what)")
@@ -138,7 +147,7 @@ final class EncryptionTests: StrataTestCase {
     }
 
     func testAWrongKeyIsAClearErrorAndTheFileStaysReadable() throws {
-        try closingRealms { try fill(try Realm(configuration: encryptedConfiguration())) }
+        try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration())) }
         assertOpenFails(encryptedConfiguration(key: Self.otherKey), .invalidDatabase, saying: "wrong encryption key")
         try assertFilled(try Realm(configuration: encryptedConfiguration()))
     }
@@ -150,18 +159,18 @@ final class EncryptionTests: StrataTestCase {
     }
 
     func testNoKeyOnAnEncryptedFileSaysItNeedsOne() throws {
-        try closingRealms { try fill(try Realm(configuration: encryptedConfiguration())) }
+        try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration())) }
         assertOpenFails(encryptedConfiguration(key: nil), .invalidDatabase, saying: "is encrypted: open it with its encryptionKey")
     }
 
     func testAKeyOnAPlainFileSaysItIsNotEncrypted() throws {
-        try closingRealms { try fill(try Realm(configuration: encryptedConfiguration(key: nil))) }
+        try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration(key: nil))) }
         assertOpenFails(encryptedConfiguration(), .invalidDatabase, saying: "is not encrypted")
     }
 
     func testAnotherKeyInTheSameProcessIsRefusedWhileTheFileIsOpen() throws {
         let realm = try Realm(configuration: encryptedConfiguration())
-        try fill(realm)
+        try Self.fill(realm)
         assertOpenFails(encryptedConfiguration(key: Self.otherKey), .invalidDatabase, saying: "wrong encryption key")
         assertOpenFails(encryptedConfiguration(key: nil), .invalidDatabase, saying: "is encrypted")
         XCTAssertEqual(realm.objects(ZirconLedger.self).count, 1)
@@ -181,7 +190,7 @@ final class EncryptionTests: StrataTestCase {
 
     func testAFlippedBitInARowIsReportedAsDamage() throws {
         checksIntegrityAfterTest = false
-        try closingRealms { try fill(try Realm(configuration: encryptedConfiguration())) }
+        try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration())) }
         let row = try XCTUnwrap(StorageFixtures.firstValues(path: fileURL().path, databasesStartingWith: "rows.").first)
         try StorageFixtures.flipBit(inStored: row, path: fileURL().path)
         let txn = try storageRead()
@@ -193,7 +202,7 @@ final class EncryptionTests: StrataTestCase {
 
     func testAFlippedBitInAListChunkIsReportedAsDamage() throws {
         checksIntegrityAfterTest = false
-        try closingRealms { try fill(try Realm(configuration: encryptedConfiguration())) }
+        try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration())) }
         let values = try StorageFixtures.firstValues(path: fileURL().path, databasesStartingWith: "list.")
         XCTAssertEqual(values.count, 3, "the list, the set and the map")
         try StorageFixtures.flipBit(inStored: try XCTUnwrap(values.first), path: fileURL().path)
@@ -209,7 +218,7 @@ final class EncryptionTests: StrataTestCase {
 
     func testAFlippedBitInAHistoryEntryIsReportedAsDamage() throws {
         checksIntegrityAfterTest = false
-        try closingRealms { try fill(try Realm(configuration: encryptedConfiguration())) }
+        try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration())) }
         let values = try StorageFixtures.firstValues(path: fileURL().path, databasesStartingWith: "strata.history")
         try StorageFixtures.flipBit(inStored: try XCTUnwrap(values.first), path: fileURL().path)
         let txn = try storageRead()

@@ -125,19 +125,20 @@ public struct Realm {
 
     /// Writes a compacted copy of the file to `fileURL`, which must not exist (`.fileExists`).
     /// The copy is one consistent version (the newest committed), even while other processes
-    /// write; it is made with LMDB's compacting copy, so it holds no free pages.
+    /// write.
     ///
-    /// `encryptionKey` must be the key this Realm was opened with (nil for a plain file): the
-    /// copy keeps its records as they are. A copy with another key (encrypting, decrypting or
-    /// re-keying) is refused with `.fail` (docs/ENCRYPTION.md, "Not yet").
+    /// With the key this Realm was opened with (nil for a plain file), it is made with LMDB's
+    /// compacting copy, so it holds no free pages and its records are as they are. With
+    /// another key it is encrypted with that key, and with nil it is a plain copy: every
+    /// record is opened and sealed again, the indexes are built again, and the history is
+    /// kept (docs/ENCRYPTION.md, "Copies with another key").
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         core.confinement.check()
         let destination = fileURL.standardizedFileURL.path
-        if encryptionKey != core.configuration.encryptionKey {
-            let change = encryptionKey == nil ? "a decrypted" : core.configuration.encryptionKey == nil ? "an encrypted" : "a re-keyed"
-            throw Error(.fail, "Writing \(change) copy is not supported yet: '\(destination)' can be written only with the key '\(core.path)' was opened with", path: destination)
+        try translatingErrors(path: destination) {
+            if encryptionKey == core.configuration.encryptionKey { return try core.file.writeCompactedCopy(to: destination) }
+            try core.file.writeCopy(to: destination, encryptionKey: try encryptionKey.map { try EncryptionKey([UInt8]($0)) })
         }
-        try translatingErrors(path: destination) { try core.file.writeCompactedCopy(to: destination) }
     }
 
     /// Writes a compacted copy to the file of `configuration` (see `writeCopy(toFile:)`).

@@ -197,6 +197,25 @@ package final class StorageTransaction {
         return newVersion
     }
 
+    /// Commits a copy made by `StorageFile.writeCopy(to:encryptionKey:)` into this new file,
+    /// whose history the copy wrote up to `version`: the meta records of a first commit and the
+    /// data, without a history entry of its own.
+    func commitCopy(of version: UInt64) throws(StorageError) {
+        precondition(isWrite && self.version == 0, "a copy is committed into a new file")
+        let context = "Committing to '\(file.path)'"
+        _ = try meta.prepareCommit(of: 1, context)
+        let schemaVersion = try meta.schemaVersion, fileID = try meta.fileID
+        do {
+            try StorageError.translating(context) { try lmdb.commit() }
+        } catch {
+            endCreating(committed: false)
+            throw error
+        }
+        file.didCommit(version: version, schemaVersion: schemaVersion, fileID: fileID)
+        endCreating(committed: true)
+        self.version = version
+    }
+
     /// Forgets the changes recorded so far (a migration commits without per-class change sets).
     package func discardChanges() { changes = ChangeSet() }
 
