@@ -17,12 +17,21 @@ final class StrataEngine: BenchEngine {
     private let fileURL: URL
     let realm: Realm
 
-    init(directory: URL, durable: Bool) throws {
+    convenience init(directory: URL, durable: Bool) throws {
+        try self.init(directory: directory, durable: durable, encryptionKey: nil)
+    }
+
+    /// Opens the file encrypted with `encryptionKey` (nil: a plain file).
+    init(directory: URL, durable: Bool, encryptionKey: Data?) throws {
         fileURL = directory.appendingPathComponent("bench.realm")
         var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self, Team.self, Pet.self])
         config.syncOnCommit = durable
+        config.encryptionKey = encryptionKey
         realm = try Realm(configuration: config)
     }
+
+    /// The fixed key of the `strata-enc` engine: a benchmark file holds nothing secret.
+    static let benchKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 7) })
 
     func insert(count n: Int) throws {
         for batch in stride(from: 0, to: n, by: Workload.batchRows) {
