@@ -33,7 +33,7 @@ struct QueryCommand: Command {
 
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Options(arguments)
-        let file = try StorageFile.open(path: options.path, options: .init(readOnly: true))
+        let file = try StorageFile.open(path: options.path, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let text = options.queryText
 
         // Read everything on one snapshot, then print with no transaction open.

@@ -5,7 +5,7 @@ import CStrataCrypto
 /// (docs/ENCRYPTION.md).
 package struct EncryptionKey: Sendable, Equatable {
     /// The 64 bytes.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// The key of `bytes`; throws `.invalidInput` unless there are exactly 64.
     package init(_ bytes: [UInt8]) throws(StorageError) {
