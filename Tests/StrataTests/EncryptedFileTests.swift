@@ -91,7 +91,7 @@ final class EncryptedFileTests: StrataTestCase {
         let plain = try writeSource(key: nil)
         try plain.writeCopy(toFile: fileURL("encrypted.strata"), encryptionKey: EncryptionTests.key)
         try assertCopy("encrypted.strata", key: EncryptionTests.key)
-        assertConsistentEncrypted("encrypted.strata")
+        assertConsistent("encrypted.strata", encryptionKey: EncryptionTests.key)
         var encryptedConfig = Realm.Configuration(fileURL: fileURL("encrypted.strata"), objectTypes: [ZirconLedger.self, EmberCard.self])
         encryptedConfig.encryptionKey = EncryptionTests.key
         let encrypted = try Realm(configuration: encryptedConfig)
@@ -101,17 +101,6 @@ final class EncryptedFileTests: StrataTestCase {
         try assertCopy("decrypted.strata", key: nil)
         XCTAssertThrowsError(try encrypted.writeCopy(toFile: fileURL("decrypted.strata"), encryptionKey: nil)) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .fileExists, "\(error)")
-        }
-    }
-
-    private func assertConsistentEncrypted(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
-        do {
-            let key = try EncryptionKey([UInt8](EncryptionTests.key))
-            let txn = try StorageFile.open(path: fileURL(name).path, options: .init(encryptionKey: key)).beginRead()
-            defer { txn.abort() }
-            _ = try IntegrityCheck.run(txn)
-        } catch {
-            XCTFail("integrity check: \(error)", file: file, line: line)
         }
     }
 

@@ -79,17 +79,6 @@ final class EncryptedIndexTests: StrataTestCase {
         XCTAssertEqual(realm.objects(EmberCard.self).filter("tag == 'tag-onyx'").count,
                        realm.objects(EmberCard.self).filter("tag ENDSWITH 'onyx'").count)
         XCTAssertEqual(realm.objects(EmberCard.self).filter("rank == 0").count, 0)
-        assertConsistentEncrypted("encrypted.strata")
-    }
-
-    private func assertConsistentEncrypted(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
-        do {
-            let key = try EncryptionKey([UInt8](EncryptionTests.key))
-            let txn = try StorageFile.open(path: fileURL(name).path, options: .init(encryptionKey: key)).beginRead()
-            defer { txn.abort() }
-            _ = try IntegrityCheck.run(txn)
-        } catch {
-            XCTFail("integrity check: \(error)", file: file, line: line)
-        }
+        assertConsistent("encrypted.strata", encryptionKey: EncryptionTests.key)
     }
 }

@@ -137,42 +137,33 @@ final class EncryptionTests: StrataTestCase {
         }
     }
 
-    private func assertOpenFails(_ config: Realm.Configuration, _ code: Realm.Error.Code, saying text: String,
-                                 file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try Realm(configuration: config), file: file, line: line) { error in
-            guard let error = error as? Realm.Error else { return XCTFail("not a Realm.Error: \(error)", file: file, line: line) }
-            XCTAssertEqual(error.code, code, error.localizedDescription, file: file, line: line)
-            XCTAssertTrue(error.localizedDescription.contains(text), error.localizedDescription, file: file, line: line)
-        }
-    }
-
     func testAWrongKeyIsAClearErrorAndTheFileStaysReadable() throws {
         try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration())) }
-        assertOpenFails(encryptedConfiguration(key: Self.otherKey), .invalidDatabase, saying: "wrong encryption key")
+        assertOpenFails(encryptedConfiguration(key: Self.otherKey), .invalidDatabase, mentioning: "wrong encryption key")
         try assertFilled(try Realm(configuration: encryptedConfiguration()))
     }
 
     func testAKeyOfAnotherLengthIsRefused() throws {
-        assertOpenFails(encryptedConfiguration(key: Self.key.prefix(63)), .invalidInput, saying: "must be exactly 64 bytes")
-        assertOpenFails(encryptedConfiguration(key: Self.key + Data([0])), .invalidInput, saying: "must be exactly 64 bytes")
+        assertOpenFails(encryptedConfiguration(key: Self.key.prefix(63)), .invalidInput, mentioning: "must be exactly 64 bytes")
+        assertOpenFails(encryptedConfiguration(key: Self.key + Data([0])), .invalidInput, mentioning: "must be exactly 64 bytes")
         XCTAssertFalse(FileManager.default.fileExists(atPath: fileURL().path), "a refused key creates no file")
     }
 
     func testNoKeyOnAnEncryptedFileSaysItNeedsOne() throws {
         try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration())) }
-        assertOpenFails(encryptedConfiguration(key: nil), .invalidDatabase, saying: "is encrypted: open it with its encryptionKey")
+        assertOpenFails(encryptedConfiguration(key: nil), .invalidDatabase, mentioning: "is encrypted: open it with its encryptionKey")
     }
 
     func testAKeyOnAPlainFileSaysItIsNotEncrypted() throws {
         try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration(key: nil))) }
-        assertOpenFails(encryptedConfiguration(), .invalidDatabase, saying: "is not encrypted")
+        assertOpenFails(encryptedConfiguration(), .invalidDatabase, mentioning: "is not encrypted")
     }
 
     func testAnotherKeyInTheSameProcessIsRefusedWhileTheFileIsOpen() throws {
         let realm = try Realm(configuration: encryptedConfiguration())
         try Self.fill(realm)
-        assertOpenFails(encryptedConfiguration(key: Self.otherKey), .invalidDatabase, saying: "wrong encryption key")
-        assertOpenFails(encryptedConfiguration(key: nil), .invalidDatabase, saying: "is encrypted")
+        assertOpenFails(encryptedConfiguration(key: Self.otherKey), .invalidDatabase, mentioning: "wrong encryption key")
+        assertOpenFails(encryptedConfiguration(key: nil), .invalidDatabase, mentioning: "is encrypted")
         XCTAssertEqual(realm.objects(ZirconLedger.self).count, 1)
     }
 

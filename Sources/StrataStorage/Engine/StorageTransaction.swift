@@ -185,6 +185,13 @@ package final class StorageTransaction {
         let schemaVersion = try meta.schemaVersion
         var fileID = file.knownFileID
         if fileID == nil { fileID = try meta.fileID }
+        try finishCommit(as: newVersion, schemaVersion: schemaVersion, fileID: fileID, context)
+        return newVersion
+    }
+
+    /// Commits the LMDB transaction, then tells the file and gives back the lease to create
+    /// databases; from now on this transaction reads `newVersion`.
+    private func finishCommit(as newVersion: UInt64, schemaVersion: UInt64?, fileID: UInt64?, _ context: String) throws(StorageError) {
         do {
             try StorageError.translating(context) { try lmdb.commit() }
         } catch {
@@ -194,7 +201,6 @@ package final class StorageTransaction {
         file.didCommit(version: newVersion, schemaVersion: schemaVersion, fileID: fileID)
         endCreating(committed: true)
         version = newVersion
-        return newVersion
     }
 
     /// Commits a copy made by `StorageFile.writeCopy(to:encryptionKey:)` into this new file,
@@ -204,16 +210,7 @@ package final class StorageTransaction {
         precondition(isWrite && self.version == 0, "a copy is committed into a new file")
         let context = "Committing to '\(file.path)'"
         _ = try meta.prepareCommit(of: 1, context)
-        let schemaVersion = try meta.schemaVersion, fileID = try meta.fileID
-        do {
-            try StorageError.translating(context) { try lmdb.commit() }
-        } catch {
-            endCreating(committed: false)
-            throw error
-        }
-        file.didCommit(version: version, schemaVersion: schemaVersion, fileID: fileID)
-        endCreating(committed: true)
-        self.version = version
+        try finishCommit(as: version, schemaVersion: try meta.schemaVersion, fileID: try meta.fileID, context)
     }
 
     /// Forgets the changes recorded so far (a migration commits without per-class change sets).
