@@ -33,14 +33,19 @@ package struct IndexStore {
         let txn = transaction.lmdb
         var keys: [ObjectKey] = []
         try StorageError.translating("Reading the index of '\(table.name).\(property.name)'") {
-            let find = { (k: UnsafeRawBufferPointer) in
+            // A local function, not a closure value: it captures `keys` without boxing it.
+            func find(_ k: UnsafeRawBufferPointer) throws {
                 if unique {
                     if let found = try txn.get(db, key: k) { keys.append(ObjectKeyCoding.decode(found)) }
                 } else {
                     try txn.withCursor(db) { try $0.forEachDuplicate(of: k) { keys.append(ObjectKeyCoding.decode($0)) } }
                 }
             }
-            if transaction.crypto != nil { try entryKey(table, property, value).withUnsafeBytes(find) } else { try IndexKey.withKey(value, find) }
+            if transaction.crypto != nil {
+                try entryKey(table, property, value).withUnsafeBytes { try find($0) }
+            } else {
+                try IndexKey.withKey(value) { try find($0) }
+            }
         }
         if !IndexKey.isDistinct(value) {
             var matching: [ObjectKey] = []
