@@ -6,6 +6,7 @@
 //   StrataStorage, StrataQuery, Strata → StrataValues (the public value types, Foundation only)
 //   StrataStorage → CStrataSync (futex and shared-memory atomics for the `.lock` file)
 //   StrataStorage → CStrataChecksum (CRC32C, the checksum sealing every stored record)
+//   StrataStorage → CStrataCrypto (AES-256-GCM and HMAC-SHA-256 of encrypted files, on libcrypto)
 import PackageDescription
 
 let package = Package(
@@ -27,10 +28,13 @@ let package = Package(
         .target(name: "CStrataSync"),
         // CRC32C with the SSE4.2 instruction (a table elsewhere), which Swift cannot emit itself.
         .target(name: "CStrataChecksum"),
+        // Debian's libssl-dev: AES-256-GCM record seals and HMAC-SHA-256 index keys of
+        // encrypted files, with contexts reused across records.
+        .target(name: "CStrataCrypto", linkerSettings: [.linkedLibrary("crypto")]),
         // The public value types every layer shares (ObjectId, Decimal128), on Foundation alone.
         .target(name: "StrataValues", swiftSettings: swift5),
         // Values, row and key encodings, schema, tables, indexes, history, the coordination file.
-        .target(name: "StrataStorage", dependencies: ["StrataValues", "LMDB", "CStrataSync", "CStrataChecksum"], swiftSettings: swift5),
+        .target(name: "StrataStorage", dependencies: ["StrataValues", "LMDB", "CStrataSync", "CStrataChecksum", "CStrataCrypto"], swiftSettings: swift5),
         // The query language: lexer, parser, resolver, evaluator.
         .target(name: "StrataQuery", dependencies: ["StrataValues", "StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.

@@ -25,6 +25,7 @@ let usage = """
            strata-stress worker lock-byte --path P --byte N
            strata-stress worker hold-read --file F
            strata-stress worker fill --file F --megabytes M
+    The workers open an encrypted file with the key in STRATA_KEY (128 hex digits).
 
     """
 

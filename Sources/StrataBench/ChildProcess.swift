@@ -24,9 +24,6 @@ enum ChildProcess {
     /// The child side: runs the workload on `engine` in `options.directory`, printing one
     /// JSON line per measurement to stdout and progress with check sums to stderr.
     static func serve(_ engine: EngineKind, options: Options) throws {
-        guard let type = engine.engineType else {
-            throw BenchError("the \(engine.rawValue) engine is not built into this binary")
-        }
         guard let directory = options.directory else { throw BenchError("--child-engine needs --dir") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -35,7 +32,7 @@ enum ChildProcess {
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
             logProgress(m)
         }
-        let instance = try type.init(directory: URL(fileURLWithPath: directory), durable: options.durable)
+        let instance = try engine.open(directory: URL(fileURLWithPath: directory), durable: options.durable)
         try Runner(engineName: engine.rawValue, engine: instance, n: options.n, ops: options.ops, repeats: options.repeats,
                    emit: emit).run()
         if options.ops.contains(.peakRSS), let bytes = peakRSSBytes() {

@@ -3,21 +3,33 @@ import Foundation
 /// The engines the benchmark can run.
 enum EngineKind: String, CaseIterable {
     case lmdb, sqlite, strata
+    /// Strata on an encrypted file (`--encrypted`), beside `strata` on a plain one.
+    case strataEncrypted = "strata-enc"
+
+    /// The engines a run has unless told otherwise.
+    static let standard: [EngineKind] = [.lmdb, .sqlite, .strata]
 
     /// The engine's implementation, or nil when this binary was built without it.
     var engineType: (any BenchEngine.Type)? {
         switch self {
         case .lmdb: return RawLMDBEngine.self
         case .sqlite: return SQLiteEngine.self
-        case .strata:
+        case .strata, .strataEncrypted:
             return StrataEngine.self
         }
+    }
+
+    /// Opens the engine's database in `directory` (see `BenchEngine.init`).
+    func open(directory: URL, durable: Bool) throws -> any BenchEngine {
+        guard let type = engineType else { throw BenchError("the \(rawValue) engine is not built into this binary") }
+        if self == .strataEncrypted { return try StrataEngine(directory: directory, durable: durable, oldValues: true, encryptionKey: StrataEngine.benchKey) }
+        return try type.init(directory: directory, durable: durable)
     }
 }
 
 /// The command line: `strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json]
 /// [--repeat R] [--rounds K] [--engines strata,lmdb,sqlite] [--dir PATH] [--processes] [--notifications]
-/// [--seconds S]`,
+/// [--seconds S] [--encrypted]`,
 /// plus the hidden
 /// `--child-engine NAME`, which runs one engine in this process (in the directory `--dir`)
 /// and prints its results as JSON lines, and `--role ROLE --worker K`, a worker process of
@@ -27,7 +39,7 @@ struct Options {
     var durable = true
     var ops = Set(Op.allCases)
     var json = false
-    var engines = EngineKind.allCases
+    var engines = EngineKind.standard
     var directory: String?
     var childEngine: EngineKind?
     /// Run the list-scale measurement instead of the workload.
@@ -57,7 +69,7 @@ struct Options {
     static let usage = """
         usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json] [--repeat R]
                             [--rounds K] [--engines strata,lmdb,sqlite] [--dir PATH]
-                            [--processes] [--notifications] [--seconds S]
+                            [--processes] [--notifications] [--seconds S] [--encrypted]
                             [--lists | --past]
           --n N        objects inserted by W1 (default 1000000)
           --nosync     commits without flushing (LMDB MDB_NOSYNC, SQLite synchronous=OFF)
@@ -101,13 +113,16 @@ struct Options {
                        commit by a thread's write {} and by a task awaiting an actor whose
                        Realm is isolated to it (write {} and asyncWrite {}).
           --seconds S  how long each multi-process throughput cell runs (default 1)
+          --encrypted  only the workload, on Strata twice in one run: a plain file
+                       (strata) and a file encrypted with a fixed 64-byte key
+                       (strata-enc), with the strata-enc/strata ratio of every row
         """
 
     /// Parses `arguments` (without the program name).
     static func parse(_ arguments: [String]) throws -> Options {
         var options = Options()
         var rest = arguments[...]
-        var processesOnly = false, notificationsOnly = false, onlyGiven = false
+        var processesOnly = false, notificationsOnly = false, onlyGiven = false, encrypted = false
         func value(_ flag: String) throws -> String {
             guard let v = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
             return v
@@ -129,6 +144,8 @@ struct Options {
                 options.lists = true
             case "--past":
                 options.past = true
+            case "--encrypted":
+                encrypted = true
             case "--processes":
                 processesOnly = true
             case "--notifications":
@@ -171,6 +188,9 @@ struct Options {
         options.workload = allRows
         options.processes = processesOnly || allRows && !onlyGiven
         options.notifications = notificationsOnly || allRows && !onlyGiven
+        if encrypted {
+            (options.engines, options.workload, options.processes, options.notifications) = ([.strata, .strataEncrypted], true, false, false)
+        }
         return options
     }
 

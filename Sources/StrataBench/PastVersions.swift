@@ -16,7 +16,7 @@ enum PastVersions {
         for oldValues in [true, false] {
             let place = directory.appendingPathComponent(oldValues ? "on" : "off")
             try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
-            let engine = try StrataEngine(directory: place, durable: durable, oldValues: oldValues)
+            let engine = try StrataEngine(directory: place, durable: durable, oldValues: oldValues, encryptionKey: nil)
             try engine.insert(count: n)
             let ids = Workload.randomIDs(seed: Workload.updateSeed, count: Workload.updates, below: n)
             let w5 = try elapsedSeconds { _ = try engine.update(ids) }

@@ -8,9 +8,10 @@ struct Report {
     /// The ratio columns shown, (numerator, denominator), for the engines that ran.
     var ratioPairs: [(EngineKind, EngineKind)] { Self.ratioPairs(of: engines) }
 
-    /// The ratio columns for `engines`: Strata against each baseline, then SQLite against LMDB.
+    /// The ratio columns for `engines`: encrypted Strata against plain Strata, Strata against
+    /// each baseline, then SQLite against LMDB.
     static func ratioPairs(of engines: [EngineKind]) -> [(EngineKind, EngineKind)] {
-        [(EngineKind.strata, EngineKind.lmdb), (.strata, .sqlite), (.sqlite, .lmdb)]
+        [(EngineKind.strataEncrypted, EngineKind.strata), (.strata, .lmdb), (.strata, .sqlite), (.sqlite, .lmdb)]
             .filter { engines.contains($0.0) && engines.contains($0.1) }
     }
 

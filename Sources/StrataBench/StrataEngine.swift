@@ -18,17 +18,22 @@ final class StrataEngine: BenchEngine {
     let realm: Realm
 
     convenience init(directory: URL, durable: Bool) throws {
-        try self.init(directory: directory, durable: durable, oldValues: true)
+        try self.init(directory: directory, durable: durable, oldValues: true, encryptionKey: nil)
     }
 
-    /// Opens `bench.realm` in `directory`; `oldValues` is `historyRecordsOldValues`.
-    init(directory: URL, durable: Bool, oldValues: Bool) throws {
+    /// Opens `bench.realm` in `directory`; `oldValues` is `historyRecordsOldValues`, and the
+    /// file is encrypted with `encryptionKey` (nil: a plain file).
+    init(directory: URL, durable: Bool, oldValues: Bool, encryptionKey: Data?) throws {
         fileURL = directory.appendingPathComponent("bench.realm")
         var config = Realm.Configuration(fileURL: fileURL, objectTypes: [Person.self, Team.self, Pet.self])
         config.syncOnCommit = durable
         config.historyRecordsOldValues = oldValues
+        config.encryptionKey = encryptionKey
         realm = try Realm(configuration: config)
     }
+
+    /// The fixed key of the `strata-enc` engine: a benchmark file holds nothing secret.
+    static let benchKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 7) })
 
     func insert(count n: Int) throws {
         for batch in stride(from: 0, to: n, by: Workload.batchRows) {

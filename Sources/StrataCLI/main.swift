@@ -12,6 +12,7 @@ import Foundation
 let commands: [Command.Type] = [
     InfoCommand.self, QueryCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, BlameCommand.self, RevertCommand.self,
     WatchCommand.self, VersionsCommand.self, CheckCommand.self, CompactCommand.self, ExportCommand.self, ImportCommand.self, DemoCommand.self,
+    EncryptCommand.self, DecryptCommand.self, RekeyCommand.self,
     VersionCommand.self, DemoWorkerCommand.self,
 ]
 
@@ -23,7 +24,7 @@ func run(_ command: Command.Type, _ arguments: [String]) -> Int32 {
         return 0
     }
     do {
-        return try command.init().run(arguments)
+        return try command.init().run(try KeySource.extract(arguments))
     } catch let error as UsageError {
         let lines = ["\(command.name): \(error.message)"] + command.help.usage(name: command.name)
             + ["hint: 'strata \(command.name) --help' shows the options and examples"]

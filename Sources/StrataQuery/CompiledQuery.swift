@@ -48,8 +48,16 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
     /// (nil otherwise).
     private let predicate: RowPredicate?
     /// The same, compiled on first use, when the plan answers the query from an index alone
-    /// (`deferredCompile`): most such queries never read a row.
-    private let deferredPredicate = Mutex<RowPredicate?>(nil)
+    /// (`deferredCompile`): most such queries never read a row. Held in a box: a closure kept
+    /// in the mutex's generic storage would be wrapped in one more reabstraction thunk by each
+    /// access (an `inout` writes it back), until a scan that tests every row overflows the stack.
+    private let deferredPredicate = Mutex<PredicateBox?>(nil)
+
+    /// A compiled row predicate, held by reference.
+    private final class PredicateBox: Sendable {
+        let predicate: RowPredicate
+        init(_ predicate: @escaping RowPredicate) { self.predicate = predicate }
+    }
     /// The predicate on the object (key, row and linked objects), when it follows relationships.
     private let objectPredicate: ObjectPredicate?
     /// The classes the predicate reads objects of, numbered as `LinkSource` sees them.
@@ -127,10 +135,10 @@ package final class CompiledQuery: Sendable, CustomStringConvertible {
     private func rowPredicate() -> RowPredicate {
         deferredPredicate.withLock { compiled in
             if let compiled { return compiled }
-            let predicate = Evaluator.compile(query.predicate)
-            compiled = predicate
-            return predicate
-        }
+            let box = PredicateBox(Evaluator.compile(query.predicate))
+            compiled = box
+            return box
+        }.predicate
     }
 
     /// Whether object `key` with encoded row `row` matches, reading linked objects through

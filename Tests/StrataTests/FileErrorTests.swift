@@ -3,15 +3,6 @@ import XCTest
 @testable import Strata
 
 final class FileErrorTests: StrataTestCase {
-    private func assertOpenFails(_ configuration: Realm.Configuration, _ code: Realm.Error.Code, mentioning text: String,
-                                 file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try Realm(configuration: configuration), file: file, line: line) { error in
-            guard let error = error as? Realm.Error else { return XCTFail("not a Realm.Error: \(error)", file: file, line: line) }
-            XCTAssertEqual(error.code, code, error.localizedDescription, file: file, line: line)
-            XCTAssertTrue(error.localizedDescription.contains(text), error.localizedDescription, file: file, line: line)
-        }
-    }
-
     func testRandomBytesAreNotAStrataDatabase() throws {
         var bytes = [UInt8](repeating: 0, count: 64 * 1024)
         for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 2654435761 >> 7) }

@@ -48,3 +48,38 @@ enum StorageFixtures {
         try txn.commit()
     }
 }
+
+extension StorageFixtures {
+    /// The value bytes of the first record of every named database whose name starts with
+    /// `prefix`, read straight from LMDB.
+    static func firstValues(path: String, databasesStartingWith prefix: String) throws -> [[UInt8]] {
+        let env = try Environment(path: path, options: .init())
+        let txn = try Transaction(env, readOnly: true)
+        defer { txn.abort() }
+        var names: [String] = []
+        try txn.withCursor(Database(handle: 1)) { main in
+            var entry = try main.first()
+            while let e = entry {
+                let name = String(decoding: e.key, as: UTF8.self)
+                if name.hasPrefix(prefix) { names.append(name) }
+                entry = try main.next()
+            }
+        }
+        return try names.compactMap { name in try txn.withCursor(try txn.openDatabase(name)!) { try $0.first().map { Array($0.value) } } }
+    }
+
+    /// Flips one bit in the middle of every place in the file at `path` where `record`'s bytes
+    /// lie (the current page and the older copies LMDB left), as damage on the disk would;
+    /// fails when they lie nowhere.
+    static func flipBit(inStored record: [UInt8], path: String) throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        var start = bytes.startIndex, found = 0
+        while let range = bytes[start...].firstRange(of: Data(record)) {
+            bytes[range.lowerBound + record.count / 2] ^= 0x10
+            start = range.upperBound
+            found += 1
+        }
+        guard found > 0 else { throw CocoaError(.fileReadCorruptFile) }
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+}

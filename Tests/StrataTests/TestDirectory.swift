@@ -27,7 +27,10 @@ class StrataTestCase: XCTestCase {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasSuffix(".strata") || name.hasSuffix(".realm") {
             let path = directory.appendingPathComponent(name).path
-            guard let file = try? StorageFile.open(path: path, options: .init(readOnly: true)),
+            // An encrypted file is checked with the key the encryption tests use.
+            let testKey = try? EncryptionKey([UInt8](EncryptionTests.key))
+            guard let file = (try? StorageFile.open(path: path, options: .init(readOnly: true)))
+                    ?? (try? StorageFile.open(path: path, options: .init(readOnly: true, encryptionKey: testKey))),
                   let txn = try? file.beginRead() else { continue }
             defer { txn.abort() }
             do {
@@ -48,13 +51,26 @@ class StrataTestCase: XCTestCase {
 
     /// Fails unless the integrity checker finds the file's structures consistent (indexes,
     /// links, lists, backlinks), on the newest version.
-    func assertConsistent(_ name: String = "test.strata", file: StaticString = #filePath, line: UInt = #line) {
+    /// An encrypted file is opened with `encryptionKey`.
+    func assertConsistent(_ name: String = "test.strata", encryptionKey: Data? = nil, file: StaticString = #filePath, line: UInt = #line) {
         do {
-            let txn = try StorageFile.open(path: fileURL(name).path, options: .init()).beginRead()
+            let key = try encryptionKey.map { try EncryptionKey([UInt8]($0)) }
+            let txn = try StorageFile.open(path: fileURL(name).path, options: .init(encryptionKey: key)).beginRead()
             defer { txn.abort() }
             _ = try IntegrityCheck.run(txn)
         } catch {
             XCTFail("integrity check: \(error)", file: file, line: line)
+        }
+    }
+
+    /// Fails unless opening `configuration` throws a `Realm.Error` of `code` whose message
+    /// contains `text`.
+    func assertOpenFails(_ configuration: Realm.Configuration, _ code: Realm.Error.Code, mentioning text: String,
+                         file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try Realm(configuration: configuration), file: file, line: line) { error in
+            guard let error = error as? Realm.Error else { return XCTFail("not a Realm.Error: \(error)", file: file, line: line) }
+            XCTAssertEqual(error.code, code, error.localizedDescription, file: file, line: line)
+            XCTAssertTrue(error.localizedDescription.contains(text), error.localizedDescription, file: file, line: line)
         }
     }
 

@@ -42,12 +42,14 @@ extension RealmCore {
     /// process), and deletes and recreates it when `deleteRealmIfMigrationNeeded` is set and
     /// the configuration would need a migration (refused while it is open elsewhere).
     static func openFile(_ configuration: Realm.Configuration, path: String) throws -> StorageFile {
-        let options = StorageFile.Options(readOnly: configuration.readOnly,
-                                          syncOnCommit: configuration.syncOnCommit && configuration.inMemoryIdentifier == nil,
-                                          lockFileMode: configuration.lockFilePermissions.map { mode_t(truncatingIfNeeded: $0) })
         return try translatingErrors(path: path) {
+            let options = StorageFile.Options(readOnly: configuration.readOnly,
+                                              syncOnCommit: configuration.syncOnCommit && configuration.inMemoryIdentifier == nil,
+                                              lockFileMode: configuration.lockFilePermissions.map { mode_t(truncatingIfNeeded: $0) },
+                                              encryptionKey: try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) })
             if let decide = configuration.shouldCompactOnLaunch, !configuration.readOnly {
-                _ = try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, decide: decide)
+                _ = try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, encryptionKey: options.encryptionKey,
+                                                    decide: decide)
             }
             var file: StorageFile? = try StorageFile.open(path: path, options: options)
             if configuration.deleteRealmIfMigrationNeeded {

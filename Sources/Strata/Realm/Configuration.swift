@@ -48,7 +48,9 @@ extension Realm {
         public var inMemoryIdentifier: String? {
             didSet { if inMemoryIdentifier != nil { fileURL = nil } }
         }
-        /// A 64-byte key for encryption at rest.
+        /// A 64-byte key for encryption at rest (docs/ENCRYPTION.md): a new file is created
+        /// encrypted with it, and an encrypted file opens only with it. Bytes 0..<32 are the
+        /// AES-256-GCM key of the records, bytes 32..<64 the HMAC-SHA-256 key of the index keys.
         public var encryptionKey: Data?
         /// Open without writing: `write` throws, the file is never changed.
         public var readOnly: Bool

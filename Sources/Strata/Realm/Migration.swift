@@ -66,11 +66,9 @@ public final class Migration {
 /// file and `.invalidDatabase` when it is not an initialised Strata database.
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
     let path = fileURL.standardizedFileURL.path
-    if encryptionKey != nil {
-        throw Realm.Error(.fail, "Encryption is not supported yet: '\(path)' cannot be read with an encryptionKey", path: path)
-    }
     return try translatingErrors(path: path) {
-        let file = try StorageFile.open(path: path, options: .init(readOnly: StorageFile.openInstance(path: path) == nil))
+        let key = try encryptionKey.map { try EncryptionKey([UInt8]($0)) }
+        let file = try StorageFile.open(path: path, options: .init(readOnly: StorageFile.openInstance(path: path) == nil, encryptionKey: key))
         let txn = try file.beginRead()
         defer { txn.abort() }
         if let version = try txn.meta.schemaVersion { return version }

@@ -125,14 +125,20 @@ public struct Realm {
 
     /// Writes a compacted copy of the file to `fileURL`, which must not exist (`.fileExists`).
     /// The copy is one consistent version (the newest committed), even while other processes
-    /// write; it is made with LMDB's compacting copy, so it holds no free pages.
+    /// write.
+    ///
+    /// With the key this Realm was opened with (nil for a plain file), it is made with LMDB's
+    /// compacting copy, so it holds no free pages and its records are as they are. With
+    /// another key it is encrypted with that key, and with nil it is a plain copy: every
+    /// record is opened and sealed again, the indexes are built again, and the history is
+    /// kept (docs/ENCRYPTION.md, "Copies with another key").
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         core.confinement.check()
         let destination = fileURL.standardizedFileURL.path
-        if encryptionKey != nil {
-            throw Error(.fail, "Encryption is not supported yet: cannot write an encrypted copy to '\(destination)'", path: destination)
+        try translatingErrors(path: destination) {
+            if encryptionKey == core.configuration.encryptionKey { return try core.file.writeCompactedCopy(to: destination) }
+            try core.file.writeCopy(to: destination, encryptionKey: try encryptionKey.map { try EncryptionKey([UInt8]($0)) })
         }
-        try translatingErrors(path: destination) { try core.file.writeCompactedCopy(to: destination) }
     }
 
     /// Writes a compacted copy to the file of `configuration` (see `writeCopy(toFile:)`).
@@ -168,9 +174,19 @@ enum RealmCache {
         let cache = dictionary[key] as? Box ?? Box()
         dictionary[key] = cache
         let id = cacheKey(configuration)
-        if let token = cache.cores[id]?.token, let core = token.core { return core }
+        if let token = cache.cores[id]?.token, let core = token.core { return try checkedKey(core, configuration) }
         let core = try RealmCore(configuration: configuration)
         cache.cores[id] = Weak(token: core.token)
+        return core
+    }
+
+    /// `core`, once `configuration`'s encryption key is found to be the one its file is open
+    /// with (the cache key leaves the key out).
+    private static func checkedKey(_ core: RealmCore, _ configuration: Realm.Configuration) throws -> RealmCore {
+        if core.configuration.encryptionKey == configuration.encryptionKey { return core }
+        try translatingErrors(path: core.path) {
+            try core.file.checkEncryptionKey(try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) })
+        }
         return core
     }
 
@@ -195,7 +211,7 @@ enum RealmCache {
     /// whose actor is gone is not reused, even if a new actor has the same identity.
     private static func core(for configuration: Realm.Configuration, owner: Confinement.Owner, id: String) throws -> RealmCore {
         let key = id + cacheKey(configuration)
-        if let core = ownedCores.withLock({ $0[key]?.core }), !isOrphaned(core) { return core }
+        if let core = ownedCores.withLock({ $0[key]?.core }), !isOrphaned(core) { return try checkedKey(core, configuration) }
         let core = try RealmCore(configuration: configuration, owner: owner)
         ownedCores.withLock { cores in
             cores = cores.filter { $0.value.core != nil }

@@ -66,9 +66,6 @@ final class RealmCore {
         if configuration.deleteRealmIfMigrationNeeded && configuration.readOnly {
             throw Realm.Error(.invalidInput, "Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.", path: path)
         }
-        if configuration.encryptionKey != nil {
-            throw Realm.Error(.fail, "Encryption is not supported yet: open '\(path)' without an encryptionKey", path: path)
-        }
         self.configuration = configuration
         self.path = path
         memoryFile = memory

@@ -26,7 +26,7 @@ struct BlameCommand: Command {
         let options = try Arguments(arguments, flags: ["--json"])
         let words = try options.positional(3, "blame takes a FILE, a CLASS and a PRIMARYKEY")
         let path = words[0], className = words[1]
-        let file = try StorageFile.open(path: path, options: .init(readOnly: true))
+        let file = try StorageFile.open(path: path, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let txn = try file.beginRead()
         defer { txn.abort() }
         guard let table = try txn.table(className) else {

@@ -37,7 +37,7 @@ struct CheckCommand: Command {
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments, flags: ["--json"])
         let path = try options.positional(1, "check takes one FILE")[0]
-        let file = try StorageFile.open(path: path, options: .init(readOnly: true))
+        let file = try StorageFile.open(path: path, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let txn = try file.beginRead()
         defer { txn.abort() }
         var total = 0

@@ -36,7 +36,7 @@ struct CompactCommand: Command {
         if FileManager.default.fileExists(atPath: destination) {
             throw CommandFailure("'\(destination)' exists", hint: "give the name of a new file, or remove '\(destination)' first")
         }
-        let file = try StorageFile.open(path: source, options: .init(readOnly: true))
+        let file = try StorageFile.open(path: source, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let (before, used) = try file.sizes()
         let progress = Progress("compacting", unit: "KiB", total: used / 1024) { Self.size(destination) / 1024 }
         defer { progress.finish() }

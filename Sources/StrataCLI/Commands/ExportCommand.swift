@@ -30,7 +30,7 @@ struct ExportCommand: Command {
         let options = try Arguments(arguments, valued: ["--class"])
         let path = try options.positional(1, "export takes one FILE")[0]
         let only = options.all("--class")
-        let file = try StorageFile.open(path: path, options: .init(readOnly: true))
+        let file = try StorageFile.open(path: path, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let txn = try file.beginRead()
         defer { txn.abort() }
         for name in only where txn.schema.classes[name] == nil {

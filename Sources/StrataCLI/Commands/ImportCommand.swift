@@ -69,7 +69,7 @@ struct ImportCommand: Command {
     /// Opens (or creates) `path` and adds `lines` in one write transaction; the file is
     /// closed again when this returns, so that a new one can be removed after a failure.
     private static func add(_ lines: InputLines, to path: String, from input: String, isNew: Bool) throws -> Result {
-        let file = try StorageFile.open(path: path, options: .init(readOnly: false))
+        let file = try StorageFile.open(path: path, options: .init(readOnly: false, encryptionKey: try KeySource.key()))
         let txn = try file.beginWrite()
         var committed = false
         defer { if !committed { txn.abort() } }

@@ -49,7 +49,7 @@ struct InfoCommand: Command {
 
     /// Reads `path`'s sizes and, on one snapshot, its schema, counts and history bounds.
     static func read(_ path: String) throws -> Info {
-        let file = try StorageFile.open(path: path, options: .init(readOnly: true))
+        let file = try StorageFile.open(path: path, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let pageSize = file.environment.pageSize
         let highWater = file.environment.usedBytes
         let (bytes, used) = try file.sizes()

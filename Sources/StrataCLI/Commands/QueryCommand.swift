@@ -43,7 +43,7 @@ struct QueryCommand: Command {
 
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Options(arguments)
-        let source = try StorageFile.open(path: options.path, options: .init(readOnly: true))
+        let source = try StorageFile.open(path: options.path, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let past = try options.version.map { try PastVersionCopy(of: source, at: $0) }
         let file = past?.file ?? source
         let text = options.queryText

@@ -26,7 +26,7 @@ struct RevertCommand: Command {
         let options = try Arguments(arguments, flags: ["--json"])
         let words = try options.positional(2, "revert takes a FILE and a VERSION")
         let path = words[0], version = try Arguments.version(words[1])
-        let file = try StorageFile.open(path: path, options: .init())
+        let file = try StorageFile.open(path: path, options: .init(encryptionKey: try KeySource.key()))
         let txn = try file.beginWrite()
         defer { txn.abort() }
         guard let entry = try txn.history.entry(version) else {

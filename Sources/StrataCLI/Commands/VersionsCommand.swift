@@ -51,7 +51,7 @@ struct VersionsCommand: Command {
 
     /// The registry of `path`, without this process, and the space the oldest pin holds.
     static func read(_ path: String) throws -> Report {
-        let file = try StorageFile.open(path: path, options: .init(readOnly: true))
+        let file = try StorageFile.open(path: path, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let newest = try { () throws -> UInt64 in
             let txn = try file.beginRead()
             defer { txn.abort() }

@@ -28,7 +28,7 @@ struct WatchCommand: Command {
         let path = try options.positional(1, "watch takes one FILE")[0]
         let json = options.has("--json")
         var remaining = try options.count("--count")
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true, objectTypes: []))
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), encryptionKey: try KeySource.keyData(), readOnly: true, objectTypes: []))
         var last = try options.number("--since") ?? realm.version
         var failure: Error?
 

@@ -7,7 +7,7 @@ enum HistoryFile {
     /// Opens `path` read-only, runs `body` on its newest snapshot and releases the snapshot.
     static func reading<T>(_ path: String, _ body: (Realm) throws -> T) throws -> T {
         let url = URL(fileURLWithPath: path)
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, readOnly: true, objectTypes: []))
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, encryptionKey: try KeySource.keyData(), readOnly: true, objectTypes: []))
         defer { realm.invalidate() }
         return try body(realm)
     }

@@ -39,7 +39,7 @@ final class ValuesAtVersion {
     /// Reads `path` (newest snapshot) for the values of each of `versions`, runs `body`, and
     /// releases the snapshot.
     static func reading<T>(_ path: String, versions: [UInt64], _ body: ([ValuesAtVersion]) throws -> T) throws -> T {
-        let file = try StorageFile.open(path: path, options: .init(readOnly: true))
+        let file = try StorageFile.open(path: path, options: .init(readOnly: true, encryptionKey: try KeySource.key()))
         let txn = try file.beginRead()
         defer { txn.abort() }
         return try body(try versions.map { try ValuesAtVersion(txn, version: $0) })

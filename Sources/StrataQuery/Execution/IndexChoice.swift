@@ -17,14 +17,29 @@ package struct IndexChoice {
         case .nothing, .scan:
             return nil
         case .index(let access, let covers):
+            guard Self.isReadable(access, in: table, txn) else { return nil }
             (self.access, self.covers, counted) = (access, covers, nil)
-        case .fewestEntries(let accesses):
+        case .fewestEntries(let usable):
+            let accesses = usable.filter { Self.isReadable($0, in: table, txn) }
+            if accesses.isEmpty { return nil }
             var best = (access: accesses[0], entries: try Self.entries(accesses[0], in: table, txn, limit: .max))
             for access in accesses.dropFirst() where best.entries > 0 {
                 let n = try Self.entries(access, in: table, txn, limit: best.entries)
                 if n < best.entries { best = (access, n) }
             }
             (self.access, covers, counted) = (best.access, false, (best.entries, accesses.count))
+        }
+    }
+
+    /// Whether `access` can be read in `txn`: on an encrypted file, whose index keys are keyed
+    /// hashes (docs/ENCRYPTION.md), only equality and ranges of integer primary keys that are
+    /// the object keys; every access on a plain file.
+    package static func isReadable(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) -> Bool {
+        guard txn.crypto != nil else { return true }
+        switch access {
+        case .equal: return true
+        case .range(let property, _): return property.isPrimaryKey && table.keysArePrimaryKeys
+        case .prefix, .test: return false
         }
     }
 

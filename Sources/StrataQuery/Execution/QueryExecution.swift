@@ -16,7 +16,9 @@ package enum QueryExecution {
         let plan = query.plan
         if case .nothing = plan { return [] }
         // An index access that yields exactly the matches needs no choosing.
-        if case .index(let access, covers: true) = plan { return try coveredKeys(access, query, in: table, txn) }
+        if case .index(let access, covers: true) = plan, IndexChoice.isReadable(access, in: table, txn) {
+            return try coveredKeys(access, query, in: table, txn)
+        }
         guard let choice = try IndexChoice(plan, in: table, txn) else {
             var keys: [ObjectKey] = []
             try txn.rows.forEach(table) { key, row in
@@ -167,7 +169,20 @@ package enum QueryExecution {
             (text, filters) = (source, query.constantResult != true)
         } else {
             text = query.plan.description(className: className)
-            if let table, let choice = try IndexChoice(query.plan, in: table, txn) { text = choice.description(className: className) }
+            var scansForEncryption = false
+            if let table {
+                if let choice = try IndexChoice(query.plan, in: table, txn) {
+                    text = choice.description(className: className)
+                } else if case .index = query.plan {
+                    scansForEncryption = true
+                } else if case .fewestEntries = query.plan {
+                    scansForEncryption = true
+                }
+            }
+            if scansForEncryption {
+                // Only an encrypted file makes an index access unreadable (`IndexChoice.isReadable`).
+                text = "scan \(className) (the file is encrypted: its indexes answer only == and IN)"
+            }
             switch query.plan {
             case .nothing: filters = false
             case .scan(let properties): filters = !properties.isEmpty

@@ -42,6 +42,9 @@ package struct RowView {
     @usableFromInline let nullsOffset: Int
     @usableFromInline let endsOffset: Int
     @usableFromInline let payloadOffset: Int
+    /// The decrypted block `bytes` lie in, on an encrypted file (held as long as the view is);
+    /// nil when they lie in the memory map.
+    @usableFromInline let owner: DecryptedRecords?
 
     /// The row stored under `key` (8 bytes) in the rows database of `seed`: parsed without its
     /// seal once the seal is verified. Nil if it is damaged, or not sealed where
@@ -61,12 +64,13 @@ package struct RowView {
     /// Parses the header of `bytes`, a row without its seal; returns nil if the bytes are not
     /// a well-formed row.
     @inlinable @inline(__always)
-    package init?(_ bytes: UnsafeRawBufferPointer) {
+    package init?(_ bytes: UnsafeRawBufferPointer, owner: DecryptedRecords? = nil) {
         guard bytes.count >= 2 else { return nil }
         let flags = bytes[0]
         var offset = 1
         guard let count = Varint.read(bytes, at: &offset), count < 1 << 16 else { return nil }
         self.bytes = bytes
+        self.owner = owner
         slotCount = Int(count)
         width = 1 << Int(flags & 3)
         nullsOffset = flags & 4 != 0 ? offset : -1

@@ -12,6 +12,8 @@ package enum MetaKeys {
     static let version = "version"
     /// u64 LE: a random id of the database, written by its first commit (format 3).
     static let fileID = "fileID"
+    /// An encrypted file's marker: the scheme byte, then the key check (`FileEncryption`).
+    static let encryption = "encryption"
     /// JSON: the stored schema, an array of classes.
     static let schema = "schema"
     /// u64 LE: the schema version set by the configuration (migrations).
@@ -41,6 +43,18 @@ package enum MetaKeys {
         var v = value.littleEndian
         try withKey(key) { (k) throws(LMDBError) in
             try withUnsafeBytes(of: &v) { (b) throws(LMDBError) in try txn.put(db, key: k, value: b) }
+        }
+    }
+
+    /// Reads a value as bytes.
+    static func readBytes(_ txn: Transaction, _ db: Database, _ key: String) throws(LMDBError) -> [UInt8]? {
+        try withKey(key) { (k) throws(LMDBError) in try txn.get(db, key: k).map { Array($0) } }
+    }
+
+    /// Writes a value of bytes.
+    static func writeBytes(_ txn: Transaction, _ db: Database, _ key: String, _ value: [UInt8]) throws(LMDBError) {
+        try withKey(key) { (k) throws(LMDBError) in
+            try value.withUnsafeBytes { v in Result { () throws(LMDBError) in try txn.put(db, key: k, value: v) } }.get()
         }
     }
 

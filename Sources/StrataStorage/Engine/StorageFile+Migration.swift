@@ -120,14 +120,16 @@ extension StorageFile {
     /// no one else uses it: a compacted copy beside it replaces it (rename). Returns whether
     /// it did. Does nothing when the file is open in this process, is open in another one
     /// (checked before and again just before the rename), or does not exist.
-    package static func compactIfWanted(path: String, syncOnCommit: Bool, decide: (Int, Int) -> Bool) throws -> Bool {
+    /// An encrypted file is opened with `encryptionKey`: the copy keeps its records as they are.
+    package static func compactIfWanted(path: String, syncOnCommit: Bool, encryptionKey: EncryptionKey? = nil,
+                                        decide: (Int, Int) -> Bool) throws -> Bool {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path), openInstance(path: path) == nil,
               try otherProcessUsing(path: path) == nil else { return false }
         let temporary = path + ".compact-\(ProcessIdentity.current.pid)"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
-            let file = try StorageFile.open(path: path, options: Options(readOnly: false, syncOnCommit: syncOnCommit))
+            let file = try StorageFile.open(path: path, options: Options(readOnly: false, syncOnCommit: syncOnCommit, encryptionKey: encryptionKey))
             let (total, used) = try file.sizes()
             guard decide(total, used) else { return false }
             try file.writeCompactedCopy(to: temporary)

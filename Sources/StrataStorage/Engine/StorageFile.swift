@@ -17,6 +17,8 @@ package final class StorageFile: @unchecked Sendable {
     let state = Mutex(SharedState())
     /// The `.lock` coordination file (nil in a read-only directory that has none).
     package let coordination: CoordinationFile?
+    /// The key and ciphers of an encrypted file; nil for a plain one.
+    package let encryption: FileEncryption?
 
     /// The file's mutable state in this process, guarded by `state`.
     struct SharedState {
@@ -61,10 +63,13 @@ package final class StorageFile: @unchecked Sendable {
         package var syncOnCommit = true
         /// The permissions of lock files this open creates; nil: 0666 masked by the umask.
         package var lockFileMode: mode_t?
-        package init(readOnly: Bool = false, syncOnCommit: Bool = true, lockFileMode: mode_t? = nil) {
+        /// The key of an encrypted file (a new file is created encrypted); nil for a plain file.
+        package var encryptionKey: EncryptionKey?
+        package init(readOnly: Bool = false, syncOnCommit: Bool = true, lockFileMode: mode_t? = nil, encryptionKey: EncryptionKey? = nil) {
             self.readOnly = readOnly
             self.syncOnCommit = syncOnCommit
             self.lockFileMode = lockFileMode
+            self.encryptionKey = encryptionKey
         }
     }
 
@@ -94,6 +99,7 @@ package final class StorageFile: @unchecked Sendable {
                     guard failOnConflict else { return nil }
                     throw StorageError(.fileAccess, "'\(path)' is already open read-only in this process; open it read-write first (LMDB allows one environment per file per process)")
                 }
+                try EncryptionChecks.checkKey(options.encryptionKey, of: file)
                 return file
             }
             let created = LockFileChecks.missing(forDatabaseAt: path)
@@ -146,11 +152,13 @@ package final class StorageFile: @unchecked Sendable {
         }
         self.path = path
         self.isReadOnly = options.readOnly
+        encryption = try options.encryptionKey.map { (key) throws(StorageError) in try FileEncryption(key) }
         handles = DatabaseHandles(environment: environment)
         coordination = try CoordinationFile.open(databasePath: path, register: true, mode: options.lockFileMode)
         environment.clearStaleReaders()
         try FileChecks.checkAfterOpen(environment, path: path)
         try checkFormat()
+        try EncryptionChecks.checkMarker(of: self)
         try checkNotRolledBack()
         try openDatabases()
         notifier.file = self
@@ -165,7 +173,8 @@ package final class StorageFile: @unchecked Sendable {
         defer { txn.abort() }
         if let meta = handles.snapshot()[MetaKeys.database] {
             let format: UInt32 = try StorageError.translating(context) { try MetaKeys.readInteger(txn, meta, MetaKeys.format) } ?? Self.formatVersion
-            let schema = try SchemaStore.load(txn, meta, sealRequired: format >= Self.sealedFormat, cache: self)
+            let crypto = try encryption.map { (e) throws(StorageError) in try RecordCrypto(e) }
+            let schema = try SchemaStore.load(txn, meta, sealRequired: format >= Self.sealedFormat, crypto: crypto, cache: self)
             try handles.open(Table.databases(for: schema), create: false, context: context)
         }
     }

@@ -23,6 +23,9 @@ package final class StorageTransaction {
     /// In an older file it writes records unsealed, as older Strata does (docs/FILE-FORMAT.md,
     /// "Checksums").
     @usableFromInline package let seals: Bool
+    /// The cipher and decryption memory of an encrypted file, whose records are sealed with
+    /// AES-256-GCM instead of a checksum (docs/ENCRYPTION.md); nil for a plain file.
+    package let crypto: RecordCrypto?
     /// What this write transaction has changed so far.
     package internal(set) var changes = ChangeSet()
     /// Bumped on every write: cached row views from an earlier count are stale. Set by the
@@ -36,7 +39,7 @@ package final class StorageTransaction {
 
     /// What a row written for object `key` of `table` is sealed for where records are
     /// sealed; nil otherwise (`RowEncoder`).
-    func rowSeal(_ table: Table, _ key: ObjectKey) -> RowSeal? { seals ? RowSeal(seed: table.rowSeed, key: key) : nil }
+    func rowSeal(_ table: Table, _ key: ObjectKey) -> RowSeal? { seals && crypto == nil ? RowSeal(seed: table.rowSeed, key: key) : nil }
 
     /// Handles usable in this transaction: those visible when it began.
     let handles: [String: Database]
@@ -65,7 +68,8 @@ package final class StorageTransaction {
             try file.checkRoomForNewVersion()
             file.reclaimDeadProcessesIfDue()
         }
-        (lmdb, handles, schema, version, seals) = try Self.begin(file, write: write)
+        crypto = try file.encryption.map { (e) throws(StorageError) in try RecordCrypto(e) }
+        (lmdb, handles, schema, version, seals) = try Self.begin(file, crypto, write: write)
         if !write {
             file.pin(version, transaction: lmdb.id)
             isPinned = true
@@ -75,7 +79,7 @@ package final class StorageTransaction {
     /// Begins an LMDB transaction that can use every table of the schema it sees. A
     /// transaction can use only handles opened before it began: when another process added
     /// classes, their tables are opened and the transaction begins again (nothing was read).
-    private static func begin(_ file: StorageFile, write: Bool) throws(StorageError)
+    private static func begin(_ file: StorageFile, _ crypto: RecordCrypto?, write: Bool) throws(StorageError)
         -> (Transaction, [String: Database], FileSchema, UInt64, Bool) {
         let context = "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'"
         for _ in 0..<4 {
@@ -87,7 +91,12 @@ package final class StorageTransaction {
                 try StorageError.translating(context) { try MetaKeys.readInteger(txn, meta, MetaKeys.format) }
             }
             let seals = (format ?? StorageFile.formatVersion) >= StorageFile.sealedFormat
-            let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, sealRequired: seals, cache: file) } ?? FileSchema()
+            // Another process may have created the file since this one opened it.
+            if let meta, format != nil {
+                let marker = try StorageError.translating(context) { try MetaKeys.readBytes(txn, meta, MetaKeys.encryption) }
+                try EncryptionChecks.check(marker, file)
+            }
+            let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, sealRequired: seals, crypto: crypto, cache: file) } ?? FileSchema()
             let version = try HistoryStore.newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context)
             let missing = Table.databases(for: schema).filter { handles[$0.name] == nil }
             if missing.isEmpty { return (txn, handles, schema, version, seals) }
@@ -182,6 +191,13 @@ package final class StorageTransaction {
         let schemaVersion = try meta.schemaVersion
         var fileID = file.knownFileID
         if fileID == nil { fileID = try meta.fileID }
+        try finishCommit(as: newVersion, schemaVersion: schemaVersion, fileID: fileID, context)
+        return newVersion
+    }
+
+    /// Commits the LMDB transaction, then tells the file and gives back the lease to create
+    /// databases; from now on this transaction reads `newVersion`.
+    private func finishCommit(as newVersion: UInt64, schemaVersion: UInt64?, fileID: UInt64?, _ context: String) throws(StorageError) {
         do {
             try StorageError.translating(context) { try lmdb.commit() }
         } catch {
@@ -191,7 +207,16 @@ package final class StorageTransaction {
         file.didCommit(version: newVersion, schemaVersion: schemaVersion, fileID: fileID)
         endCreating(committed: true)
         version = newVersion
-        return newVersion
+    }
+
+    /// Commits a copy made by `StorageFile.writeCopy(to:encryptionKey:)` into this new file,
+    /// whose history the copy wrote up to `version`: the meta records of a first commit and the
+    /// data, without a history entry of its own.
+    func commitCopy(of version: UInt64) throws(StorageError) {
+        precondition(isWrite && self.version == 0, "a copy is committed into a new file")
+        let context = "Committing to '\(file.path)'"
+        _ = try meta.prepareCommit(of: 1, context)
+        try finishCommit(as: version, schemaVersion: try meta.schemaVersion, fileID: try meta.fileID, context)
     }
 
     /// Forgets the changes recorded so far (a migration commits without per-class change sets,

@@ -13,7 +13,7 @@ extension StorageFile {
     /// oldest version that can be rebuilt (`HistoryStore.oldestRebuildableVersion`).
     package func writeCopy(atVersion version: UInt64, to destination: String) throws -> StorageFile {
         try writeCompactedCopy(to: destination)
-        let copy = try StorageFile.open(path: destination, options: Options(syncOnCommit: false))
+        let copy = try StorageFile.open(path: destination, options: Options(syncOnCommit: false, encryptionKey: encryption?.key))
         let txn = try copy.beginWrite()
         defer { txn.abort() }
         try txn.checkRebuildable(version, of: path)

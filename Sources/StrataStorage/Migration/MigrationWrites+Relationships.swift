@@ -11,17 +11,20 @@ extension MigrationWrites {
     /// changed (`map`: old key → new key), and the lists owned by such objects.
     package func remapKeys(of target: String, _ map: [ObjectKey: ObjectKey]) throws {
         guard !map.isEmpty, let targetTable = try transaction.table(target) else { return }
-        let txn = transaction.lmdb, seals = transaction.seals
+        let txn = transaction.lmdb, seals = transaction.seals, crypto = transaction.crypto
         // The class's own lists are keyed by owner: move their directories and chunks (sealed
         // again for their new keys).
         for (id, db) in targetTable.lists {
-            let seed = targetTable.listSeeds[id] ?? 0
+            let seed = targetTable.listSeeds[id] ?? 0, name = targetTable.listNames[id] ?? []
             var entries: [([UInt8], [UInt8])] = []
             try StorageError.translating("Reading the lists of '\(target)'") {
                 try txn.withCursor(db) { cursor in
                     var entry = try cursor.first()
                     while let e = entry {
-                        guard e.key.count >= 8, let body = Checksum.opened(e.value, seed, key: e.key, required: seals) else {
+                        let opened = if let crypto { crypto.open(name, key: e.key, e.value).map { Array($0.0) } } else {
+                            Checksum.opened(e.value, seed, key: e.key, required: seals).map { Array($0) }
+                        }
+                        guard e.key.count >= 8, let body = opened else {
                             throw StorageError(.invalidDatabase, "'\(transaction.file.path)' is damaged: a list of '\(target)' does not match its checksum or cannot be read; run `strata check \(transaction.file.path)`")
                         }
                         var key = Array(e.key)
@@ -30,13 +33,15 @@ extension MigrationWrites {
                             IndexKey.appendBigEndian(moved, to: &prefix)
                             key.replaceSubrange(0..<8, with: prefix)
                         }
-                        entries.append((key, Array(body)))
+                        entries.append((key, body))
                         entry = try cursor.next()
                     }
                     try txn.empty(db)
                     for (k, v) in entries {
                         try k.withUnsafeBytes { kb in
-                            let stored = seals ? Checksum.sealed(v, seed, key: kb) : v
+                            let stored = if let crypto { v.withUnsafeBytes { crypto.seal(name, key: kb, $0) } } else {
+                                seals ? Checksum.sealed(v, seed, key: kb) : v
+                            }
                             try stored.withUnsafeBytes { try txn.put(db, key: kb, value: $0) }
                         }
                     }

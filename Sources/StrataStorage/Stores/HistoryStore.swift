@@ -33,7 +33,7 @@ package struct HistoryStore {
         return try StorageError.translating("Reading history entry \(version) of '\(path)'") {
             try withUnsafeBytes(of: &key) { k -> HistoryEntry? in
                 guard let bytes = try transaction.lmdb.get(db, key: k) else { return nil }
-                return try Self.decode(bytes, key: k, version, path, sealRequired: transaction.seals)
+                return try decode(bytes, key: k, version)
             }
         }
     }
@@ -56,7 +56,7 @@ package struct HistoryStore {
                 while let current = entry {
                     let version = Self.version(ofKey: current.key)
                     if let since, version <= since { return }
-                    guard try body(try Self.decode(current.value, key: current.key, version, path, sealRequired: transaction.seals)) else { return }
+                    guard try body(try decode(current.value, key: current.key, version)) else { return }
                     entry = newestFirst ? try cursor.previous() : try cursor.next()
                 }
             }
@@ -67,20 +67,29 @@ package struct HistoryStore {
     func append(_ entry: HistoryEntry, keeping retention: HistoryRetentionPolicy, _ context: String) throws(StorageError) {
         guard let db = database else { throw StorageError(.fail, "\(context): no history database") }
         var key = entry.version.bigEndian
-        let record = withUnsafeBytes(of: &key) { entry.encoded(sealedFor: transaction.seals ? $0 : nil) }
+        let crypto = transaction.crypto
+        let record = withUnsafeBytes(of: &key) { k in
+            if let crypto { return entry.encoded().withUnsafeBytes { crypto.seal(Self.historyName, key: k, $0) } }
+            return entry.encoded(sealedFor: transaction.seals ? k : nil)
+        }
         let txn = transaction.lmdb
         try StorageError.translating(context) {
             try withUnsafeBytes(of: &key) { k in
                 try record.withUnsafeBytes { try txn.put(db, key: k, value: $0) }
             }
-            try Self.trim(txn, db, retention, now: entry.time)
+            try Self.trim(txn, db, retention, now: entry.time) { oldest in
+                // An encrypted entry's time is read once it is decrypted.
+                guard let crypto else { return HistoryEntry.header(oldest.value)?.time }
+                return crypto.open(Self.historyName, key: oldest.key, oldest.value).flatMap { HistoryEntry.header($0.0)?.time }
+            }
         }
     }
 
     /// Removes up to `HistoryRetentionPolicy.removalsPerCommit` of the oldest entries that
     /// `policy` does not keep, as of `now` (seconds since 1970). Returns how many it removed.
     @discardableResult
-    private static func trim(_ txn: Transaction, _ db: Database, _ policy: HistoryRetentionPolicy, now: Double) throws -> Int {
+    private static func trim(_ txn: Transaction, _ db: Database, _ policy: HistoryRetentionPolicy, now: Double,
+                             time: (Cursor.Entry) -> Double?) throws -> Int {
         if policy.keepsEverything { return 0 }
         var remaining = try txn.count(db)
         if let keep = policy.keepCount, policy.keepAge == nil, remaining <= keep,
@@ -93,7 +102,7 @@ package struct HistoryStore {
                     if let keep = policy.keepCount, remaining <= keep { break }
                     if let age = policy.keepAge {
                         // An entry that does not decode is removed, not kept forever.
-                        if let time = HistoryEntry.header(oldest.value)?.time, time >= now - age { break }
+                        if let time = time(oldest), time >= now - age { break }
                     }
                     if policy.keepCount == nil && policy.keepAge == nil { break }
                 }
@@ -123,10 +132,18 @@ package struct HistoryStore {
         key.count == 8 ? UInt64(bigEndian: key.loadUnaligned(as: UInt64.self)) : 0
     }
 
-    private static func decode(_ stored: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, _ version: UInt64, _ path: String,
-                               sealRequired: Bool) throws(StorageError) -> HistoryEntry {
-        guard let bytes = HistoryEntry.opened(stored, key: key, sealRequired: sealRequired), let entry = HistoryEntry(decoding: bytes),
-              entry.version == version else {
+    /// The history database's name as the additional data of its encrypted entries.
+    static let historyName = RecordCipher.name(MetaKeys.history)
+
+    /// The entry stored as `stored` under `key`, its seal verified or decrypted.
+    private func decode(_ stored: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, _ version: UInt64) throws(StorageError) -> HistoryEntry {
+        let sealRequired = transaction.seals
+        let entry: HistoryEntry? = if let crypto = transaction.crypto {
+            crypto.open(Self.historyName, key: key, stored).flatMap { plain, block in withExtendedLifetime(block) { HistoryEntry(decoding: plain) } }
+        } else {
+            HistoryEntry.opened(stored, key: key, sealRequired: sealRequired).flatMap { HistoryEntry(decoding: $0) }
+        }
+        guard let entry, entry.version == version else {
             throw StorageError(.invalidDatabase, "'\(path)' is damaged: the history entry of version \(version) \(sealRequired ? "does not match its checksum or " : "")does not decode; run `strata check \(path)`")
         }
         return entry

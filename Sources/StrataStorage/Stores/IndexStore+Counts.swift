@@ -12,7 +12,7 @@ extension IndexStore {
             return try transaction.rows.read(table, ObjectKeyCoding.key(forIntegerPrimaryKey: i)) == nil ? 0 : 1
         }
         let db = database(table, property)
-        let indexKey = IndexKey.encode(value)
+        let indexKey = entryKey(table, property, value)
         let unique = property.isPrimaryKey
         let txn = transaction.lmdb
         return try StorageError.translating("Reading the index of '\(table.name).\(property.name)'") {
@@ -65,6 +65,7 @@ extension IndexStore {
     /// distinct value instead of each row.
     package func scan(_ table: Table, _ property: PropertySchema,
                       where test: (UnsafeRawBufferPointer?) -> Bool) throws(StorageError) -> (matches: [ObjectKey], unsure: [ObjectKey]) {
+        requireOrderedKeys(table, property)
         let db = database(table, property)
         let unique = property.isPrimaryKey
         let txn = transaction.lmdb

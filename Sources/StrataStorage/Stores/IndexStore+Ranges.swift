@@ -28,6 +28,7 @@ extension IndexStore {
             try transaction.rows.forEach(table, primaryKeyIn: range) { key, _ in try body(key) }
             return
         }
+        requireOrderedKeys(table, property)
         let db = database(table, property)
         let start = range.lower.map(IndexKey.encode) ?? [1]
         let skipStart = range.lower.map { !range.lowerInclusive && IndexKey.isDistinct($0) } ?? false
@@ -72,6 +73,7 @@ extension IndexStore {
     /// starts with `prefix` (see `lookup(_:_:prefix:)`), in index order, until it returns false.
     package func forEachEntry(_ table: Table, _ property: PropertySchema, prefix: String,
                               _ body: (ObjectKey) throws -> Bool) throws {
+        requireOrderedKeys(table, property)
         let db = database(table, property)
         let start = IndexKey.encode(.string(prefix))
         try StorageError.translatingLMDBErrors("Reading the index of '\(table.name).\(property.name)'") {

@@ -33,12 +33,18 @@ package struct IndexStore {
         let txn = transaction.lmdb
         var keys: [ObjectKey] = []
         try StorageError.translating("Reading the index of '\(table.name).\(property.name)'") {
-            try IndexKey.withKey(value) { k in
+            // A local function, not a closure value: it captures `keys` without boxing it.
+            func find(_ k: UnsafeRawBufferPointer) throws {
                 if unique {
                     if let found = try txn.get(db, key: k) { keys.append(ObjectKeyCoding.decode(found)) }
                 } else {
                     try txn.withCursor(db) { try $0.forEachDuplicate(of: k) { keys.append(ObjectKeyCoding.decode($0)) } }
                 }
+            }
+            if transaction.crypto != nil {
+                try entryKey(table, property, value).withUnsafeBytes { try find($0) }
+            } else {
+                try IndexKey.withKey(value) { try find($0) }
             }
         }
         if !IndexKey.isDistinct(value) {
@@ -75,13 +81,27 @@ package struct IndexStore {
     private func withEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey,
                            _ body: (Database, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws(StorageError) {
         guard let db = table.indexes[property.id] else { return }
-        let indexKey = IndexKey.encode(value)
+        let indexKey = entryKey(table, property, value)
         var k = ObjectKeyCoding.encode(key)
         try StorageError.translating("Updating the index of '\(table.name).\(property.name)'") {
             try indexKey.withUnsafeBytes { ik in
                 try withUnsafeBytes(of: &k) { kb in try body(db, ik, kb) }
             }
         }
+    }
+
+    /// The key of `value` in `property`'s index: its `IndexKey`, or on an encrypted file its
+    /// keyed hash (`RecordCrypto.indexKey`), which keeps equality and nothing of the order.
+    func entryKey(_ table: Table, _ property: PropertySchema, _ value: Value) -> [UInt8] {
+        let plain = IndexKey.encode(value)
+        guard let crypto = transaction.crypto else { return plain }
+        return crypto.indexKey(table.indexNames[property.id] ?? [], plain)
+    }
+
+    /// Traps when an access that needs the order of index keys is asked of an encrypted file,
+    /// whose keys are hashes: the planner reads such an index only for equality (`IndexChoice`).
+    func requireOrderedKeys(_ table: Table, _ property: PropertySchema) {
+        precondition(transaction.crypto == nil, "ordered access to the hashed index of '\(table.name).\(property.name)' on an encrypted file")
     }
 
     /// The property's index database; traps if it has none (a planning error).

@@ -17,7 +17,7 @@ extension ListStore {
     }
 
     /// Calls `body` with the value stored under `key` (a directory, chunk or map keys), its
-    /// seal verified and removed (`Checksum`), or nil when there is none.
+    /// seal verified and removed (`Checksum`) or decrypted, or nil when there is none.
     func read<T>(_ table: Table, _ property: PropertySchema, key: [UInt8],
                          _ body: (UnsafeRawBufferPointer?) throws(StorageError) -> T) throws(StorageError) -> T {
         let db = try listDatabase(table, property)
@@ -26,6 +26,12 @@ extension ListStore {
         return try StorageError.translating("Reading the list '\(table.name).\(property.name)'") {
             try key.withUnsafeBytes { k in
                 guard let stored = try txn.get(db, key: k) else { return try body(nil) }
+                if let crypto = transaction.crypto {
+                    guard let (plain, block) = crypto.open(table.listNames[property.id] ?? [], key: k, stored) else {
+                        throw damagedList(table, property, ObjectKeyCoding.decode(k))
+                    }
+                    return try withExtendedLifetime(block) { try body(plain) }
+                }
                 guard let opened = Checksum.opened(stored, seed, key: k, required: sealRequired) else {
                     throw damagedList(table, property, ObjectKeyCoding.decode(k))
                 }
@@ -58,7 +64,8 @@ extension ListStore {
         return StorageError(.invalidDatabase, "'\(path)' is damaged: the \(kind) '\(table.name).\(property.name)' of object \(owner) \(transaction.seals ? "does not match its checksum or " : "")cannot be read; run `strata check \(path)`")
     }
 
-    /// Writes `value` under `key`, sealed in a file whose records are sealed.
+    /// Writes `value` under `key`, sealed in a file whose records are sealed, encrypted in an
+    /// encrypted one.
     func put(_ table: Table, _ property: PropertySchema, key: [UInt8], _ value: [UInt8]) throws(StorageError) {
         let db = try listDatabase(table, property)
         try recordOldList(table, property, key)
@@ -66,7 +73,11 @@ extension ListStore {
         let sealed = transaction.seals, seed = table.listSeeds[property.id] ?? 0
         try StorageError.translating("Writing the list '\(table.name).\(property.name)'") {
             try key.withUnsafeBytes { k in
-                let stored = sealed ? Checksum.sealed(value, seed, key: k) : value
+                let stored = if let crypto = transaction.crypto {
+                    value.withUnsafeBytes { crypto.seal(table.listNames[property.id] ?? [], key: k, $0) }
+                } else {
+                    sealed ? Checksum.sealed(value, seed, key: k) : value
+                }
                 try stored.withUnsafeBytes { try txn.put(db, key: k, value: $0) }
             }
         }

@@ -81,9 +81,12 @@ package struct MetaStore {
             if version == 1 {
                 try MetaKeys.writeInteger(txn, db, MetaKeys.format, StorageFile.formatVersion)
                 try MetaKeys.writeInteger(txn, db, MetaKeys.fileID, UInt64.random(in: 1 ... .max))
+                if let marker = transaction.file.encryption?.marker {
+                    try MetaKeys.writeBytes(txn, db, MetaKeys.encryption, marker)
+                }
             }
             let format: UInt32 = try MetaKeys.readInteger(txn, db, MetaKeys.format) ?? StorageFile.formatVersion
-            if transaction.schemaChanged { try SchemaStore.save(transaction.schema, txn, db, sealed: transaction.seals) }
+            if transaction.schemaChanged { try SchemaStore.save(transaction.schema, txn, db, sealed: transaction.seals, crypto: transaction.crypto) }
             for (name, next) in transaction.keys.next { try MetaKeys.writeInteger(txn, db, MetaKeys.sequencePrefix + name, next) }
             return format
         }

@@ -20,9 +20,12 @@ package struct ObjectWrites {
         for p in table.mixedProperties { try Self.checkMixedValue(table, p, values[p.id]) }
         for link in table.embeddedRelationships where link.isToOneLink { try claimEmbedded(table, link, CollectionOfOne(values[link.id])) }
         let key = try newKey(table, values)
-        let row = RowEncoder.encode(values, table.mixedSlots, seal: transaction.rowSeal(table, key))
+        var row = RowEncoder.encode(values, table.mixedSlots, seal: transaction.rowSeal(table, key))
         let append = key > (try transaction.rows.lastKey(table))
         var k = ObjectKeyCoding.encode(key)
+        if let crypto = transaction.crypto {
+            row = row.withUnsafeBytes { r in withUnsafeBytes(of: &k) { crypto.seal(table.rowsName, key: $0, r) } }
+        }
         let txn = transaction.lmdb
         try StorageError.translating("Inserting into '\(table.name)'") {
             do {
@@ -93,7 +96,14 @@ package struct ObjectWrites {
         try StorageError.translating("Updating '\(table.name)'") {
             try withUnsafeBytes(of: &k) { kb in
                 // The row is copied before the put, which may move the page it lies in.
-                let put = { (row: UnsafeRawBufferPointer) in try txn.put(table.rows, key: kb, value: row) }
+                let crypto = transaction.crypto
+                let put = { (row: UnsafeRawBufferPointer) in
+                    if let crypto {
+                        try crypto.seal(table.rowsName, key: kb, row).withUnsafeBytes { try txn.put(table.rows, key: kb, value: $0) }
+                    } else {
+                        try txn.put(table.rows, key: kb, value: row)
+                    }
+                }
                 let seal = transaction.rowSeal(table, key)
                 if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, table.mixedSlots, seal: seal, put) != nil { return }
                 try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues, table.mixedSlots, seal: seal).withUnsafeBytes(put)

@@ -20,11 +20,16 @@ package struct RowStore {
         return try view(table, key, bytes)
     }
 
-    /// The row stored as `bytes` under object `key`, its seal verified (`Checksum`); throws
-    /// when it is damaged.
+    /// The row stored as `bytes` under object `key`, its seal verified (`Checksum`), or
+    /// decrypted on an encrypted file; throws when it is damaged.
     @inline(__always)
     func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
         var k = ObjectKeyCoding.encode(key)
+        if let crypto = transaction.crypto {
+            guard let (plain, block) = withUnsafeBytes(of: &k, { crypto.open(table.rowsName, key: $0, bytes) }),
+                  let row = RowView(plain, owner: block) else { throw damaged(table, key) }
+            return row
+        }
         let sealRequired = transaction.seals, seed = table.rowSeed
         guard let row = withUnsafeBytes(of: &k, { RowView(stored: bytes, seed, key: $0, sealRequired: sealRequired) }) else {
             throw damaged(table, key)
@@ -102,11 +107,13 @@ package struct RowStore {
     }
 
     /// Writes `row` (encoded without a seal) as the row of object `key`, replacing any row it
-    /// had; sealed for `key` in a file whose records are sealed.
+    /// had; sealed for `key` in a file whose records are sealed, encrypted in an encrypted one.
     func put(_ table: Table, _ key: ObjectKey, _ row: [UInt8]) throws(StorageError) {
         var k = ObjectKeyCoding.encode(key)
         var bytes = row
-        if let seal = transaction.rowSeal(table, key) {
+        if let crypto = transaction.crypto {
+            bytes = row.withUnsafeBytes { r in withUnsafeBytes(of: &k) { crypto.seal(table.rowsName, key: $0, r) } }
+        } else if let seal = transaction.rowSeal(table, key) {
             bytes[0] |= RowEncoder.sealedFlag
             seal.append(to: &bytes)
         }

@@ -4,9 +4,14 @@ import LMDB
 /// Reads and writes the stored schema (JSON under the meta key `schema`), with a cache of the
 /// last decoded bytes so that a new snapshot does not decode an unchanged schema again.
 /// In a file of format 3 or later the record is sealed (`Checksum`), and verified before it is
-/// decoded (the cache holds verified bytes only).
+/// decoded (the cache holds verified bytes only); in an encrypted file it is encrypted
+/// (`RecordCrypto`), class and property names with it.
 enum SchemaStore {
-    static func load(_ txn: Transaction, _ meta: Database, sealRequired: Bool, cache file: StorageFile) throws(StorageError) -> FileSchema {
+    /// The meta database's name as the additional data of the encrypted schema.
+    static let metaName = RecordCipher.name(MetaKeys.database)
+
+    static func load(_ txn: Transaction, _ meta: Database, sealRequired: Bool, crypto: RecordCrypto?,
+                     cache file: StorageFile) throws(StorageError) -> FileSchema {
         let bytes: [UInt8]? = try StorageError.translating("Reading the schema of '\(file.path)'") {
             try MetaKeys.withKey(MetaKeys.schema) { (k) throws(LMDBError) in try txn.get(meta, key: k).map { Array($0) } }
         }
@@ -14,7 +19,10 @@ enum SchemaStore {
         if let cached = file.cachedSchema(for: bytes) { return cached }
         func damaged() -> StorageError { StorageError(.invalidDatabase, "'\(file.path)' is damaged: its stored schema \(sealRequired ? "does not match its checksum or " : "")cannot be read; run `strata check \(file.path)`") }
         let json = bytes.withUnsafeBytes { stored in
-            Array(MetaKeys.schema.utf8).withUnsafeBytes { Checksum.opened(stored, Checksum.metaSeed, key: $0, required: sealRequired).map { Data($0) } }
+            Array(MetaKeys.schema.utf8).withUnsafeBytes { key in
+                if let crypto { return crypto.open(metaName, key: key, stored).map { Data($0.0) } }
+                return Checksum.opened(stored, Checksum.metaSeed, key: key, required: sealRequired).map { Data($0) }
+            }
         }
         guard let json, let classes = try? JSONDecoder().decode([ClassSchema].self, from: json) else { throw damaged() }
         let schema = FileSchema(classes: Dictionary(uniqueKeysWithValues: classes.map { ($0.name, $0) }))
@@ -22,13 +30,18 @@ enum SchemaStore {
         return schema
     }
 
-    /// Writes `schema`, sealed when `sealed` (a file of format 3 or later).
-    static func save(_ schema: FileSchema, _ txn: Transaction, _ meta: Database, sealed: Bool) throws {
+    /// Writes `schema`, sealed when `sealed` (a file of format 3 or later), encrypted with
+    /// `crypto` in an encrypted file.
+    static func save(_ schema: FileSchema, _ txn: Transaction, _ meta: Database, sealed: Bool, crypto: RecordCrypto?) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = [UInt8](try encoder.encode(schema.sorted))
         let key = Array(MetaKeys.schema.utf8)
-        let record = sealed ? key.withUnsafeBytes { Checksum.sealed(json, Checksum.metaSeed, key: $0) } : json
+        let record = if let crypto {
+            key.withUnsafeBytes { k in json.withUnsafeBytes { crypto.seal(metaName, key: k, $0) } }
+        } else {
+            sealed ? key.withUnsafeBytes { Checksum.sealed(json, Checksum.metaSeed, key: $0) } : json
+        }
         try key.withUnsafeBytes { k in
             try record.withUnsafeBytes { try txn.put(meta, key: k, value: $0) }
         }

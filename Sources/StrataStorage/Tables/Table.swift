@@ -20,6 +20,13 @@ package final class Table {
     package let rowSeed: UInt32
     /// Per list property id: the seed of the seals of its database.
     let listSeeds: [Int: UInt32]
+    /// The rows database's name as the additional data of its encrypted records (`RecordCipher`).
+    let rowsName: [UInt8]
+    /// Per list property id: its database's name as the additional data of its encrypted records.
+    let listNames: [Int: [UInt8]]
+    /// Per indexed property id: its database's name, hashed before the value into the index
+    /// keys of an encrypted file (`IndexStore.entryKey`).
+    let indexNames: [Int: [UInt8]]
     /// The properties that have an index database, in declaration order.
     let indexedProperties: [PropertySchema]
     /// The to-one link properties of this class.
@@ -48,6 +55,9 @@ package final class Table {
         self.lists = lists
         rowSeed = Checksum.seed(MetaKeys.rows(schema.name))
         listSeeds = Dictionary(uniqueKeysWithValues: lists.keys.map { ($0, Checksum.seed(MetaKeys.list(schema.name, $0))) })
+        rowsName = RecordCipher.name(MetaKeys.rows(schema.name))
+        listNames = Dictionary(uniqueKeysWithValues: lists.keys.map { ($0, RecordCipher.name(MetaKeys.list(schema.name, $0))) })
+        indexNames = Dictionary(uniqueKeysWithValues: indexes.keys.map { ($0, RecordCipher.name(MetaKeys.index(schema.name, $0))) })
         indexedProperties = schema.properties.filter { indexes[$0.id] != nil }
         links = schema.properties.filter(\.isToOneLink)
         listProperties = schema.properties.filter(\.isList)

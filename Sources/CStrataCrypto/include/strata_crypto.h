@@ -1,0 +1,43 @@
+// AES-256-GCM record sealing and HMAC-SHA-256 keyed hashes for encrypted files
+// (docs/ENCRYPTION.md), on OpenSSL's libcrypto. A `strata_cipher` holds its contexts with the
+// key schedule set once; sealing or opening a record only sets its nonce, so no record
+// allocates. A cipher is used by one thread at a time.
+#ifndef STRATA_CRYPTO_H
+#define STRATA_CRYPTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Bytes of a nonce, of a tag, and of each half of the 64-byte key.
+#define STRATA_NONCE_BYTES 12
+#define STRATA_TAG_BYTES 16
+#define STRATA_KEY_HALF_BYTES 32
+
+typedef struct strata_cipher strata_cipher;
+
+/// A cipher for `key` (64 bytes: the AES-256 key, then the HMAC-SHA-256 key), its nonces
+/// starting at a random prefix and counter; NULL when libcrypto fails or no random bytes
+/// can be read.
+strata_cipher *strata_cipher_new(const uint8_t *key);
+
+/// Frees `cipher` and wipes its keys.
+void strata_cipher_free(strata_cipher *cipher);
+
+/// Seals `count` bytes of `plain` with the additional data `aad1` then `aad2`: writes the
+/// nonce, the ciphertext and the tag (count + 28 bytes) to `out`. Returns 0, or -1 when
+/// libcrypto fails.
+int strata_cipher_seal(strata_cipher *cipher, const void *aad1, size_t aad1_count, const void *aad2, size_t aad2_count,
+                       const void *plain, size_t count, uint8_t *out);
+
+/// Opens a sealed record of `count` bytes (nonce, ciphertext, tag): writes count - 28 bytes
+/// of plaintext to `out`. Returns 0 when the tag matches, -1 otherwise (damaged, another
+/// key, another database or record key).
+int strata_cipher_open(strata_cipher *cipher, const void *aad1, size_t aad1_count, const void *aad2, size_t aad2_count,
+                       const void *sealed, size_t count, uint8_t *out);
+
+/// The HMAC-SHA-256, with the key's second half, of `part1` then `part2` then `part3`
+/// (32 bytes to `out`). Returns 0, or -1 when libcrypto fails.
+int strata_cipher_hash(strata_cipher *cipher, const void *part1, size_t count1, const void *part2, size_t count2,
+                       const void *part3, size_t count3, uint8_t *out);
+
+#endif

@@ -1,0 +1,118 @@
+#include "strata_crypto.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+struct strata_cipher {
+    EVP_CIPHER_CTX *seal;
+    EVP_CIPHER_CTX *open;
+    EVP_MAC_CTX *hash;
+    /// The nonce: 4 random bytes of this cipher, then a 64-bit counter from a random start,
+    /// incremented per sealed record.
+    uint32_t prefix;
+    uint64_t counter;
+};
+
+static int random_bytes(void *out, size_t count) {
+    uint8_t *p = out;
+    while (count > 0) {
+        ssize_t n = getrandom(p, count, 0);
+        if (n <= 0) return -1;
+        p += n;
+        count -= (size_t)n;
+    }
+    return 0;
+}
+
+strata_cipher *strata_cipher_new(const uint8_t *key) {
+    strata_cipher *c = calloc(1, sizeof *c);
+    if (c == NULL) return NULL;
+    c->seal = EVP_CIPHER_CTX_new();
+    c->open = EVP_CIPHER_CTX_new();
+    EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    c->hash = hmac ? EVP_MAC_CTX_new(hmac) : NULL;
+    EVP_MAC_free(hmac);
+    char digest[] = "SHA256";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
+    if (c->seal == NULL || c->open == NULL || c->hash == NULL
+        || EVP_EncryptInit_ex(c->seal, EVP_aes_256_gcm(), NULL, key, NULL) != 1
+        || EVP_DecryptInit_ex(c->open, EVP_aes_256_gcm(), NULL, key, NULL) != 1
+        || EVP_MAC_init(c->hash, key + STRATA_KEY_HALF_BYTES, STRATA_KEY_HALF_BYTES, params) != 1
+        || random_bytes(&c->prefix, sizeof c->prefix) != 0 || random_bytes(&c->counter, sizeof c->counter) != 0) {
+        strata_cipher_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void strata_cipher_free(strata_cipher *c) {
+    if (c == NULL) return;
+    EVP_CIPHER_CTX_free(c->seal);
+    EVP_CIPHER_CTX_free(c->open);
+    EVP_MAC_CTX_free(c->hash);
+    OPENSSL_cleanse(c, sizeof *c);
+    free(c);
+}
+
+static int add_aad(EVP_CIPHER_CTX *ctx, int (*update)(EVP_CIPHER_CTX *, unsigned char *, int *, const unsigned char *, int),
+                   const void *aad1, size_t n1, const void *aad2, size_t n2) {
+    int len;
+    if (n1 > 0 && update(ctx, NULL, &len, aad1, (int)n1) != 1) return -1;
+    if (n2 > 0 && update(ctx, NULL, &len, aad2, (int)n2) != 1) return -1;
+    return 0;
+}
+
+int strata_cipher_seal(strata_cipher *c, const void *aad1, size_t n1, const void *aad2, size_t n2,
+                       const void *plain, size_t count, uint8_t *out) {
+    if (count > INT32_MAX) return -1;
+    uint8_t *nonce = out;
+    memcpy(nonce, &c->prefix, 4);
+    uint64_t counter = c->counter++;
+    memcpy(nonce + 4, &counter, 8);
+    int len, final;
+    if (EVP_EncryptInit_ex(c->seal, NULL, NULL, NULL, nonce) != 1
+        || add_aad(c->seal, EVP_EncryptUpdate, aad1, n1, aad2, n2) != 0
+        || (count > 0 && EVP_EncryptUpdate(c->seal, out + STRATA_NONCE_BYTES, &len, plain, (int)count) != 1)
+        || EVP_EncryptFinal_ex(c->seal, out + STRATA_NONCE_BYTES + count, &final) != 1
+        || EVP_CIPHER_CTX_ctrl(c->seal, EVP_CTRL_GCM_GET_TAG, STRATA_TAG_BYTES, out + STRATA_NONCE_BYTES + count) != 1) {
+        return -1;
+    }
+    return 0;
+}
+
+int strata_cipher_open(strata_cipher *c, const void *aad1, size_t n1, const void *aad2, size_t n2,
+                       const void *sealed, size_t count, uint8_t *out) {
+    if (count < STRATA_NONCE_BYTES + STRATA_TAG_BYTES || count > INT32_MAX) return -1;
+    const uint8_t *bytes = sealed;
+    size_t body = count - STRATA_NONCE_BYTES - STRATA_TAG_BYTES;
+    uint8_t tag[STRATA_TAG_BYTES];
+    memcpy(tag, bytes + STRATA_NONCE_BYTES + body, STRATA_TAG_BYTES);
+    int len, final;
+    if (EVP_DecryptInit_ex(c->open, NULL, NULL, NULL, bytes) != 1
+        || add_aad(c->open, EVP_DecryptUpdate, aad1, n1, aad2, n2) != 0
+        || (body > 0 && EVP_DecryptUpdate(c->open, out, &len, bytes + STRATA_NONCE_BYTES, (int)body) != 1)
+        || EVP_CIPHER_CTX_ctrl(c->open, EVP_CTRL_GCM_SET_TAG, STRATA_TAG_BYTES, tag) != 1
+        || EVP_DecryptFinal_ex(c->open, out + body, &final) != 1) {
+        if (body > 0) OPENSSL_cleanse(out, body);
+        return -1;
+    }
+    return 0;
+}
+
+int strata_cipher_hash(strata_cipher *c, const void *p1, size_t n1, const void *p2, size_t n2,
+                       const void *p3, size_t n3, uint8_t *out) {
+    size_t len;
+    // A NULL key re-initialises the MAC with the key set by `strata_cipher_new`.
+    if (EVP_MAC_init(c->hash, NULL, 0, NULL) != 1
+        || (n1 > 0 && EVP_MAC_update(c->hash, p1, n1) != 1)
+        || (n2 > 0 && EVP_MAC_update(c->hash, p2, n2) != 1)
+        || (n3 > 0 && EVP_MAC_update(c->hash, p3, n3) != 1)
+        || EVP_MAC_final(c->hash, out, &len, 32) != 1) {
+        return -1;
+    }
+    return 0;
+}
