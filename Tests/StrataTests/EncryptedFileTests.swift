@@ -44,6 +44,21 @@ final class EncryptedFileTests: StrataTestCase {
         XCTAssertEqual(try reopened.history().compactMap(\.description), ["Migration from schema version 0 to 3"])
     }
 
+    /// A past version of an encrypted file is rebuilt in an encrypted copy: it reads with
+    /// the key, and the old values it came from are not in the file in plain.
+    func testAPastVersionOfAnEncryptedFileReadsAsItWas() throws {
+        try seed()
+        let realm = try Realm(configuration: config(0, [PersonV0.self]))
+        let seeded = realm.version
+        try realm.write { realm.objects(PersonV0.self).filter("firstName == 'Alonzo'").first?.age = 42 }
+        try realm.write { realm.delete(realm.objects(PersonV0.self).filter("firstName == 'Augusta'")) }
+        let past = try realm.freeze(atVersion: seeded)
+        XCTAssertEqual(past.objects(PersonV0.self).sorted(byKeyPath: "firstName").map(\.age), [41, 36])
+        XCTAssertEqual(past.objects(PersonV0.self).filter("lastName == 'Byronsdottir'").count, 1)
+        let bytes = try Data(contentsOf: fileURL())
+        XCTAssertNil(bytes.firstRange(of: Data("Byronsdottir".utf8)), "the deleted object's old row is sealed")
+    }
+
     func testACopyWithTheSameKeyOpensWithIt() throws {
         try seed()
         let realm = try Realm(configuration: config(0, [PersonV0.self]))
