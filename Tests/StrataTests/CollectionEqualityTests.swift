@@ -47,3 +47,21 @@ final class CollectionEqualityTests: StrataTestCase {
         XCTAssertNotEqual(one.scores, unmanaged, "an unmanaged list never equals a managed one")
     }
 }
+
+/// `value(forKey:)` of a collection property on results: each object's own collection.
+final class CollectionValueForKeyTests: StrataTestCase {
+    func testResultsReadEachObjectsCollection() throws {
+        let realm = try openRealm(types: [Scoreboard.self])
+        try realm.write {
+            realm.create(Scoreboard.self, value: ["id": 1, "scores": [1, 2], "tags": ["a"], "prices": ["p": 1.5]])
+            realm.create(Scoreboard.self, value: ["id": 2, "scores": [3]])
+        }
+        let boards = realm.objects(Scoreboard.self).sorted(byKeyPath: "id")
+        let scores = try XCTUnwrap(boards.value(forKey: "scores") as? [List<Int?>])
+        XCTAssertEqual(scores.map { Array($0) }, [[1, 2], [3]])
+        let tags = try XCTUnwrap(boards.value(forKeyPath: "tags") as? [MutableSet<String>])
+        XCTAssertEqual(tags.map(\.count), [1, 0])
+        let prices = try XCTUnwrap(boards.value(forKey: "prices") as? [Map<String, Double>])
+        XCTAssertEqual(prices.first?["p"], 1.5)
+    }
+}
