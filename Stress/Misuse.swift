@@ -6,7 +6,7 @@ import Strata
 /// committed item survives). Kinds: `write-outside-transaction`, `nested-write`,
 /// `wrong-thread`, `deleted-object`, `outside-actor` (a Realm isolated to an actor, read from
 /// a task that is not), `outside-main-actor` (a Realm isolated to the main actor, read from
-/// another thread).
+/// another thread), `sort-unmanaged-list` (`sorted(ascending:)` on a list no Realm manages).
 enum Misuse {
     static func run(_ options: Arguments) throws {
         let realm = try Workers.open(options)
@@ -50,6 +50,10 @@ enum Misuse {
                 }
             }
             Workers.runRunLoopForever()
+        case "sort-unmanaged-list":
+            let scores = List<Int>()
+            scores.append(objectsIn: [2, 1])
+            _ = scores.sorted(ascending: true)
         case let other:
             fail("unknown misuse kind '\(other)'")
         }

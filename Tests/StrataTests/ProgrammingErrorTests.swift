@@ -30,6 +30,10 @@ final class ProgrammingErrorTests: StrataTestCase {
         try assertTraps("wrong-thread", saying: "incorrect thread")
     }
 
+    func testSortingTheValuesOfAnUnmanagedListTraps() throws {
+        try assertTraps("sort-unmanaged-list", saying: "need a managed collection")
+    }
+
     func testReadingADeletedObjectTraps() throws {
         try assertTraps("deleted-object", saying: "deleted or invalidated")
     }

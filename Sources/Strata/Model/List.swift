@@ -117,12 +117,15 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
 
     // MARK: Equality and conversion
 
-    /// The same stored list, or (unmanaged) the same instance.
+    /// The same stored list, or unmanaged lists with equal elements in the same order.
     public static func == (lhs: List<Element>, rhs: List<Element>) -> Bool {
-        lhs === rhs || sameCollection(lhs, rhs)
+        lhs === rhs || sameCollection(lhs, rhs) { $0 == $1 }
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public func hash(into hasher: inout Hasher) { hashStored(into: &hasher) }
+
+    /// Whether `object` is this collection (RealmSwift's `NSObject.isEqual`): `==`.
+    public func isEqual(_ object: Any?) -> Bool { (object as? List<Element>).map { $0 == self } ?? false }
 
     // MARK: _Persistable (stored in the list's own database, not in the row)
 

@@ -72,10 +72,22 @@ extension ListBackedCollection {
                        source: .list(property: store.property.name, owner: store.ownerKey, ownerInfo: store.owner.binding!.info))
     }
 
-    /// The same stored collection, or (unmanaged) the same instance.
-    static func sameCollection(_ lhs: Self, _ rhs: Self) -> Bool {
-        guard let a = lhs.store, let b = rhs.store else { return false }
-        return a.core.file === b.core.file && a.ownerKey == b.ownerKey && a.property == b.property
+    /// The same stored collection, or two unmanaged ones whose elements `sameElements`
+    /// finds equal (as RealmSwift compares unmanaged collections by their contents).
+    static func sameCollection(_ lhs: Self, _ rhs: Self, sameElements: ([Element], [Element]) -> Bool) -> Bool {
+        switch (lhs.store, rhs.store) {
+        case let (a?, b?): a.core.file === b.core.file && a.ownerKey == b.ownerKey && a.property == b.property
+        case (nil, nil): sameElements(lhs.unmanaged, rhs.unmanaged)
+        default: false
+        }
+    }
+
+    /// Hashes what `sameCollection` compares: a stored collection's owner and property;
+    /// unmanaged collections, equal by contents that may change, all hash alike.
+    func hashStored(into hasher: inout Hasher) {
+        guard let store else { return }
+        hasher.combine(store.ownerKey)
+        hasher.combine(store.property.name)
     }
 
     /// The collection's value to store: its elements' values (a managed one's read back).

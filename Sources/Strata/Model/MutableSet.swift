@@ -103,12 +103,15 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
 
     // MARK: Equality and conversion
 
-    /// The same stored set, or (unmanaged) the same instance.
+    /// The same stored set, or unmanaged sets with the same members.
     public static func == (lhs: MutableSet<Element>, rhs: MutableSet<Element>) -> Bool {
-        lhs === rhs || sameCollection(lhs, rhs)
+        lhs === rhs || sameCollection(lhs, rhs) { Set($0) == Set($1) }
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public func hash(into hasher: inout Hasher) { hashStored(into: &hasher) }
+
+    /// Whether `object` is this collection (RealmSwift's `NSObject.isEqual`): `==`.
+    public func isEqual(_ object: Any?) -> Bool { (object as? MutableSet<Element>).map { $0 == self } ?? false }
 
     // MARK: _Persistable (stored in the property's own database, not in the row)
 

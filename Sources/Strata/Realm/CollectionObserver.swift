@@ -10,6 +10,7 @@ extension Results {
     /// the results of the Realm confined to it; otherwise on this thread's run loop.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        precondition(!state.holdsValues, "Results of values (sorted(ascending:), distinct()) cannot be observed: observe the list, set or map they come from")
         if let queue = deliveryQueue(core, queue) {
             return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
         }

@@ -48,6 +48,8 @@ extension Results {
         let p = property(key, for: "read")
         guard let index = info.index(of: key) else { return [Any?]() }
         let field = info.properties[index].field
+        // A collection is read through each object (it is not in the row), never nil.
+        if p.isList || p.isMap { return keys.map { field.box(core.object(ObjectBase.self, binding!, $0)._managedValue(index)) } }
         if p.type == .link { return keys.map { field.swiftValue(core.object(ObjectBase.self, binding!, $0)._managedValue(index)) } }
         var values: [Any?] = []
         forEachValue(p, skippingNull: false) { values.append(field.swiftValue(_StrataValue($0))) }

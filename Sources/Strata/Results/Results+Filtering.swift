@@ -71,6 +71,10 @@ extension Results {
 
     /// The index of `object` in the results, or nil.
     public func index(of object: Element) -> Int? {
+        if state.holdsValues {
+            let value = (object as! any _Persistable)._strataValue.value
+            return state.orderedValues().firstIndex(of: value)
+        }
         guard let object = object as? ObjectBase ?? (object as? any ProjectionObservable)?.rootObject, object.binding?.info === info, object.managingCore?.file === core.file else { return nil }
         return keys.firstIndex(of: object.objectKey)
     }

@@ -40,18 +40,29 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// Number of matching objects. O(1) for a whole class.
     public var count: Int {
         core.confinement.check()
+        if state.holdsValues { return state.orderedValues().count }
         return state.count
     }
 
-    /// The object at `position` in the results.
+    /// The object (or, for results of values, the value) at `position` in the results.
     public subscript(position: Int) -> Element {
         core.confinement.check()
+        if state.holdsValues {
+            let values = state.orderedValues()
+            precondition(position >= 0 && position < values.count, "Index \(position) is out of bounds (must be less than \(values.count))")
+            return state.valueElement(values[position])
+        }
         let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
         return element(keys[position])
     }
 
-    public func makeIterator() -> RLMIterator<Element> { RLMIterator(self) }
+    public func makeIterator() -> RLMIterator<Element> {
+        guard state.holdsValues else { return RLMIterator(self) }
+        core.confinement.check()
+        let values = state.orderedValues()
+        return RLMIterator(count: values.count) { state.valueElement(values[$0]) }
+    }
 
     /// The first object, or nil.
     public var first: Element? { isEmpty ? nil : self[0] }
@@ -59,12 +70,12 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
 
     public var description: String {
-        "Results<\(info.name)> <\(count) objects>"
+        state.holdsValues ? "Results<\(Element.self)> <\(count) values>" : "Results<\(info.name)> <\(count) objects>"
     }
 
-    /// Same Realm, same class and same query text.
+    /// Same Realm, same class, same source and same query text.
     public static func == (lhs: Results<Element>, rhs: Results<Element>) -> Bool {
-        lhs.core === rhs.core && lhs.info === rhs.info && lhs.query?.description == rhs.query?.description
+        lhs.core === rhs.core && lhs.info === rhs.info && lhs.source == rhs.source && lhs.query?.description == rhs.query?.description
     }
 
     /// The file's binding of the class, or nil if no object of it was ever stored.
@@ -124,12 +135,16 @@ enum ResultsSource: Equatable {
     case backlinks(property: String, target: ObjectKey)
     /// The objects of object `owner`'s list `property`, in list order (repeats included).
     case list(property: String, owner: ObjectKey, ownerInfo: ModelClass)
+    /// The values of object `owner`'s list, set or map of values (its property at declaration
+    /// index `index`), in `order`: results of `sorted(ascending:)` and `distinct()`.
+    case values(index: Int, owner: ObjectKey, ownerInfo: ModelClass, order: ValueOrder)
 
     static func == (a: ResultsSource, b: ResultsSource) -> Bool {
         switch (a, b) {
         case (.table, .table): true
         case let (.backlinks(p, t), .backlinks(q, u)): p == q && t == u
         case let (.list(p, o, i), .list(q, k, j)): p == q && o == k && i === j
+        case let (.values(p, o, i, r), .values(q, k, j, s)): p == q && o == k && i === j && r == s
         default: false
         }
     }

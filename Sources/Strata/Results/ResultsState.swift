@@ -26,6 +26,10 @@ final class ResultsState {
     private var evaluatedStamp: UInt64 = .max
     private var cachedBinding: TableBinding?
     private var bindingsGeneration: UInt64 = 0
+    /// For results of values: the collection they read, once looked up.
+    private var valueStore: ListStore?
+    /// For results of values: their values in result order, at the Realm's stamp `evaluatedStamp`.
+    private var cachedValues: [StrataStorage.Value] = []
 
     /// Makes the element handed out for each object, for results of a `Projection` class
     /// (nil: the objects themselves).
@@ -69,8 +73,47 @@ final class ResultsState {
         return evaluated().keys.count
     }
 
-    /// The file's binding of the class, or nil if no object of it was ever stored.
-    var binding: TableBinding? { guarded { currentBinding() } }
+    /// The file's binding of the class, or nil if no object of it was ever stored. Results of
+    /// values have no class of their own: what needs one (queries, key paths) traps on them.
+    var binding: TableBinding? {
+        if holdsValues { fatalError("Results of values support sorted(ascending:), distinct(), aggregates and reading their values; queries and key paths need results of objects") }
+        return guarded { currentBinding() }
+    }
+
+    /// Whether the results are values of a list, set or map (`sorted(ascending:)`,
+    /// `distinct()`), not objects.
+    var holdsValues: Bool {
+        if case .values = source { true } else { false }
+    }
+
+    /// The values of results of values, in result order (read once per snapshot and write
+    /// count).
+    func orderedValues() -> [StrataStorage.Value] {
+        guard case .values(let index, let owner, let ownerInfo, let order) = source else { preconditionFailure("results of objects") }
+        return guarded {
+            let stamp = core.snapshot.stamp
+            if evaluatedStamp == stamp, valueStore != nil { return cachedValues }
+            let store = valueStore ?? ListStore(owner: valueOwner(ownerInfo, owner), index: index)
+            valueStore = store
+            cachedValues = order.apply(to: store.read { try $0.values() })
+            evaluatedStamp = stamp
+            return cachedValues
+        }
+    }
+
+    /// `value`, one of `orderedValues()`, as a Swift element (as the collection it comes from
+    /// hands it out).
+    func valueElement<Element>(_ value: StrataStorage.Value) -> Element {
+        guarded { valueStore! }.element(value)
+    }
+
+    /// The object owning the collection results of values read; traps if it was deleted.
+    private func valueOwner(_ info: ModelClass, _ key: ObjectKey) -> ObjectBase {
+        guard let object = core.existingObject(info, key) else {
+            fatalError("The collection these results read was deleted (its \(info.name) object no longer exists)")
+        }
+        return object
+    }
 
     /// `binding`, in `guarded`.
     private func currentBinding() -> TableBinding? {
@@ -134,6 +177,8 @@ final class ResultsState {
                 if case .link(let key) = value { return key } else { return nil }
             }
             return try QueryEvaluation(query, candidates: members, in: table, txn)
+        case .values:
+            preconditionFailure("results of values are read by orderedValues(), never evaluated as a query")
         }
     }
 }

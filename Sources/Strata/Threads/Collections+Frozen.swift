@@ -11,7 +11,11 @@ extension Results: Relocatable {
     var locator: @Sendable (RealmCore) -> Any? {
         let info = info, query = query, source = source
         return { core in
-            if case .list(_, let owner, let ownerInfo) = source, core.existingObject(ownerInfo, owner) == nil { return nil }
+            switch source {
+            case .list(_, let owner, let ownerInfo), .values(_, let owner, let ownerInfo, _):
+                if core.existingObject(ownerInfo, owner) == nil { return nil }
+            case .table, .backlinks: break
+            }
             return Results(core: core, info: info, query: query, source: source)
         }
     }
