@@ -65,7 +65,7 @@ final class HistoryChartCLITests: StrataTestCase {
         for title in ["Commits over time, by process (stacked)", "Commits that changed each class, over time",
                       "Objects inserted, deleted or modified, over versions", "commits", "objects",
                       "version (one bar per version)", "StressItem (8)",
-                      "The history does not record the file's size at each version; the file is "] {
+                      "File size in use, over versions", "size in use", "The file is "] {
             XCTAssertTrue(texts.contains { $0.hasPrefix(title) }, "\(title) in \(texts)")
         }
         XCTAssertTrue(texts.contains("strata-stress[\(first.pid)] (6)"), "the first writer also stored the class: \(texts)")
@@ -78,6 +78,7 @@ final class HistoryChartCLITests: StrataTestCase {
         XCTAssertTrue(run.lines.contains { $0.hasPrefix("  strata-stress[\(first.pid)]") && $0.contains("█") && $0.hasSuffix(" 6") },
                       run.transcript)
         XCTAssertTrue(run.lines.contains { $0.hasPrefix("  StressItem") && $0.hasSuffix(" 8") }, run.transcript)
+        XCTAssertTrue(run.lines.contains { $0.hasPrefix("size in use over versions 1 to 9 (at most ") }, run.transcript)
 
         let again = fileURL("again.svg").path
         XCTAssertEqual(try strata(["log", file, "--chart=" + again]).process.terminationStatus, 0)

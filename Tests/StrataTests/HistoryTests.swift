@@ -165,6 +165,23 @@ final class HistoryTests: StrataTestCase {
         XCTAssertNil(Array(bytes.dropLast()).withUnsafeBytes { StrataStorage.HistoryEntry(decoding: $0) }, "a cut section is damage")
     }
 
+    func testEachEntryRecordsTheSizeInUseOfTheVersionBeforeIt() throws {
+        let realm = try realm()
+        try realm.write { realm.add(Note(value: ["text": "small"])) }
+        try realm.write {
+            for n in 0..<400 { realm.add(Note(value: ["text": String(repeating: "x", count: 4_000), "rank": n])) }
+        }
+        try realm.write { realm.add(Note(value: ["text": "after"])) }
+        let sizes = try realm.history().reversed().map(\.bytesInUseBefore)
+        XCTAssertEqual(sizes.count, 4, "version 1 stored the classes")
+        let bytes = try sizes.map { try XCTUnwrap($0) }
+        XCTAssertTrue(bytes.allSatisfy { $0 > 0 && $0 % 4_096 == 0 }, "whole pages: \(bytes)")
+        XCTAssertGreaterThan(bytes[3] - bytes[2], 1_600_000, "entry 4 records version 3, which added 1.6 MB: \(bytes)")
+        XCTAssertLessThan(bytes[2] - bytes[1], 100_000, "one small note: \(bytes)")
+        let stripped = StrataStorage.HistoryEntry(version: 2, time: 0, pid: 1, processName: "p", description: nil, changes: ChangeSet())
+        XCTAssertNil(stripped.pagesInUseBefore, "an entry written without the section records no size")
+    }
+
     // MARK: Changes between versions
 
     func testChangesBetweenVersionsAreNettedPerObject() throws {

@@ -25,6 +25,10 @@ extension Realm {
         /// The changed classes, sorted by name; empty for a commit that changed no object
         /// (one that only stored classes, a migration, or a described empty write).
         public let classes: [ClassChanges]
+        /// The bytes the file had in use at the previous version (version - 1), as recorded
+        /// when this commit began: LMDB's pages in use times the page size. Nil for entries
+        /// written before the history recorded it.
+        public let bytesInUseBefore: Int?
 
         /// The changes of the class named `className`, or nil if it did not change.
         public subscript(className: String) -> ClassChanges? {
@@ -189,7 +193,11 @@ struct HistoryResolver {
 
     func entry(_ e: StrataStorage.HistoryEntry) throws -> Realm.HistoryEntry {
         Realm.HistoryEntry(version: e.version, date: Date(timeIntervalSince1970: e.time), pid: e.pid,
-                           processName: e.processName, description: e.description, classes: try classes(e.changes))
+                           processName: e.processName, description: e.description, classes: try classes(e.changes),
+                           bytesInUseBefore: e.pagesInUseBefore.flatMap { pages in
+                               let (bytes, overflow) = Int(clamping: pages).multipliedReportingOverflow(by: txn.file.environment.pageSize)
+                               return overflow ? nil : bytes
+                           })
     }
 
     func classes(_ changes: ChangeSet) throws -> [Realm.HistoryEntry.ClassChanges] {

@@ -14,9 +14,9 @@ struct LogCommand: Command {
                 + "(\"cleared\" when the class was emptied), and the description in quotes. Long descriptions, "
                 + "then change lists, are shortened to fit the width; 'strata show' prints an entry in full.",
             "--chart OUT.svg draws the same entries as an SVG picture instead: commits over time stacked by "
-                + "process, commits that changed each class over time, and the objects changed over versions "
-                + "(the history does not record the file's size at each version, so the chart gives its size "
-                + "now); stdout gets a compact terminal chart of the same counts.",
+                + "process, commits that changed each class over time, the objects changed over versions, and "
+                + "the file's size in use over versions (the pages each version reaches, as the next entry "
+                + "records them); stdout gets a compact terminal chart of the same counts.",
         ],
         options: [("--since VERSION", "only versions above VERSION"),
                   ("--limit N, -n N", "at most N lines (after the other filters)"),

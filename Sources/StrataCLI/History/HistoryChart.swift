@@ -3,7 +3,8 @@ import Strata
 
 /// What `strata log --chart` draws, counted from history entries: commits over time per
 /// process and per class (in at most `timeBins` equal spans of time), and the objects the
-/// commits changed over versions (in at most `maxVersionBins` equal runs of versions). The
+/// commits changed and the file's size in use over versions (in at most `maxVersionBins`
+/// equal runs of versions). The
 /// bins are fixed in number, so a chart of 100,000 commits is as small as one of ten.
 struct HistoryChart {
     /// A named series and its count in each bin.
@@ -41,6 +42,10 @@ struct HistoryChart {
     let versionsPerBin: UInt64
     /// Objects inserted, deleted or modified per version bin (a cleared class counts one).
     let changedObjects: [Int]
+    /// The largest size in use of the versions in each version bin, from the entries after
+    /// them (`Realm.HistoryEntry.bytesInUseBefore`: entry V records version V-1); nil for a
+    /// bin no retained entry gives a size for (the newest version's is in no entry yet).
+    let bytesInUse: [Int?]
 
     /// The chart of `entries` (in any order; at least one).
     init(_ entries: [Realm.HistoryEntry]) {
@@ -67,6 +72,13 @@ struct HistoryChart {
             }
         }
         changedObjects = changed
+        var sizes = [Int?](repeating: nil, count: changed.count)
+        for entry in entries {
+            guard let bytes = entry.bytesInUseBefore, entry.version > oldest else { continue }
+            let b = Int((entry.version - 1 - oldest) / versionsPerBin)
+            sizes[b] = max(sizes[b] ?? 0, bytes)
+        }
+        bytesInUse = sizes
     }
 
     /// One series per name, counting each commit once per bin for each name it has, most

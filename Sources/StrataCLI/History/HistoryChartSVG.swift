@@ -1,9 +1,9 @@
 import Foundation
 
-/// `HistoryChart` drawn as an SVG picture: a title, then three panels, each with axes, tick
+/// `HistoryChart` drawn as an SVG picture: a title, then four panels, each with axes, tick
 /// labels, axis titles and a legend: commits over time stacked by process, commits over
-/// time per class (one line each), objects changed over versions; a note says what the
-/// chart cannot show.
+/// time per class (one line each), objects changed over versions, and the file's size in
+/// use over versions; a note gives the file's length now.
 struct HistoryChartSVG {
     let chart: HistoryChart
     /// The file's name, for the title.
@@ -20,7 +20,7 @@ struct HistoryChartSVG {
 
     /// The SVG text.
     var text: String {
-        let height = Int(Self.top + 3 * (Self.panelHeight + Self.panelGap) + 20)
+        let height = Int(Self.top + 4 * (Self.panelHeight + Self.panelGap) + 20)
         var svg = SVG(width: Self.width, height: height)
         svg.text(Self.left, 28, "History of \(fileName): \(Output.count(chart.commits, "commit")), \(chart.versions)",
                  size: 16, bold: true)
@@ -31,8 +31,9 @@ struct HistoryChartSVG {
         timePanel(&svg, y: y, title: "Commits that changed each class, over time", series: chart.classes, stacked: false)
         y += Self.panelHeight + Self.panelGap
         versionPanel(&svg, y: y)
-        svg.text(Self.left, Double(height) - 12, "The history does not record the file's size at each version; "
-                 + "the file is \(Output.grouped(Int(clamping: fileBytes))) bytes now.", size: 10)
+        y += Self.panelHeight + Self.panelGap
+        sizePanel(&svg, y: y)
+        svg.text(Self.left, Double(height) - 12, "The file is \(Output.grouped(Int(clamping: fileBytes))) bytes long now.", size: 10)
         return svg.text
     }
 
@@ -71,6 +72,42 @@ struct HistoryChartSVG {
         let counts = chart.changedObjects
         let scale = axes(&svg, y: y, title: "Objects inserted, deleted or modified, over versions", peak: counts.max() ?? 0,
                          yTitle: "objects")
+        versionAxis(&svg, y: y)
+        let barWidth = Double(chart.versionsPerBin) / Double(chart.newest - chart.oldest + 1) * Self.plotWidth
+        for (b, count) in counts.enumerated() where count > 0 {
+            svg.rect(Self.left + Double(b) * barWidth + 0.25, scale(count), max(0.5, barWidth - 0.5),
+                     scale(0) - scale(count), fill: Self.colours[0])
+        }
+        svg.text(Self.left + Self.plotWidth + 20, y + 14, "a cleared class counts one", size: 10)
+    }
+
+    /// The panel of the file's size in use per run of versions: a line through the bins whose
+    /// entries record it (the largest there), or a note when none does.
+    private func sizePanel(_ svg: inout SVG, y: Double) {
+        let sizes = chart.bytesInUse
+        let peak = sizes.compactMap { $0 }.max() ?? 0
+        let unit = Self.byteUnits.last { $0.bytes <= max(1, peak) } ?? Self.byteUnits[0]
+        let scale = axes(&svg, y: y, title: "File size in use, over versions", peak: peak, yTitle: "size in use",
+                         unit: unit.bytes, unitName: unit.name)
+        versionAxis(&svg, y: y)
+        svg.text(Self.left + Self.plotWidth + 20, y + 14, "pages each version reaches", size: 10)
+        svg.text(Self.left + Self.plotWidth + 20, y + 28, "× page size (largest per bar)", size: 10)
+        guard peak > 0 else {
+            svg.text(Self.left + Self.plotWidth / 2, y + Self.panelHeight / 2,
+                     "no retained entry records the file's size", anchor: "middle")
+            return
+        }
+        let barWidth = Double(chart.versionsPerBin) / Double(chart.newest - chart.oldest + 1) * Self.plotWidth
+        let points = sizes.enumerated().compactMap { b, bytes in bytes.map { (Self.left + (Double(b) + 0.5) * barWidth, scale($0)) } }
+        svg.polyline(points, stroke: Self.colours[2])
+    }
+
+    /// The units of a size axis.
+    private static let byteUnits = [(bytes: 1, name: "B"), (bytes: 1 << 10, name: "KiB"), (bytes: 1 << 20, name: "MiB"),
+                                    (bytes: 1 << 30, name: "GiB")]
+
+    /// The version ticks and title under the x axis of the panel at `y`.
+    private func versionAxis(_ svg: inout SVG, y: Double) {
         let first = Double(chart.oldest), span = Double(chart.newest - chart.oldest + 1)
         for v in ChartScale.versions(chart.oldest, chart.newest) {
             xTick(&svg, y: y, x: Self.left + (Double(v) - first + 0.5) / span * Self.plotWidth, label: Output.grouped(Int(clamping: v)))
@@ -79,24 +116,21 @@ struct HistoryChartSVG {
         svg.text(Self.left + Self.plotWidth / 2, y + Self.panelHeight + 36,
                  per == 1 ? "version (one bar per version)" : "version (one bar per \(Output.grouped(Int(clamping: per))) versions)",
                  anchor: "middle")
-        let barWidth = Double(per) / span * Self.plotWidth
-        for (b, count) in counts.enumerated() where count > 0 {
-            svg.rect(Self.left + Double(b) * barWidth + 0.25, scale(count), max(0.5, barWidth - 0.5),
-                     scale(0) - scale(count), fill: Self.colours[0])
-        }
-        svg.text(Self.left + Self.plotWidth + 20, y + 14, "a cleared class counts one", size: 10)
     }
 
-    /// The frame, title, horizontal grid and count labels of a panel whose highest value is
-    /// `peak`; returns the y coordinate of a count.
-    private func axes(_ svg: inout SVG, y: Double, title: String, peak: Int, yTitle: String) -> (Int) -> Double {
-        let (topCount, step) = ChartScale.counts(upTo: peak)
+    /// The frame, title, horizontal grid and labels of a panel whose highest value is `peak`,
+    /// ticked in multiples of `unit` (labelled with `unitName` when given); returns the y
+    /// coordinate of a value.
+    private func axes(_ svg: inout SVG, y: Double, title: String, peak: Int, yTitle: String,
+                      unit: Int = 1, unitName: String? = nil) -> (Int) -> Double {
+        let (topCount, step) = ChartScale.counts(upTo: (peak + unit - 1) / unit)
         let bottom = y + Self.panelHeight
-        let scale = { (count: Int) in bottom - Double(count) / Double(topCount) * Self.panelHeight }
+        let scale = { (value: Int) in bottom - Double(value) / Double(topCount) / Double(unit) * Self.panelHeight }
         svg.text(Self.left, y - 12, title, size: 13, bold: true)
         for count in stride(from: 0, through: topCount, by: step) {
-            svg.line(Self.left, scale(count), Self.left + Self.plotWidth, scale(count), stroke: "#dddddd", dashed: count > 0)
-            svg.text(Self.left - 6, scale(count) + 4, Output.grouped(count), anchor: "end", size: 10)
+            let at = scale(count * unit)
+            svg.line(Self.left, at, Self.left + Self.plotWidth, at, stroke: "#dddddd", dashed: count > 0)
+            svg.text(Self.left - 6, at + 4, Output.grouped(count) + (unitName.map { " \($0)" } ?? ""), anchor: "end", size: 10)
         }
         svg.line(Self.left, y, Self.left, bottom, stroke: "#333333")
         svg.line(Self.left, bottom, Self.left + Self.plotWidth, bottom, stroke: "#333333")

@@ -1,5 +1,5 @@
-/// `HistoryChart` as a compact terminal chart: a bar per process and per class, and a line
-/// of block characters for the commits over time.
+/// `HistoryChart` as a compact terminal chart: a bar per process and per class, and lines
+/// of block characters for the commits over time and the size in use over versions.
 extension HistoryChart {
     /// The width of the longest bar, in characters.
     private static let barWidth = 30
@@ -9,6 +9,16 @@ extension HistoryChart {
         let all = (0..<Self.timeBins).map { b in processes.reduce(0) { $0 + $1.counts[b] } }
         return ["commits by process:"] + Self.bars(processes) + ["commits that changed each class:"] + Self.bars(classes)
             + ["commits over time, \(HistoryFile.preciseTime(start)) to \(HistoryFile.preciseTime(end)):", "  " + Self.sparkline(all)]
+            + sizeLines()
+    }
+
+    /// The size in use over versions as a line of block characters, with its largest value;
+    /// nothing when no retained entry records a size.
+    private func sizeLines() -> [String] {
+        let sizes = bytesInUse.map { $0 ?? 0 }
+        guard let most = sizes.max(), most > 0 else { return [] }
+        return ["size in use over versions \(oldest) to \(newest) (at most \(Output.grouped(most)) bytes):",
+                "  " + Self.sparkline(sizes)]
     }
 
     /// One row per series: its name, a bar of its total (the largest total is the longest

@@ -182,10 +182,13 @@ package final class StorageTransaction {
         let newVersion = version + 1
         let context = "Committing to '\(file.path)'"
         let format = try meta.prepareCommit(of: newVersion, context)
-        let extensions = try oldValuesForEntry().map { [HistoryEntry.Extension(tag: HistoryEntry.Extension.oldValuesTag, bytes: $0.encoded())] }
+        var pagesBefore: [UInt8] = []
+        Varint.append(UInt64(file.environment.usedBytes / file.environment.pageSize), to: &pagesBefore)
+        var extensions = [HistoryEntry.Extension(tag: HistoryEntry.Extension.pagesBeforeTag, bytes: pagesBefore)]
+        if let old = try oldValuesForEntry() { extensions.insert(HistoryEntry.Extension(tag: HistoryEntry.Extension.oldValuesTag, bytes: old.encoded()), at: 0) }
         let entry = HistoryEntry(version: newVersion, time: Date().timeIntervalSince1970, pid: pid,
                                  processName: processName, description: commitDescription, changes: changes,
-                                 extensions: extensions ?? [])
+                                 extensions: extensions)
         try history.append(entry, keeping: historyRetention ?? file.historyRetention, context)
         try meta.finishCommit(of: newVersion, format: format, context)
         let schemaVersion = try meta.schemaVersion

@@ -11,14 +11,17 @@ package struct HistoryEntry: Equatable, Sendable {
     package var description: String?
     package var changes: ChangeSet
     /// Tagged sections after the change set (docs/FILE-FORMAT.md, "Extensions"): the commit's
-    /// before-images under `Extension.oldValuesTag` (`OldValues`). Unknown tags are kept as
-    /// they are.
+    /// before-images under `Extension.oldValuesTag` (`OldValues`), the pages in use before it
+    /// under `Extension.pagesBeforeTag`. Unknown tags are kept as they are.
     package var extensions: [Extension]
 
     /// One tagged section at the end of an entry.
     package struct Extension: Equatable, Sendable {
         /// The before-images of what the commit modified or deleted (`OldValues`).
         package static let oldValuesTag: UInt8 = 1
+        /// The pages in use by the file's newest committed version when the write began (the
+        /// previous version's size), as a varint.
+        package static let pagesBeforeTag: UInt8 = 2
 
         package var tag: UInt8
         package var bytes: [UInt8]
@@ -37,6 +40,17 @@ package struct HistoryEntry: Equatable, Sendable {
         self.description = description
         self.changes = changes
         self.extensions = extensions
+    }
+
+    /// The pages in use by the previous version (`Extension.pagesBeforeTag`): entry V records
+    /// the size of version V-1. Nil for entries written without it, or a damaged section.
+    package var pagesInUseBefore: UInt64? {
+        guard let ext = extensions.first(where: { $0.tag == Extension.pagesBeforeTag }) else { return nil }
+        return ext.bytes.withUnsafeBytes { bytes in
+            var o = 0
+            guard let pages = Varint.read(bytes, at: &o), o == bytes.count else { return nil }
+            return pages
+        }
     }
 
     /// Record layout version (the first byte). Changing the layout means a new value.
