@@ -44,7 +44,32 @@ final class TimeTravelCLITests: StrataTestCase {
         XCTAssertTrue(missing.errorOutput.contains("no 'Dog' object with primary key 9"), missing.transcript)
         let noKey = try strata(["blame", file, "Note", "1"])
         XCTAssertEqual(noKey.process.terminationStatus, 2)
-        XCTAssertTrue(noKey.errorOutput.contains("class 'Note' has no primary key"), noKey.transcript)
+        XCTAssertTrue(noKey.errorOutput.contains("class 'Note' has no primary key, and '1' is not an object key"), noKey.transcript)
+    }
+
+    func testBlameNamesAnObjectWithoutAPrimaryKeyByItsObjectKey() throws {
+        try closingRealms {
+            let realm = try openRealm(types: [Dog.self, Note.self])
+            try realm.write { realm.add([Note(value: ["text": "draft", "rank": 1]), Note(value: ["text": "gone", "rank": 2])]) }
+            try realm.write { realm.objects(Note.self).filter("rank == 1").first!.text = "final" }
+            try realm.write { realm.delete(realm.objects(Note.self).filter("rank == 2")) }
+        }
+        let file = fileURL().path
+        let listed = try strataObject(["query", file, "Note", "TRUEPREDICATE", "--json"])
+        let key = try XCTUnwrap(listed["#key"] as? String, "\(listed)")
+        XCTAssertTrue(key.hasPrefix("#"), "\(listed)")
+        let kept = try strata(["blame", file, "Note", key], environment: ["COLUMNS": "200"])
+        XCTAssertEqual(kept.process.terminationStatus, 0, kept.transcript)
+        XCTAssertEqual(kept.lines.first, "Note \(key): touched by 2 retained versions", kept.transcript)
+        XCTAssertTrue(kept.lines[1].contains("~ text=\"draft\" -> \"final\""), kept.transcript)
+        let deletedKey = "#\(try XCTUnwrap(UInt64(key.dropFirst())) + 1)"
+        let deleted = try XCTUnwrap(try strataJSON(["blame", file, "Note", deletedKey, "--json"]) as? [[String: Any]])
+        XCTAssertEqual(deleted.compactMap { $0["change"] as? String }, ["deleted", "inserted"], "a deleted object is found too")
+        XCTAssertEqual((deleted[0]["oldValues"] as? [String: Any])?["text"] as? String, "gone")
+
+        let never = try strata(["blame", file, "Note", "#999"])
+        XCTAssertEqual(never.process.terminationStatus, 1, never.transcript)
+        XCTAssertTrue(never.errorOutput.contains("no 'Note' object #999 in the retained history"), never.transcript)
     }
 
     func testQueryAtAVersionReadsTheFileAsItWasThen() throws {

@@ -2,7 +2,8 @@ import Foundation
 import StrataStorage
 
 /// `strata blame FILE CLASS PRIMARYKEY [--json]`: every retained commit that touched one
-/// object, newest first, with its process, time and old -> new values.
+/// object (named by primary key, or `#N` in a class without one), newest first, with its
+/// process, time and old -> new values.
 struct BlameCommand: Command {
     static let name = "blame"
     static let summary = "list the commits that changed one object, with old -> new values"
@@ -12,15 +13,18 @@ struct BlameCommand: Command {
             "Lists every retained version that inserted (+), deleted (-) or modified (~) the object of CLASS "
                 + "with PRIMARYKEY, newest first: version, time (ISO-8601, UTC), process and pid, the changed "
                 + "properties as name=old -> new (an inserted object with its values, a deleted one with the "
-                + "values it had), and the commit's description. A deleted object is found by its old values.",
+                + "values it had), and the commit's description. A deleted object is found by its old values. "
+                + "In a class without a primary key (embedded objects too), name the object by its key as "
+                + "'strata query --json' shows it: #N.",
             "Values come from the old values the history entries keep (docs/HISTORY.md). Past an entry "
                 + "without them (written with historyRecordsOldValues off, or by older Strata) the commits "
                 + "are listed with the property names only.",
         ],
         options: [("--json", "one JSON array of changes, newest first (docs/HISTORY.md)")],
-        examples: ["strata blame app.strata Dog 7", "strata blame app.strata User alice@example.com --json"],
+        examples: ["strata blame app.strata Dog 7", "strata blame app.strata User alice@example.com --json",
+                   "strata blame app.strata Note '#3'"],
         exitStatus: [(0, "success"), (1, "the file cannot be read, or no such object is in the retained history"),
-                     (2, "bad arguments, an unknown class or one without a primary key")])
+                     (2, "bad arguments, an unknown class, or no object key #N for a class without a primary key")])
 
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments, flags: ["--json"])

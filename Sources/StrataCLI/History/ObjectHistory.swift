@@ -25,27 +25,37 @@ struct ObjectHistory {
     /// Whether some entry had no old values: the values before it are unknown.
     let isPartial: Bool
 
-    /// The history of the object of `table` whose primary key is `text`, in `txn`'s snapshot.
+    /// The history of the object of `table` named by `text` (its primary key, or for a class
+    /// without one its object key `#N`, as `query --json` shows it), in `txn`'s snapshot.
     init(_ txn: StorageTransaction, _ table: Table, primaryKey text: String, path: String) throws {
-        guard let pk = table.primaryKey else {
-            throw CommandFailure("class '\(table.name)' has no primary key", hint: "blame names objects by primary key", status: 2)
-        }
-        let value = try Self.value(text, of: pk)
         let reader = CellReader(txn)
         let properties = table.schema.properties.filter { !$0.isPrimaryKey }
-        var key = try txn.indexes.lookup(table, pk, equalTo: value).first
+        var key: ObjectKey?, exists: Bool
+        let pkValue: (PropertySchema, Value)?
+        if let pk = table.primaryKey {
+            pkValue = (pk, try Self.value(text, of: pk))
+            key = try txn.indexes.lookup(table, pk, equalTo: pkValue!.1).first
+            exists = key != nil
+        } else {
+            guard text.hasPrefix("#"), let objectKey = ObjectKey(text.dropFirst()) else {
+                throw CommandFailure("class '\(table.name)' has no primary key, and '\(text)' is not an object key",
+                                     hint: "name its objects by the key 'strata query --json' shows, e.g. '#3'", status: 2)
+            }
+            pkValue = nil
+            key = objectKey
+            exists = try txn.rows.read(table, objectKey) != nil
+        }
         var changes: [Change] = []
         var partial = false
         // The state after the entry being read: nil while it is the stored object; unknown
         // (`known` false) past an entry without old values.
         var after: OldValues.Object?
         var known = true
-        var exists = key != nil
         try txn.history.forEach(after: nil, newestFirst: true) { entry in
             let old = try entry.oldValues()
             let complete = old?.isComplete == true
             let images = complete ? old?.classes[table.name] ?? [:] : [:]
-            if key == nil { key = Self.find(value, of: pk, in: images) }
+            if key == nil, let (pk, value) = pkValue { key = Self.find(value, of: pk, in: images) }
             defer { if !complete { known = false; partial = true } }
             guard let key, let c = entry.changes.classes[table.name] else { return true }
             let image = images[key]
@@ -62,8 +72,9 @@ struct ObjectHistory {
             after = before ?? after
             return true
         }
-        guard let key else {
-            throw CommandFailure("no '\(table.name)' object with primary key \(text) in the retained history of '\(path)'",
+        guard let key, pkValue != nil || exists || !changes.isEmpty else {
+            let named = pkValue == nil ? "\(text)" : "with primary key \(text)"
+            throw CommandFailure("no '\(table.name)' object \(named) in the retained history of '\(path)'",
                                  hint: "'strata query \(path) \(table.name) TRUEPREDICATE' lists the objects")
         }
         self.key = key
