@@ -48,8 +48,10 @@ extension RealmCore {
                                               lockFileMode: configuration.lockFilePermissions.map { mode_t(truncatingIfNeeded: $0) },
                                               encryptionKey: try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) })
             if let decide = configuration.shouldCompactOnLaunch, !configuration.readOnly {
-                _ = try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, encryptionKey: options.encryptionKey,
-                                                    decide: decide)
+                if try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, encryptionKey: options.encryptionKey,
+                                                   decide: decide) {
+                    Logger.shared.log(.info, "Compacted '\(path)' on launch (shouldCompactOnLaunch)")
+                }
             }
             var file: StorageFile? = try StorageFile.open(path: path, options: options)
             if configuration.deleteRealmIfMigrationNeeded {
@@ -62,6 +64,7 @@ extension RealmCore {
                 if decision.needsMigration(configuration.schemaVersion) {
                     file = nil
                     try StorageFile.deleteFiles(path: path)
+                    Logger.shared.log(.info, "Deleted '\(path)' because its schema needed a migration (deleteRealmIfMigrationNeeded)")
                     file = try StorageFile.open(path: path, options: options)
                 }
             }
@@ -94,6 +97,7 @@ extension RealmCore {
             if fresh.needsMigration(wanted) {
                 try MigrationContext.run(txn, path: path, infos: infos, oldVersion: fresh.fileVersion, newVersion: wanted,
                                          block: configuration.migrationBlock, processName: Self.processName, pid: getpid())
+                Logger.shared.log(.info, "Migrated '\(path)' from schema version \(fresh.fileVersion) to \(wanted)")
             } else if !fresh.missing.isEmpty {
                 try translatingErrors(path: path) {
                     try txn.store(classes: fresh.missing.map { try txn.meta.freshIDs($0.schema) })

@@ -71,6 +71,7 @@ final class RealmCore {
         memoryFile = memory
         confinement = owner.map(Confinement.init) ?? Confinement(.thread)
         frozenSnapshot = nil
+        Logger.storageMessages
         file = try Self.openFile(configuration, path: path)
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self

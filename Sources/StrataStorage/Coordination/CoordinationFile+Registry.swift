@@ -78,7 +78,15 @@ extension CoordinationFile {
     /// writer calls this, and must not wait on a lock any reader of the file can take).
     /// Returns how many.
     package func reclaimDeadProcesses() -> Int {
-        (try? withRegistryLock(patience: .zero) { reclaimDeadSlots() }) ?? 0
+        let freed = (try? withRegistryLock(patience: .zero) { reclaimDeadSlots() }) ?? 0
+        logFreed(freed)
+        return freed
+    }
+
+    /// Reports the slots `reclaimDeadSlots` freed, if any.
+    func logFreed(_ freed: Int) {
+        guard freed > 0 else { return }
+        StorageLog.record(.info, "Freed the slot\(freed == 1 ? "" : "s") of \(freed) process\(freed == 1 ? "" : "es") that died with '\(path)' open")
     }
 
     /// Records this process's pins: the oldest version it holds (with its LMDB transaction id

@@ -103,7 +103,7 @@ package final class CoordinationFile: @unchecked Sendable {
         try Self.lock(fd, byte: 1, type: F_RDLCK, path: path)
         mapping = try SharedMapping(fd: fd, writable: writable, path: path)
         if register {
-            reclaimDeadSlots()
+            logFreed(reclaimDeadSlots())
             slot = try claimSlot()
         }
     }

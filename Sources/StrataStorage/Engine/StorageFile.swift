@@ -111,6 +111,7 @@ package final class StorageFile: @unchecked Sendable {
                 throw error
             }
             if let key = identity(of: path) { registry[key] = Weak(file: file) }
+            StorageLog.record(.info, "Opened '\(path)'\(options.readOnly ? " read-only" : "")")
             return file
         }
     }
@@ -155,7 +156,10 @@ package final class StorageFile: @unchecked Sendable {
         encryption = try options.encryptionKey.map { (key) throws(StorageError) in try FileEncryption(key) }
         handles = DatabaseHandles(environment: environment)
         coordination = try CoordinationFile.open(databasePath: path, register: true, mode: options.lockFileMode)
-        environment.clearStaleReaders()
+        let staleReaders = environment.clearStaleReaders()
+        if staleReaders > 0 {
+            StorageLog.record(.info, "Cleared \(staleReaders) LMDB reader slot\(staleReaders == 1 ? "" : "s") of processes that died with '\(path)' open")
+        }
         try FileChecks.checkAfterOpen(environment, path: path)
         try checkFormat()
         try EncryptionChecks.checkMarker(of: self)
