@@ -17,4 +17,24 @@ final class MainActorRealmTests: ConcurrencyTestCase {
         let same = try await Realm(configuration: configuration, actor: MainActor.shared)
         XCTAssertEqual(same.objects(StressItem.self).count, 3, "one instance per actor and configuration")
     }
+
+    @MainActor
+    func testOpenIsTheMainActorsRealmAndThrowsWhatOpeningThrows() async throws {
+        let configuration = configuration()
+        try ConcurrencyTestCase.insert(1...2, configuration)
+        let realm = try await Realm.open(configuration: configuration)
+        XCTAssertEqual(realm.objects(StressItem.self).count, 2)
+        let again = try await Realm.asyncOpen(configuration: configuration)
+        try await again.asyncWrite { again.add(StressItem(value: ["id": 3, "tag": "main"])) }
+        XCTAssertEqual(realm.objects(StressItem.self).count, 3, "one instance for the main actor and the configuration")
+
+        var missing = configuration
+        missing.fileURL = URL(fileURLWithPath: "/no/such/directory/file.strata")
+        do {
+            _ = try await Realm.open(configuration: missing)
+            XCTFail("a file in a missing directory cannot be opened")
+        } catch let error as Realm.Error {
+            XCTAssertEqual(error.code, .fileNotFound, "\(error)")
+        }
+    }
 }

@@ -31,6 +31,14 @@ extension Realm {
         try await Realm(configuration: configuration, actor: MainActor.shared)
     }
 
+    /// RealmSwift's `Realm.open(configuration:)`: the same as `asyncOpen(configuration:)`, the
+    /// main actor's Realm opened off the main actor. (RealmSwift's `downloadBeforeOpen` is
+    /// about synchronised Realms, which Strata does not have.)
+    @MainActor
+    public static func open(configuration: Configuration = .defaultConfiguration) async throws -> Realm {
+        try await asyncOpen(configuration: configuration)
+    }
+
     /// `openOnOwnQueue`, awaited. The instance returned, confined to that queue, only keeps
     /// the file open until the caller's own instance is made.
     private static func openOffCaller(_ configuration: Configuration) async throws -> Realm {
