@@ -100,7 +100,8 @@ final class HistoryCLITests: StrataTestCase {
     func testLogJSONHasTheDocumentedShape() throws {
         let file = try makeFile()
         let entries = try XCTUnwrap(try json(["log", file, "--limit", "3"]) as? [[String: Any]])
-        XCTAssertEqual(Set(entries[0].keys), ["version", "time", "timestamp", "pid", "process", "description", "classes"])
+        XCTAssertEqual(Set(entries[0].keys), ["version", "time", "timestamp", "pid", "process", "description", "bytesInUseBefore", "classes"])
+        XCTAssertEqual((entries[0]["bytesInUseBefore"] as? Int).map { $0 > 0 && $0 % 4_096 == 0 }, true, "\(entries[0])")
         XCTAssertEqual(entries[0]["description"] as? String, "clear")
         XCTAssertTrue(entries[2]["description"] is NSNull)
         XCTAssertEqual(entries[0]["pid"] as? Int, Int(getpid()))

@@ -81,22 +81,26 @@ enum HistoryJSON {
         }
     }
 
-    /// An entry's header fields and its classes, as summaries (`log`) or in full (`show`).
+    /// An entry's header fields, the size in use of the version before it (null when the
+    /// entry does not record it), and its classes, as summaries (`log`) or in full (`show`).
     struct Entry<Class: Encodable>: Encodable {
         let header: Header
+        let bytesInUseBefore: Int?
         let classes: [Class]
 
         /// The header fields of `entry`, with its classes as given.
         init(entry: Realm.HistoryEntry, classes: [Class]) {
             header = Header(version: entry.version, date: entry.date, pid: entry.pid, process: entry.processName,
                             description: entry.description)
+            bytesInUseBefore = entry.bytesInUseBefore
             self.classes = classes
         }
 
-        private enum Keys: String, CodingKey { case classes }
+        private enum Keys: String, CodingKey { case bytesInUseBefore, classes }
         func encode(to encoder: Encoder) throws {
             try header.encode(to: encoder)
             var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(bytesInUseBefore, forKey: .bytesInUseBefore)
             try c.encode(classes, forKey: .classes)
         }
     }
