@@ -55,8 +55,11 @@ public final class PostgresConnection {
         default:
             let message = result.map { String(cString: PQresultErrorMessage($0)) } ?? ""
             let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+            // A lost connection is reported by libpq itself (no SQLSTATE), or by a server that
+            // is shutting down (class 08, connection exception; class 57P, operator intervention).
+            let lost = !isConnected || state == nil || state!.hasPrefix("08") || state!.hasPrefix("57P")
             throw PostgresError(message.isEmpty ? String(cString: PQerrorMessage(connection)) : message,
-                                sqlState: state, isConnectionFailure: !isConnected)
+                                sqlState: state, isConnectionFailure: lost)
         }
     }
 

@@ -81,12 +81,15 @@ public final class ReplicationPusher {
     public func follow(until shouldStop: () -> Bool, pushed: (Progress) -> Void, failed: (Error) -> Void = { _ in }) throws {
         let signal = CommitSignal()
         file.addCommitListener(signal)
+        var reconnects = false
         while !shouldStop() {
             do {
-                if !log.connection.isConnected { try log.connection.reconnect() }
+                if reconnects { try log.connection.reconnect() }
+                reconnects = false
                 let progress = try push()
                 if progress.versions != nil { pushed(progress) }
             } catch let error as PostgresError where error.isConnectionFailure {
+                reconnects = true
                 failed(error)
             }
             _ = signal.semaphore.wait(timeout: .now() + 1)

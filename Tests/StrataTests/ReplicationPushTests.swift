@@ -109,6 +109,27 @@ final class ReplicationPushTests: StrataTestCase {
         XCTAssertEqual(try loggedVersions(origin), Array(1...realm.version))
     }
 
+    func testAFollowingPusherOutlivesAPostgresRestart() throws {
+        try addDogs(1...2)
+        let pusher = try WorkerProcess(try BuiltProducts.executable("strata"),
+                                       ["replicate", "push", fileURL().path, "--to", conninfo, "--follow"])
+        defer { pusher.kill() }
+        let origin = String(try pusher.expectLine(startingWith: "following").split(separator: " ").last!)
+        try pusher.expectLine(startingWith: "origin \(origin): pushed versions 1 to 4")
+        let cluster = try XCTUnwrap(Self.cluster)
+        try cluster.stopServer()
+        let realm = try Realm(configuration: configuration(types: [Dog.self]))
+        try realm.write { realm.add(Dog(value: ["id": 3])) }
+        try cluster.start()
+        try realm.write { realm.add(Dog(value: ["id": 4])) }
+        var last = ""
+        while !last.contains(" to \(realm.version) (") {
+            last = try pusher.expectLine(startingWith: "origin \(origin): pushed versions", timeout: 60)
+        }
+        XCTAssertEqual(try loggedVersions(origin), Array(1...realm.version))
+        XCTAssertTrue(pusher.errorOutput.contains("retrying"), pusher.transcript)
+    }
+
     func testAWrongOrRefusedConnectionExitsWithPostgresMessage() throws {
         try addDogs(1...1)
         let cluster = try XCTUnwrap(Self.cluster)

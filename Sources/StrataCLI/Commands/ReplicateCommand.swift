@@ -32,7 +32,7 @@ struct ReplicateCommand: Command {
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments, flags: ["--follow"], valued: ["--to", "--batch"])
         let words = try options.positional(2, "replicate takes push and FILE")
-        guard words[0] == "push" else { throw UsageError("unknown replicate action '\(words[0])': the one there is is push") }
+        guard words[0] == "push" else { throw UsageError("unknown replicate action '\(words[0])': replicate knows one, push") }
         guard let conninfo = options.value("--to") else { throw UsageError("replicate push needs --to CONNINFO") }
         let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: words[1]), encryptionKey: try KeySource.keyData())
         let pusher = try ReplicationPusher(configuration: configuration, to: conninfo)
