@@ -7,6 +7,7 @@
 //   StrataStorage → CStrataSync (futex and shared-memory atomics for the `.lock` file)
 //   StrataStorage → CStrataChecksum (CRC32C, the checksum sealing every stored record)
 //   StrataStorage → CStrataCrypto (AES-256-GCM and HMAC-SHA-256 of encrypted files, on libcrypto)
+//   strata (CLI) → StrataReplication → (StrataStorage, CLibPQ): pushing history to PostgreSQL
 import PackageDescription
 
 let package = Package(
@@ -16,12 +17,15 @@ let package = Package(
         .executable(name: "strata", targets: ["StrataCLI"]),
         .executable(name: "strata-bench", targets: ["StrataBench"]),
         .executable(name: "strata-stress", targets: ["StrataStress"]),
+        .library(name: "StrataReplication", targets: ["StrataReplication"]),
     ],
     targets: [
         // Debian's liblmdb-dev, the page store.
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         // Debian's libsqlite3-dev, used only as a baseline by the benchmark.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Debian's libpq-dev, the PostgreSQL client library replication talks through.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // A thin, typed Swift binding: the only target that imports CLMDB.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: swift5),
         // The futex system call and atomics on shared memory, which Swift cannot call directly.
@@ -39,7 +43,10 @@ let package = Package(
         .target(name: "StrataQuery", dependencies: ["StrataValues", "StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.
         .target(name: "Strata", dependencies: ["StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
-        .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
+        // Shipping a file's history entries to a log table in PostgreSQL (docs/REPLICATION.md).
+        .target(name: "StrataReplication", dependencies: ["Strata", "StrataStorage", "CLibPQ"], swiftSettings: swift5),
+        .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataValues", "StrataStorage", "StrataQuery", "StrataReplication"],
+                          swiftSettings: swift5),
         .executableTarget(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "LMDB", "CLMDB", "CSQLite"],
                           swiftSettings: swift5),
         .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",
@@ -49,7 +56,8 @@ let package = Package(
         .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: swift5),
         // What the test targets share: running the built executables as child processes.
         .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport", swiftSettings: swift5),
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStorage", "LMDB", "StrataStress", "StrataCLI", "StrataTestSupport"],
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStorage", "LMDB", "StrataStress", "StrataCLI", "StrataTestSupport",
+                                                        "StrataReplication"],
                     swiftSettings: swift5),
         // Actor-isolated Realms and async notification streams, in the Swift 6 language mode
         // that async clients use.

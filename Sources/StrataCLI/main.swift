@@ -12,7 +12,7 @@ import Foundation
 let commands: [Command.Type] = [
     InfoCommand.self, QueryCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, BlameCommand.self, RevertCommand.self,
     WatchCommand.self, VersionsCommand.self, CheckCommand.self, CompactCommand.self, ExportCommand.self, ImportCommand.self, DemoCommand.self,
-    EncryptCommand.self, DecryptCommand.self, RekeyCommand.self,
+    ReplicateCommand.self, EncryptCommand.self, DecryptCommand.self, RekeyCommand.self,
     VersionCommand.self, DemoWorkerCommand.self,
 ]
 

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The log tables in PostgreSQL (docs/REPLICATION.md, "The log"): `strata_origin`, one row
+/// per origin file, and `strata_log`, one row per pushed commit, unique by origin and version.
+struct ReplicationLog {
+    let connection: PostgresConnection
+
+    /// One commit as it goes into `strata_log`.
+    struct Row {
+        var version: UInt64
+        /// Commit time, seconds since 1970.
+        var time: Double
+        var pid: Int32
+        var process: String
+        /// The history entry, in its unsealed record layout (docs/FILE-FORMAT.md, "History").
+        var entry: [UInt8]
+    }
+
+    /// Creates the tables when they are absent and records `origin` (the file at `path`).
+    func prepare(origin: String, path: String) throws {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS strata_origin (
+                origin text PRIMARY KEY, file text NOT NULL, created timestamptz NOT NULL DEFAULT now())
+            """)
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS strata_log (
+                origin text NOT NULL REFERENCES strata_origin (origin), version bigint NOT NULL,
+                time timestamptz NOT NULL, pid int NOT NULL, process text NOT NULL, entry bytea NOT NULL,
+                PRIMARY KEY (origin, version))
+            """)
+        try connection.execute("INSERT INTO strata_origin (origin, file) VALUES ($1, $2) ON CONFLICT (origin) DO NOTHING",
+                               [.text(origin), .text(path)])
+    }
+
+    /// The newest version of `origin` the log holds, 0 when it holds none.
+    func lastVersion(of origin: String) throws -> UInt64 {
+        let text = try connection.execute("SELECT max(version) FROM strata_log WHERE origin = $1", [.text(origin)]).scalar
+        return text.flatMap(UInt64.init) ?? 0
+    }
+
+    /// Appends `rows` (consecutive versions, oldest first) for `origin` in one transaction,
+    /// leaving out those another pusher appended first. The origin's row is locked first, so
+    /// pushers of one origin take turns. Returns the rows appended; throws
+    /// `ReplicationError.gap` when the first of them would not follow the log's last version.
+    func append(_ rows: [Row], origin: String) throws -> [Row] {
+        try connection.transaction {
+            try connection.execute("SELECT origin FROM strata_origin WHERE origin = $1 FOR UPDATE", [.text(origin)])
+            let last = try lastVersion(of: origin)
+            let fresh = rows.filter { $0.version > last }
+            guard let first = fresh.first else { return [] }
+            guard first.version == last + 1 else { throw ReplicationError.gap(origin: origin, logHolds: last, oldestRetained: first.version) }
+            var sql = "INSERT INTO strata_log (origin, version, time, pid, process, entry) VALUES "
+            var parameters: [PostgresParameter] = [.text(origin)]
+            for (i, row) in fresh.enumerated() {
+                let n = parameters.count
+                sql += (i == 0 ? "" : ", ") + "($1, $\(n + 1)::bigint, to_timestamp($\(n + 2)::float8), $\(n + 3)::int, $\(n + 4), $\(n + 5))"
+                parameters += [.text(String(row.version)), .text(String(row.time)), .text(String(row.pid)), .text(row.process), .bytes(row.entry)]
+            }
+            try connection.execute(sql, parameters)
+            return fresh
+        }
+    }
+}

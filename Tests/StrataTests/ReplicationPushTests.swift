@@ -1,0 +1,159 @@
+import Foundation
+import Strata
+import StrataReplication
+import StrataStorage
+import StrataTestSupport
+import XCTest
+
+/// `strata replicate push` and `ReplicationPusher` against a real PostgreSQL server, one
+/// throwaway cluster for the class; each test pushes to a database of its own.
+final class ReplicationPushTests: StrataTestCase {
+    nonisolated(unsafe) private static var cluster: PostgresCluster?
+    nonisolated(unsafe) private static var clusterFailure: Error?
+    /// The connection string of this test's database.
+    private var conninfo = ""
+
+    override class func setUp() {
+        super.setUp()
+        guard PostgresCluster.unavailableReason == nil else { return }
+        do { cluster = try PostgresCluster() } catch { clusterFailure = error }
+    }
+
+    override class func tearDown() {
+        cluster?.stop()
+        cluster = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        if let reason = PostgresCluster.unavailableReason { throw XCTSkip(reason) }
+        if let failure = Self.clusterFailure { throw failure }
+        try super.setUpWithError()
+        let cluster = try XCTUnwrap(Self.cluster)
+        let name = "t_" + UUID().uuidString.prefix(8).lowercased()
+        try PostgresConnection(cluster.conninfo).execute("CREATE DATABASE \(name)")
+        conninfo = cluster.conninfo.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)")
+    }
+
+    /// The versions `strata_log` holds for `origin`, in order, one per row.
+    private func loggedVersions(_ origin: String) throws -> [UInt64] {
+        try PostgresConnection(conninfo).execute("SELECT version FROM strata_log WHERE origin = $1 ORDER BY version", [.text(origin)])
+            .rows.compactMap { $0[0].flatMap(UInt64.init) }
+    }
+
+    /// The file's origin id, as its first push printed it.
+    private func origin(in line: String) throws -> String {
+        try XCTUnwrap(line.split(separator: " ").dropFirst().first.map { String($0.dropLast()) }, line)
+    }
+
+    /// Adds dogs `ids`, one commit each.
+    private func addDogs(_ ids: ClosedRange<Int>) throws {
+        let realm = try Realm(configuration: configuration(types: [Dog.self]))
+        for id in ids { try realm.write { realm.add(Dog(value: ["id": id, "name": "dog \(id)"])) } }
+    }
+
+    func testPushThenPushAgainHoldsEveryVersionOnceWithItsEntry() throws {
+        try addDogs(1...5)
+        let first = try strata(["replicate", "push", fileURL().path, "--to", conninfo, "--batch", "2"])
+        XCTAssertEqual(first.process.terminationStatus, 0, first.transcript)
+        let origin = try origin(in: try XCTUnwrap(first.lines.first))
+        // The schema's commit, five dog commits, then the commit that gave the file its origin id.
+        XCTAssertTrue(first.lines[0].hasSuffix("pushed versions 1 to 7 (7 commits)"), first.transcript)
+        XCTAssertEqual(try loggedVersions(origin), Array(1...7))
+
+        try addDogs(6...9)
+        let again = try ReplicationPusher(configuration: configuration(types: [Dog.self]), to: conninfo).push()
+        XCTAssertEqual(again.origin, origin, "the origin id is kept in the file")
+        XCTAssertEqual(again.versions, 8...11)
+        let idle = try strata(["replicate", "push", fileURL().path, "--to", conninfo])
+        XCTAssertTrue(idle.lines.first?.hasSuffix("the log already holds every version (up to 11)") == true, idle.transcript)
+        XCTAssertEqual(try loggedVersions(origin), Array(1...11))
+
+        // Each row holds its commit's history entry, byte for byte, and its process.
+        let rows = try PostgresConnection(conninfo).execute(
+            "SELECT version, encode(entry, 'hex'), process, pid FROM strata_log WHERE origin = $1 ORDER BY version", [.text(origin)]).rows
+        let file = try StorageFile.open(path: fileURL().path, options: .init(readOnly: true))
+        let txn = try file.beginRead()
+        defer { txn.abort() }
+        for row in rows {
+            let entry = try XCTUnwrap(try txn.history.entry(UInt64(row[0]!)!))
+            XCTAssertEqual(row[1], entry.encoded().map { String(format: "%02x", $0) }.joined(), "version \(row[0]!)")
+            XCTAssertEqual(row[2], entry.processName)
+            XCTAssertEqual(row[3], String(entry.pid))
+        }
+    }
+
+    func testAKilledFollowingPusherResumesWithoutGapOrDuplicate() throws {
+        try addDogs(1...3)
+        let arguments = ["replicate", "push", fileURL().path, "--to", conninfo, "--follow", "--batch", "1"]
+        let pusher = try WorkerProcess(try BuiltProducts.executable("strata"), arguments)
+        let origin = String(try pusher.expectLine(startingWith: "following").split(separator: " ").last!)
+        try pusher.expectLine(startingWith: "origin \(origin): pushed versions")
+        let realm = try Realm(configuration: configuration(types: [Dog.self]))
+        for id in 4...40 {
+            try realm.write { realm.add(Dog(value: ["id": id])) }
+            if id == 20 { pusher.kill() }  // whatever it was doing, mid-batch or between
+        }
+        try pusher.waitForExit()
+        XCTAssertEqual(pusher.process.terminationReason, .uncaughtSignal)
+        let held = try loggedVersions(origin)
+        XCTAssertEqual(held, Array(1...UInt64(held.count)), "what the killed pusher committed has no gap")
+
+        let restarted = try WorkerProcess(try BuiltProducts.executable("strata"), arguments)
+        defer { restarted.kill() }
+        try restarted.expectLine(startingWith: "following")
+        var last = ""
+        while !last.contains(" to \(realm.version) (") {
+            last = try restarted.expectLine(startingWith: "origin \(origin): pushed versions", timeout: 60)
+        }
+        XCTAssertEqual(try loggedVersions(origin), Array(1...realm.version))
+    }
+
+    func testAFollowingPusherOutlivesAPostgresRestart() throws {
+        try addDogs(1...2)
+        let pusher = try WorkerProcess(try BuiltProducts.executable("strata"),
+                                       ["replicate", "push", fileURL().path, "--to", conninfo, "--follow"])
+        defer { pusher.kill() }
+        let origin = String(try pusher.expectLine(startingWith: "following").split(separator: " ").last!)
+        try pusher.expectLine(startingWith: "origin \(origin): pushed versions 1 to 4")
+        let cluster = try XCTUnwrap(Self.cluster)
+        try cluster.stopServer()
+        let realm = try Realm(configuration: configuration(types: [Dog.self]))
+        try realm.write { realm.add(Dog(value: ["id": 3])) }
+        try cluster.start()
+        try realm.write { realm.add(Dog(value: ["id": 4])) }
+        var last = ""
+        while !last.contains(" to \(realm.version) (") {
+            last = try pusher.expectLine(startingWith: "origin \(origin): pushed versions", timeout: 60)
+        }
+        XCTAssertEqual(try loggedVersions(origin), Array(1...realm.version))
+        XCTAssertTrue(pusher.errorOutput.contains("retrying"), pusher.transcript)
+    }
+
+    func testAWrongOrRefusedConnectionExitsWithPostgresMessage() throws {
+        try addDogs(1...1)
+        let cluster = try XCTUnwrap(Self.cluster)
+        let refused = try strata(["replicate", "push", fileURL().path, "--to", "host=\(cluster.directory.path) port=1 dbname=postgres"])
+        XCTAssertEqual(refused.process.terminationStatus, 1, refused.transcript)
+        XCTAssertTrue(refused.errorOutput.contains("PostgreSQL: connection to server on socket \"\(cluster.directory.path)/.s.PGSQL.1\" failed"),
+                      refused.transcript)
+        let malformed = try strata(["replicate", "push", fileURL().path, "--to", "colour=blue"])
+        XCTAssertEqual(malformed.process.terminationStatus, 1, malformed.transcript)
+        XCTAssertTrue(malformed.errorOutput.contains("PostgreSQL: invalid connection option \"colour\""), malformed.transcript)
+        let noDatabase = try strata(["replicate", "push", fileURL().path, "--to",
+                                     cluster.conninfo.replacingOccurrences(of: "dbname=postgres", with: "dbname=absent")])
+        XCTAssertEqual(noDatabase.process.terminationStatus, 1, noDatabase.transcript)
+        XCTAssertTrue(noDatabase.errorOutput.contains("database \"absent\" does not exist"), noDatabase.transcript)
+    }
+
+    func testHistoryTheRetentionRemovedIsAGap() throws {
+        var configuration = configuration(types: [Dog.self])
+        configuration.historyRetention = .count(3)
+        let realm = try Realm(configuration: configuration)
+        for id in 1...6 { try realm.write { realm.add(Dog(value: ["id": id])) } }
+        let push = try strata(["replicate", "push", fileURL().path, "--to", conninfo])
+        XCTAssertEqual(push.process.terminationStatus, 1, push.transcript)
+        XCTAssertTrue(push.errorOutput.contains("ends at version 0, but the file's oldest retained history entry is version 5"), push.transcript)
+        XCTAssertEqual(try PostgresConnection(conninfo).execute("SELECT count(*) FROM strata_log").scalar, "0")
+    }
+}
