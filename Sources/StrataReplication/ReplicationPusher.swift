@@ -38,9 +38,11 @@ public final class ReplicationPusher {
     /// Opens the file of `configuration` (which must exist; only its `fileURL` and
     /// `encryptionKey` are used) and connects to PostgreSQL with `conninfo`. Gives the file its
     /// origin id on the first push (a commit of its own, described "Replication origin
-    /// assigned") and creates the log tables when they are absent. Throws `PostgresError`
-    /// with PostgreSQL's message when it cannot connect.
-    public init(configuration: Realm.Configuration, to conninfo: String) throws {
+    /// assigned") and creates the log tables when they are absent. The log holds the entries
+    /// decrypted, so an encrypted file is refused (`.invalidInput`) unless
+    /// `allowingDecryptedLog`. Throws `PostgresError` with PostgreSQL's message when it cannot
+    /// connect.
+    public init(configuration: Realm.Configuration, to conninfo: String, allowingDecryptedLog: Bool = false) throws {
         guard let url = configuration.fileURL else {
             throw StorageError(.invalidInput, "Only a file is pushed: the configuration names none (an in-memory Realm)")
         }
@@ -49,6 +51,10 @@ public final class ReplicationPusher {
             throw StorageError(.fileNotFound, "There is no Strata file at '\(path)' to push")
         }
         let key = try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) }
+        guard key == nil || allowingDecryptedLog else {
+            throw StorageError(.invalidInput, "'\(path)' is encrypted, and the PostgreSQL log would hold its commits decrypted: "
+                               + "allow that explicitly (allowingDecryptedLog; strata replicate push --decrypted-log)")
+        }
         file = try StorageFile.open(path: path, options: .init(encryptionKey: key))
         origin = try Self.origin(of: file)
         log = ReplicationLog(connection: try PostgresConnection(conninfo))

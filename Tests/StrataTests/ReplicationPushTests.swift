@@ -146,6 +146,27 @@ final class ReplicationPushTests: StrataTestCase {
         XCTAssertTrue(noDatabase.errorOutput.contains("database \"absent\" does not exist"), noDatabase.transcript)
     }
 
+    func testAnEncryptedFileIsPushedOnlyWhenADecryptedLogIsAskedFor() throws {
+        let key = Data((0..<64).map { UInt8($0) })
+        var config = configuration(types: [Dog.self])
+        config.encryptionKey = key
+        try closingRealms {
+            let realm = try Realm(configuration: config)
+            try realm.write { realm.add(Dog(value: ["id": 1, "name": "Secret"])) }
+        }
+        let hexKey = key.map { String(format: "%02x", $0) }.joined()
+        let refused = try strata(["replicate", "push", fileURL().path, "--to", conninfo], environment: ["STRATA_KEY": hexKey])
+        XCTAssertEqual(refused.process.terminationStatus, 1, refused.transcript)
+        XCTAssertTrue(refused.errorOutput.contains("is encrypted, and the PostgreSQL log would hold its commits decrypted"), refused.transcript)
+        XCTAssertThrowsError(try ReplicationPusher(configuration: config, to: conninfo))
+        let tables = try PostgresConnection(conninfo).execute("SELECT count(*) FROM pg_tables WHERE tablename = 'strata_log'").rows
+        XCTAssertEqual(tables.first?[0], "0", "nothing was written to PostgreSQL")
+
+        let allowed = try strata(["replicate", "push", fileURL().path, "--to", conninfo, "--decrypted-log"], environment: ["STRATA_KEY": hexKey])
+        XCTAssertEqual(allowed.process.terminationStatus, 0, allowed.transcript)
+        XCTAssertTrue(allowed.lines.first?.hasSuffix("pushed versions 1 to 3 (3 commits)") == true, allowed.transcript)
+    }
+
     func testHistoryTheRetentionRemovedIsAGap() throws {
         var configuration = configuration(types: [Dog.self])
         configuration.historyRetention = .count(3)

@@ -2,7 +2,7 @@ import Foundation
 import Strata
 import StrataReplication
 
-/// `strata replicate push FILE --to CONNINFO [--follow] [--batch N]`: appends FILE's commits,
+/// `strata replicate push FILE --to CONNINFO [--follow] [--batch N] [--decrypted-log]`: appends FILE's commits,
 /// in version order, to the log table of a PostgreSQL database (docs/REPLICATION.md).
 struct ReplicateCommand: Command {
     static let name = "replicate"
@@ -11,7 +11,7 @@ struct ReplicateCommand: Command {
     static let runsInWorker = false
     static let summary = "push the file's commits to a log table in PostgreSQL"
     static let help = HelpText(
-        synopsis: "push FILE --to CONNINFO [--follow] [--batch N]",
+        synopsis: "push FILE --to CONNINFO [--follow] [--batch N] [--decrypted-log]",
         description: [
             "Appends every retained commit of FILE that the PostgreSQL database of CONNINFO does not hold yet to its table "
                 + "strata_log (origin, version, time, pid, process, entry), in version order, one PostgreSQL transaction per "
@@ -23,19 +23,20 @@ struct ReplicateCommand: Command {
         ],
         options: [("--to CONNINFO", "libpq's connection string, e.g. 'host=/var/run/postgresql dbname=app'"),
                   ("--follow", "keep pushing as commits arrive, until stopped"),
-                  ("--batch N", "at most N commits per PostgreSQL transaction (default 500)")],
+                  ("--batch N", "at most N commits per PostgreSQL transaction (default 500)"),
+                  ("--decrypted-log", "push an encrypted FILE (its key from --key-file or STRATA_KEY): the log holds its commits decrypted")],
         examples: ["strata replicate push app.strata --to 'host=/var/run/postgresql dbname=app'",
                    "strata replicate push app.strata --to postgresql://strata@db.local/app --follow"],
         exitStatus: [(0, "success"), (1, "the file cannot be read, PostgreSQL refused, or the history has a gap"),
                      (2, "bad arguments")])
 
     func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, flags: ["--follow"], valued: ["--to", "--batch"])
+        let options = try Arguments(arguments, flags: ["--follow", "--decrypted-log"], valued: ["--to", "--batch"])
         let words = try options.positional(2, "replicate takes push and FILE")
         guard words[0] == "push" else { throw UsageError("unknown replicate action '\(words[0])': replicate knows one, push") }
         guard let conninfo = options.value("--to") else { throw UsageError("replicate push needs --to CONNINFO") }
         let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: words[1]), encryptionKey: try KeySource.keyData())
-        let pusher = try ReplicationPusher(configuration: configuration, to: conninfo)
+        let pusher = try ReplicationPusher(configuration: configuration, to: conninfo, allowingDecryptedLog: options.has("--decrypted-log"))
         if let batch = try options.count("--batch") {
             guard batch > 0 else { throw UsageError("--batch must be at least 1") }
             pusher.batchSize = batch
