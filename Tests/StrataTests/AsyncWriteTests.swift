@@ -24,16 +24,6 @@ final class AsyncWriteTests: StrataTestCase {
         return realm.objects(AsyncItem.self).map(\.id).sorted()
     }
 
-    /// Runs the current run loop until `done()` holds; fails the test after `timeout` seconds.
-    private func spin(timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line,
-                      until done: () -> Bool) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !done() && Date() < deadline {
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
-        }
-        XCTAssertTrue(done(), "the run loop did not deliver within \(Int(timeout)) s", file: file, line: line)
-    }
-
     func testBlocksRunLaterInQueueOrderAndCommitAsOneGroup() throws {
         let realm = try open()
         try realm.write { realm.add(AsyncItem(value: ["id": 0])) }

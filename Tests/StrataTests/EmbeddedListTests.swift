@@ -100,7 +100,7 @@ final class EmbeddedListTests: StrataTestCase {
             if case .update(_, _, _, let modified) = change { modifications.append(modified) }
         }
         defer { resultsToken.invalidate() }
-        spinUntilDelivered()
+        drain()
         try realm.write { tenant.address!.city = "Bergen" }
         spin { properties.count == 1 && modifications.count == 1 }
         try realm.write { tenant.address!.location!.latitude = 2 }
@@ -166,17 +166,5 @@ final class EmbeddedListTests: StrataTestCase {
         let repair = try file.beginWrite()
         _ = try repair.objects.delete(try XCTUnwrap(try repair.table("Address")), 2)
         _ = try repair.commit(processName: "test", pid: 0)
-    }
-
-    /// Runs the run loop until `done()` holds; fails after a minute (nothing is timed).
-    private func spin(file: StaticString = #filePath, line: UInt = #line, until done: () -> Bool) {
-        let deadline = Date(timeIntervalSinceNow: 60)
-        while !done() && Date() < deadline { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05)) }
-        XCTAssertTrue(done(), "not delivered", file: file, line: line)
-    }
-
-    /// Turns the run loop so that the initial notifications are delivered.
-    private func spinUntilDelivered() {
-        for _ in 0..<5 { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) }
     }
 }

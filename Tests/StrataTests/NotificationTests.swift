@@ -31,21 +31,6 @@ final class Guest: Object {
 final class NotificationTests: StrataTestCase {
     private func open() throws -> Realm { try openRealm(types: [Pet.self, Toy.self, StressItem.self, Shelter.self, Guest.self]) }
 
-    /// Runs the current run loop until `done()` holds; fails the test after `timeout` seconds.
-    private func spin(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line,
-                      until done: () -> Bool) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !done() && Date() < deadline {
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
-        }
-        XCTAssertTrue(done(), "the run loop did not deliver within \(Int(timeout)) s", file: file, line: line)
-    }
-
-    /// Turns the run loop a few times so that anything scheduled is delivered.
-    private func drain() {
-        for _ in 0..<5 { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) }
-    }
-
     private struct Update: Equatable {
         var deletions: [Int], insertions: [Int], modifications: [Int]
         init(_ d: [Int], _ i: [Int], _ m: [Int]) { (deletions, insertions, modifications) = (d, i, m) }

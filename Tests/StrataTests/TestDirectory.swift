@@ -41,6 +41,21 @@ class StrataTestCase: XCTestCase {
         }
     }
 
+    /// Runs the current run loop until `done()` holds; fails the test after `timeout` seconds
+    /// (a hung test; nothing is timed).
+    func spin(timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line, until done: () -> Bool) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !done() && Date() < deadline {
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+        }
+        XCTAssertTrue(done(), "the run loop did not deliver within \(Int(timeout)) s", file: file, line: line)
+    }
+
+    /// Turns the run loop a few times so that anything scheduled is delivered.
+    func drain() {
+        for _ in 0..<5 { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) }
+    }
+
     /// A file URL inside the test's directory.
     func fileURL(_ name: String = "test.strata") -> URL { directory.appendingPathComponent(name) }
 

@@ -129,4 +129,34 @@ final class TrapProbes: StrataTestCase {
         try StorageFixtures.damageRow(path: realm.configuration.fileURL!.path, className: "Ship", key: ship.objectKey)
         for _ in realm.objects(Ship.self) {}
     }
+
+    /// A Realm with one `DynOwner` (key 1) and its pet.
+    private func openWithDynamicOwner() throws -> (Realm, DynamicObject) {
+        let realm = try openRealm(types: [DynOwner.self, DynPet.self])
+        try realm.write { realm.create(DynOwner.self, value: ["id": 1, "name": "Ann", "pets": [["name": "Rex"]]]) }
+        return (realm, realm.dynamicObject(ofType: "DynOwner", forPrimaryKey: 1)!)
+    }
+
+    func testDynamicObjectsOfAnUnknownClass() throws {
+        _ = try openWithDynamicOwner().0.dynamicObjects("Nope")
+    }
+
+    func testDynamicReadOfAnUnknownProperty() throws {
+        _ = try openWithDynamicOwner().1["nope"]
+    }
+
+    func testDynamicWriteOfAWrongType() throws {
+        let (realm, ann) = try openWithDynamicOwner()
+        try realm.write { ann["age"] = "old" }
+    }
+
+    func testDynamicLinkToAnotherClass() throws {
+        let (realm, ann) = try openWithDynamicOwner()
+        try realm.write { ann["best"] = ann }
+    }
+
+    func testDynamicWriteOfAPrimaryKey() throws {
+        let (realm, ann) = try openWithDynamicOwner()
+        try realm.write { ann["id"] = 5 }
+    }
 }

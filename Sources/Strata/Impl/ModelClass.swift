@@ -225,6 +225,27 @@ final class ModelClass: @unchecked Sendable {
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
     }
 
+    /// The class of the dynamic API (`Realm.dynamicObjects`): stored class `stored` read
+    /// through `DynamicObject` accessors, by property name. It declares no fields, so its
+    /// accessors read and write the stored schema; one is made per binding, not registered.
+    init(dynamic stored: ClassSchema) {
+        type = DynamicObject.self
+        name = stored.name
+        properties = []
+        linkingObjects = []
+        schema = stored
+        primaryKey = stored.primaryKey
+        hasInt64PrimaryKey = primaryKey.map { $0.type == .int && $0.intWidth == 64 } ?? false
+        hasRelationships = stored.properties.contains { $0.type == .link || $0.isList }
+        managedFields = []
+        boxedFields = []
+        accessorsAreInterchangeable = false
+        indexByName = [:]
+    }
+
+    /// Whether this is a class of the dynamic API (`init(dynamic:)`).
+    var isDynamic: Bool { type == DynamicObject.self }
+
     /// The declaration index of the property named `name`.
     func index(of name: String) -> Int? { indexByName[name] }
 

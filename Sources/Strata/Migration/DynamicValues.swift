@@ -56,6 +56,38 @@ enum DynamicValues {
         return converted
     }
 
+    /// What `value` gives each property of `schema`, as `create` takes it: a dictionary by
+    /// property name, or an array in property order (an empty one gives nothing). `.some`
+    /// for a given value (nil included), nil where none is given.
+    static func given(_ value: Any, for schema: ClassSchema) throws -> [Any??] {
+        if let array = value as? [Any?], !array.isEmpty {
+            guard array.count == schema.properties.count else {
+                throw Realm.Error(.invalidInput, "Invalid array input: \(array.count) values for the \(schema.properties.count) properties of '\(schema.name)' (\(schema.properties.map(\.name).joined(separator: ", ")))")
+            }
+            return array.map { .some($0) }
+        }
+        return schema.properties.map { p in
+            switch value {
+            case let d as [String: Any?]: d[p.name]
+            case let d as NSDictionary: d[p.name].map { Optional($0) }
+            default: nil
+            }
+        }
+    }
+
+    /// The value a new object of class `schema` gets for property `p` when none is given: the
+    /// initial value of the model class the program declares under that name (`model`, a
+    /// fresh instance, see `modelInstance`), else `defaultValue`.
+    static func initialValue(_ p: PropertySchema, of schema: ClassSchema, model: Object?) -> StrataStorage.Value {
+        if p.type != .link, let model, let v = try? storedValue(model[p.name], p, className: schema.name) { return v }
+        return defaultValue(p)
+    }
+
+    /// A fresh instance of the model class the program declares as `className`, if any.
+    static func modelInstance(_ className: String) -> Object? {
+        ModelClass.discovered.first { $0.name == className }.flatMap { ($0.type as? Object.Type)?.init() }
+    }
+
     /// The value a property has when nothing was set: null when optional, else the type's
     /// zero value.
     static func defaultValue(_ property: PropertySchema) -> StrataStorage.Value {

@@ -357,28 +357,15 @@ final class MigrationContext {
                 throw fail("Cannot create an object of type '\(typeName)': it is not in the new schema")
             }
             var values = [StrataStorage.Value](repeating: .null, count: schema.slotCount)
-            let defaults = ModelClass.discovered.first { $0.name == typeName }.map { ($0.type as! Object.Type).init() }
-            let array = (value as? [Any?]).flatMap { $0.isEmpty ? nil : $0 }
-            if let array, array.count != schema.properties.count {
-                throw fail("Invalid array input: \(array.count) values for the \(schema.properties.count) properties of '\(typeName)' (\(schema.properties.map(\.name).joined(separator: ", ")))")
-            }
+            let model = DynamicValues.modelInstance(typeName)
             var lists: [(PropertySchema, Any?)] = []
-            for (i, p) in schema.properties.enumerated() {
-                let given: Any?? = if let array { .some(array[i]) } else {
-                    switch value {
-                    case let d as [String: Any?]: d[p.name]
-                    case let d as NSDictionary: d[p.name].map { Optional($0) }
-                    default: nil
-                    }
-                }
+            for (p, given) in zip(schema.properties, try DynamicValues.given(value, for: schema)) {
                 if p.isList {
                     if let given { lists.append((p, given)) }
                 } else if let given {
                     values[p.id] = try storedValue(given, p, className: typeName)
-                } else if p.type != .link, let defaults, let v = try? DynamicValues.storedValue(defaults[p.name], p, className: typeName) {
-                    values[p.id] = v
                 } else {
-                    values[p.id] = DynamicValues.defaultValue(p)
+                    values[p.id] = DynamicValues.initialValue(p, of: schema, model: model)
                 }
             }
             touched.insert(typeName)

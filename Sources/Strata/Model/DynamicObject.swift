@@ -2,12 +2,16 @@ import Foundation
 import StrataStorage
 
 /// An untyped object: its properties are read and written by name (`object["name"]`, or
-/// `object.name` through dynamic member lookup). Migration blocks receive them
-/// (`MigrationObject`): the old object reads the file's old schema, in its types; the new
-/// object reads and writes the new schema. A link reads as a `DynamicObject` of the same side
-/// (or nil), a list of objects as `[DynamicObject]`, a list of values as an array of its
-/// values (`[Any]`, or `[Any?]` for optional elements); links are set to objects handed to the
-/// migration, lists to arrays.
+/// `object.name` through dynamic member lookup), by the schema stored in the file.
+///
+/// The dynamic API (`Realm.dynamicObjects`, `dynamicObject(ofType:forPrimaryKey:)`,
+/// `dynamicCreate`, `Object.dynamicList`) hands out managed ones, live like any object: see
+/// `storedValue(named:)` for what each kind of property reads as. Migration blocks receive
+/// them too (`MigrationObject`): the old object reads the file's old schema, in its types;
+/// the new object reads and writes the new schema. There a link reads as a `DynamicObject`
+/// of the same side (or nil), a list of objects as `[DynamicObject]`, a list of values as an
+/// array of its values (`[Any]`, or `[Any?]` for optional elements); links are set to
+/// objects handed to the migration, lists to arrays.
 @dynamicMemberLookup
 public final class DynamicObject: Object {
     /// The migration the object belongs to, its class, key and side (old or new schema).
@@ -26,12 +30,22 @@ public final class DynamicObject: Object {
         super.init()
     }
 
-    /// The value of the property named `key` (nil for null). Setting it on a new object
-    /// converts and stores the value; a value of the wrong type, an unknown name, or a write
-    /// to an old object fails the migration with an error naming the property.
+    /// The value of the property named `key` (nil for null). Setting it (inside a write for
+    /// a managed object) converts and stores the value; a value of the wrong type or an
+    /// unknown name traps (fails the migration, in a migration block) with a message naming
+    /// the property. An unmanaged `DynamicObject` has no properties.
     public override subscript(key: String) -> Any? {
-        get { migrationContext?.get(self, key) }
-        set { migrationContext?.set(self, key, newValue) }
+        get {
+            if let migrationContext { return migrationContext.get(self, key) }
+            return binding == nil ? nil : storedValue(named: key)
+        }
+        set {
+            if let migrationContext { return migrationContext.set(self, key, newValue) }
+            guard binding != nil else {
+                preconditionFailure("Cannot set '\(key)' on an unmanaged DynamicObject: create objects with Realm.dynamicCreate")
+            }
+            setStoredValue(newValue, named: key)
+        }
     }
 
     /// `object.name`: the same as `object["name"]`.
@@ -40,20 +54,25 @@ public final class DynamicObject: Object {
         set { self[member] = newValue }
     }
 
-    public override var isInvalidated: Bool { migrationContext?.exists(self) == false }
+    public override var isInvalidated: Bool {
+        guard let migrationContext else { return super.isInvalidated }
+        return !migrationContext.exists(self)
+    }
 
     public override func setValue(_ value: Any?, forKey key: String) { self[key] = value }
     public override func value(forKey key: String) -> Any? { self[key] }
 
-    /// "Person { name = Ann; age = 3; }" with the properties of its schema (old or new).
+    /// "Person { name = Ann; age = 3; }" with the properties of its schema (for a migration
+    /// object, the old or new one).
     public override var description: String {
-        guard let context = migrationContext, let schema = context.schema(of: self) else { return "DynamicObject {}" }
+        guard let schema = migrationContext.map({ $0.schema(of: self) }) ?? binding?.table.schema else { return "DynamicObject {}" }
         let body = schema.properties.map { p -> String in
             let value = self[p.name]
             // Links are shown by class and key, so that cycles print finitely.
             let shown: String = switch value {
-            case let o as DynamicObject: "\(o.dynamicClassName)(\(o.dynamicKey))"
-            case let list as [DynamicObject]: "[" + list.map { "\($0.dynamicClassName)(\($0.dynamicKey))" }.joined(separator: ", ") + "]"
+            case let o as DynamicObject: o.reference
+            case let list as [DynamicObject]: "[" + list.map(\.reference).joined(separator: ", ") + "]"
+            case let list as List<DynamicObject>: "[" + list.map(\.reference).joined(separator: ", ") + "]"
             default: value.map { "\($0)" } ?? "nil"
             }
             return "\t\(p.name) = \(shown);"
@@ -61,12 +80,20 @@ public final class DynamicObject: Object {
         return "\(schema.name) {\n\(body.joined(separator: "\n"))\n}"
     }
 
+    /// "Person(3)": the object's class and key.
+    private var reference: String {
+        migrationContext == nil ? "\(binding?.info.name ?? "DynamicObject")(\(objectKey))" : "\(dynamicClassName)(\(dynamicKey))"
+    }
+
+    /// Migration objects are equal when they are the same object of one migration; managed
+    /// ones as any object (the same stored object).
     public override func isEqual(_ object: Any?) -> Bool {
+        guard migrationContext != nil else { return super.isEqual(object) }
         guard let other = object as? DynamicObject else { return false }
         if other === self { return true }
-        return migrationContext != nil && other.migrationContext === migrationContext
+        return other.migrationContext === migrationContext
             && other.dynamicClassName == dynamicClassName && other.dynamicKey == dynamicKey
     }
 
-    public override var hash: Int { Int(truncatingIfNeeded: dynamicKey) }
+    public override var hash: Int { migrationContext == nil ? super.hash : Int(truncatingIfNeeded: dynamicKey) }
 }

@@ -6,8 +6,9 @@ final class ListStore {
     let core: RealmCore
     let owner: ObjectBase
     let ownerKey: ObjectKey
-    /// The list property's declaration index in the owner's class.
-    let index: Int
+    /// The list property's declaration index in the owner's class; nil for a list reached by
+    /// name through the dynamic API (`Object.dynamicList`), whose elements are `DynamicObject`s.
+    let index: Int?
     let table: Table
     let property: PropertySchema
     /// For a list of objects, the element class and its binding.
@@ -26,6 +27,29 @@ final class ListStore {
         let target = binding.info.properties[index].linkTarget.map(ModelClass.forType)
         targetInfo = target
         targetBinding = core.reading { try target.flatMap { try core.binding(for: $0) } }
+    }
+
+    /// The stored list of objects `property` of managed `owner`, its elements handed out as
+    /// `DynamicObject`s.
+    init(owner: ObjectBase, dynamicList property: PropertySchema) {
+        self.owner = owner
+        let core = owner.managingCore!
+        self.core = core
+        ownerKey = owner.objectKey
+        index = nil
+        table = owner.binding!.table
+        self.property = property
+        guard let target = property.linkTarget, let binding = core.reading({ try core.dynamicBinding(named: target) }) else {
+            preconditionFailure("The target class of '\(table.name).\(property.name)' is missing from the file")
+        }
+        targetBinding = binding
+        targetInfo = binding.info
+    }
+
+    /// The list at declaration `index` of `owner`'s class or, for a nil `index`, the dynamic
+    /// list `property` (for a list found again on another accessor of its object).
+    convenience init(owner: ObjectBase, index: Int?, property: PropertySchema) {
+        if let index { self.init(owner: owner, index: index) } else { self.init(owner: owner, dynamicList: property) }
     }
 
     /// The storage operations on this list, in the current transaction.

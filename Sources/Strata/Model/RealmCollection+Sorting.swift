@@ -36,12 +36,12 @@ extension RealmCollection {
             refine(&order)
             return Results(core: results.core, info: results.info, source: .values(index: index, owner: owner, ownerInfo: ownerInfo, order: order))
         }
-        guard let store = (self as? any ListBackedCollection)?.store else {
+        guard let store = (self as? any ListBackedCollection)?.store, let index = store.index else {
             fatalError("sorted(ascending:) and distinct() need a managed collection: add its object to a Realm first")
         }
         var order = ValueOrder()
         refine(&order)
         let ownerInfo = store.owner.binding!.info
-        return Results(core: store.core, info: ownerInfo, source: .values(index: store.index, owner: store.ownerKey, ownerInfo: ownerInfo, order: order))
+        return Results(core: store.core, info: ownerInfo, source: .values(index: index, owner: store.ownerKey, ownerInfo: ownerInfo, order: order))
     }
 }

@@ -5,6 +5,8 @@
 /// cancelled or failed write); `generation` then changes, so holders fetch theirs again.
 struct BindingCache {
     private var bindings: [ObjectIdentifier: TableBinding] = [:]
+    /// The bindings of the dynamic API, by class name (`ModelClass(dynamic:)`).
+    private var dynamicBindings: [String: TableBinding] = [:]
     private var lastBinding: TableBinding?
     private var lastModelClass: ModelClass?
     /// Changes each time the bindings are dropped.
@@ -19,19 +21,27 @@ struct BindingCache {
         return binding
     }
 
+    /// The dynamic binding made for class `name`, if any.
+    func dynamicBinding(named name: String) -> TableBinding? { dynamicBindings[name] }
+
     /// Keeps `binding`, made for its class in this instance's file.
     mutating func add(_ binding: TableBinding) {
+        if binding.info.isDynamic {
+            dynamicBindings[binding.info.name] = binding
+            return
+        }
         bindings[ObjectIdentifier(binding.info)] = binding
         lastBinding = binding
     }
 
     /// Every binding made (checked against each new snapshot's schema).
-    var all: [TableBinding] { Array(bindings.values) }
+    var all: [TableBinding] { Array(bindings.values) + Array(dynamicBindings.values) }
 
     /// Forgets every binding.
     mutating func removeAll() {
-        guard !bindings.isEmpty else { return }
+        guard !bindings.isEmpty || !dynamicBindings.isEmpty else { return }
         bindings.removeAll()
+        dynamicBindings.removeAll()
         lastBinding = nil
         generation &+= 1
     }

@@ -188,8 +188,25 @@ final class RealmCore {
         try lazily { try makeBinding(for: info) }
     }
 
+    /// The binding of stored class `name` for the dynamic API (its info a
+    /// `ModelClass(dynamic:)`), or nil when the file has no such class.
+    func dynamicBinding(named name: String) throws -> TableBinding? {
+        try lazily { try makeDynamicBinding(named: name) }
+    }
+
+    /// `dynamicBinding(named:)`, in `lazily`.
+    private func makeDynamicBinding(named name: String) throws -> TableBinding? {
+        if let binding = bindings.dynamicBinding(named: name) { return binding }
+        let txn = try translatingErrors(path: path) { try transaction() }
+        guard let table = try translatingErrors(path: path, { try txn.table(name) }) else { return nil }
+        let binding = TableBinding(info: ModelClass(dynamic: table.schema), table: table)
+        bindings.add(binding)
+        return binding
+    }
+
     /// `binding(for:)`, in `lazily`.
     private func makeBinding(for info: ModelClass) throws -> TableBinding? {
+        if info.isDynamic { return try makeDynamicBinding(named: info.name) }
         if let binding = bindings.binding(for: info) { return binding }
         let txn = try translatingErrors(path: path) { try transaction() }
         guard let table = try translatingErrors(path: path, { try txn.table(info.name) }) else { return nil }

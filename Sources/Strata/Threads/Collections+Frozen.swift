@@ -77,9 +77,9 @@ extension StoredCollection {
 
     var locator: @Sendable (RealmCore) -> Any? {
         guard let store else { preconditionFailure("Unmanaged collections cannot be frozen.") }
-        let findOwner = store.owner.locator, index = store.index
+        let findOwner = store.owner.locator, index = store.index, property = store.property
         return { core in
-            (findOwner(core) as? ObjectBase).map { Self(store: ListStore(owner: $0, index: index)) }
+            (findOwner(core) as? ObjectBase).map { Self(store: ListStore(owner: $0, index: index, property: property)) }
         }
     }
 
@@ -91,7 +91,7 @@ extension StoredCollection {
     public func freeze() -> Self {
         guard let store else { preconditionFailure("Unmanaged collections cannot be frozen.") }
         if store.core.isFrozen { return self }
-        return Self(store: ListStore(owner: store.owner.frozenObject(), index: store.index))
+        return Self(store: ListStore(owner: store.owner.frozenObject(), index: store.index, property: store.property))
     }
 
     /// The live collection in the current thread's Realm, or nil when its object no longer

@@ -1,0 +1,90 @@
+import Foundation
+import StrataStorage
+
+/// The properties of a `DynamicObject` managed by a Realm (from `Realm.dynamicObjects`, a
+/// link or a `dynamicList`), read and written by name through the file's stored schema.
+extension DynamicObject {
+    /// The stored property `name` of this object's class; traps for a name the class lacks.
+    private func storedProperty(_ name: String) -> PropertySchema {
+        let binding = binding!
+        guard let property = binding.table.schema.property(named: name) else {
+            preconditionFailure("Invalid property name '\(name)' for class '\(binding.info.name)'")
+        }
+        return property
+    }
+
+    /// The value of stored property `name`: numbers as `NSNumber` (as key-value coding hands
+    /// them out), a link as a `DynamicObject` or nil, a list of objects as a live
+    /// `List<DynamicObject>`; a list or set of values as an array of its values, a set of
+    /// objects as an array of `DynamicObject`s, a map as a `[String: Any?]` dictionary.
+    func storedValue(named name: String) -> Any? {
+        let property = storedProperty(name)
+        let core = managingCore!
+        if property.isList {
+            if property.isListOfObjects { return List<DynamicObject>(store: ListStore(owner: self, dynamicList: property)) }
+            return collectionValue(property, core)
+        }
+        return swiftValue(currentRow().value(property), property, core)
+    }
+
+    /// Sets stored property `name` (inside a write): `DynamicWrite` converts the value, and
+    /// traps with its error on a value that does not fit the property.
+    func setStoredValue(_ value: Any?, named name: String) {
+        let core = managingCore!
+        core.checkWrite()
+        let property = storedProperty(name)
+        _ = currentRow()  // traps if the object was deleted or invalidated
+        do {
+            try DynamicWrite(core: core, update: .error).set(value, property, of: binding!.table, key: objectKey)
+        } catch { trap(error) }
+    }
+
+    /// The contents of a set, map or list of values, read now.
+    private func collectionValue(_ property: PropertySchema, _ core: RealmCore) -> Any {
+        let table = binding!.table
+        _ = currentRow()  // traps if the object was deleted or invalidated
+        return core.reading { () throws -> Any in
+            let lists = try core.transaction().lists
+            if property.isMap {
+                var entries: [String: Any?] = [:]
+                for key in try lists.mapKeys(table, property, owner: objectKey) {
+                    entries[key] = try lists.mapValue(table, property, owner: objectKey, forKey: key).flatMap { swiftValue($0, property, core) }
+                }
+                return entries
+            }
+            let values = try lists.values(table, property, owner: objectKey).map { swiftValue($0, property, core) }
+            return property.isOptional ? values : values.compactMap { $0 } as [Any]
+        }
+    }
+
+    /// The Swift value of a stored value of `property` (an element of it, for a collection).
+    private func swiftValue(_ value: StrataStorage.Value, _ property: PropertySchema, _ core: RealmCore) -> Any? {
+        guard case .link(let key) = value, property.type == .link else { return KeyValueCoding.bridged(DynamicValues.swiftValue(value, property)) }
+        guard let target = property.linkTarget, let binding = core.reading({ try core.dynamicBinding(named: target) }) else {
+            preconditionFailure("The target class of '\(self.binding!.info.name).\(property.name)' is missing from the file")
+        }
+        return core.object(DynamicObject.self, binding, key)
+    }
+}
+
+extension Object {
+    /// List property `propertyName` of this managed object, its elements handed out as
+    /// `DynamicObject`s: the same stored list as the typed property, read and changed by
+    /// the stored schema. Traps for an unmanaged object or a property that is not a list of
+    /// objects.
+    public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
+        guard let binding, managingCore != nil else {
+            fatalError("dynamicList(_:) needs a managed object: add the object to a Realm first")
+        }
+        guard let property = binding.table.schema.property(named: propertyName), property.isListOfObjects else {
+            fatalError("'\(binding.info.name).\(propertyName)' is not a list of objects")
+        }
+        _ = currentRow()  // traps if the object was deleted or invalidated
+        return List(store: ListStore(owner: self, dynamicList: property))
+    }
+}
+
+private extension PropertySchema {
+    /// A list (not a set or map) of links.
+    var isListOfObjects: Bool { isList && !isSet && !isMap && type == .link }
+}
