@@ -192,6 +192,31 @@ final class NotificationTests: StrataTestCase {
         XCTAssertEqual(changes.last, ["name: skipped -> b"], "a skipped commit's values count as reported")
     }
 
+    func testSwiftKeyPathsSelectWhatObjectsAndResultsReport() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }
+        let pet = realm.object(ofType: Pet.self, forPrimaryKey: 1)!
+        var objectChanges: [[String]] = []
+        var resultsUpdates = 0, resultsDelivered = false
+        let tokens = [
+            pet.observe(keyPaths: [\Pet.name]) { change in
+                if case .change(_, let properties) = change { objectChanges.append(properties.map(\.name)) }
+            },
+            realm.objects(Pet.self).observe(keyPaths: [\Pet.name]) { change in
+                if case .update = change { resultsUpdates += 1 }
+                resultsDelivered = true
+            },
+        ]
+        defer { tokens.forEach { $0.invalidate() } }
+        spin { resultsDelivered }
+        try realm.write { pet.age = 2 }  // not observed
+        try realm.write { pet.name = "b" }
+        spin { objectChanges.count == 1 && resultsUpdates == 1 }
+        drain()
+        XCTAssertEqual(objectChanges, [["name"]])
+        XCTAssertEqual(resultsUpdates, 1)
+    }
+
     /// RealmSwift's key-path observation of a `LinkingObjects` property: the object is told
     /// when the objects linking to it change, and not when a linking object's other
     /// properties change.

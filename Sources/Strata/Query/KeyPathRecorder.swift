@@ -53,6 +53,18 @@ enum KeyPathRecorder {
         }
     }
 
+    /// The string key paths observers take for Swift key paths from `Root`, through to-one
+    /// links (`\Dog.owner?.name` is "owner.name"). Traps for a key path that reads no stored
+    /// property (a computed property over none).
+    static func observedPaths<Root: ObjectBase>(_ keyPaths: [PartialKeyPath<Root>]) -> [String] {
+        let info = ModelClass.forType(Root.self)
+        return keyPaths.map { keyPath in
+            let path = readPath(of: keyPath, on: Root.self, in: info)
+            precondition(!path.isEmpty, "Key path \(keyPath) reads no persisted property of '\(info.name)'")
+            return path.joined(separator: ".")
+        }
+    }
+
     /// The declaration indexes of the properties that `read` reads of a recorder of `root`
     /// (the class of `info`), in order. Not cached.
     static func recordedReads(on root: ObjectBase.Type, in info: ModelClass, _ read: (ObjectBase) -> Void) -> [Int] {

@@ -37,6 +37,12 @@ extension ObservableRealmObject {
         core.notifications.add(observer, core)
         return observer
     }
+
+    /// `observe(keyPaths:on:_:)` with Swift key paths (`[\Dog.name, \Dog.owner?.name]`).
+    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathRecorder.observedPaths(keyPaths), on: queue, block)
+    }
 }
 
 /// Observes one object: reports the properties (of `mask`) changed since its version, with

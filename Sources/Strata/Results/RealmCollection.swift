@@ -124,6 +124,15 @@ public extension RealmCollection {
     }
 }
 
+public extension RealmCollection where Element: ObjectBase {
+    /// Collection notifications for changes of the properties Swift key paths name
+    /// (`[\Dog.name, \Dog.owner?.name]`), as `observe(keyPaths:on:_:)` with their names.
+    func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                 _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathRecorder.observedPaths(keyPaths), on: queue, block)
+    }
+}
+
 public extension RealmCollection where Element: KeypathSortable {
     /// Sorted by one property (ascending by default). Traps on an unknown property.
     func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {

@@ -1,0 +1,31 @@
+import Foundation
+
+// Making `SectionedResults` from a collection: sort it, then group it by a key.
+
+public extension RealmCollection where Element: ObjectBase {
+    /// The objects sorted by the property `keyPath` reads (ascending by default), in one
+    /// section per value of `keyPath` (which may compute its key from that property, such as
+    /// a first letter).
+    func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>, ascending: Bool = true) -> SectionedResults<Key, Element> {
+        let path = KeyPathRecorder.observedPaths([keyPath as PartialKeyPath<Element>])[0]
+        return sectioned(by: keyPath, sortDescriptors: [SortDescriptor(keyPath: path, ascending: ascending)])
+    }
+
+    /// The objects sorted by `sortDescriptors`, in one section per value of `keyPath`.
+    func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>, sortDescriptors: [SortDescriptor]) -> SectionedResults<Key, Element> {
+        sectioned(by: { $0[keyPath: keyPath] }, sortDescriptors: sortDescriptors)
+    }
+
+    /// The objects sorted by `sortDescriptors`, in one section per key `block` gives.
+    func sectioned<Key: _Persistable & Hashable>(by block: @escaping (Element) -> Key, sortDescriptors: [SortDescriptor]) -> SectionedResults<Key, Element> {
+        SectionedResults(results: sorted(by: sortDescriptors), sectionKey: block)
+    }
+}
+
+public extension RealmCollection where Element.PersistedType: SortableType {
+    /// The values sorted (ascending by default), in one section per key `block` gives.
+    /// Traps on an unmanaged collection, as RealmSwift does.
+    func sectioned<Key: _Persistable & Hashable>(by block: @escaping (Element) -> Key, ascending: Bool = true) -> SectionedResults<Key, Element> {
+        SectionedResults(results: sorted(ascending: ascending), sectionKey: block)
+    }
+}
