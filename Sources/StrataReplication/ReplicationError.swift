@@ -6,6 +6,11 @@ public enum ReplicationError: Error, CustomStringConvertible, Sendable, Equatabl
     /// The log of `origin` holds versions past the file's newest (`fileNewest`): the file is
     /// not the one the log came from, or was restored from an older copy.
     case logAhead(origin: String, logHolds: UInt64, fileNewest: UInt64)
+    /// The log of `origin` ends at `logHolds`, but it held at least `expectedAtLeast` when the
+    /// pusher read it: versions were removed from the log by someone else.
+    case logShrank(origin: String, logHolds: UInt64, expectedAtLeast: UInt64)
+    /// The log's last version of `origin` reads as `lastVersion`, which is not a version.
+    case unreadableLog(origin: String, lastVersion: String)
     /// The history entries of the file are not consecutive: `expected` is missing before `found`.
     case missingEntry(expected: UInt64, found: UInt64)
 
@@ -18,6 +23,11 @@ public enum ReplicationError: Error, CustomStringConvertible, Sendable, Equatabl
         case let .logAhead(origin, logHolds, fileNewest):
             "The log of origin \(origin) holds version \(logHolds), past the file's newest version \(fileNewest): "
                 + "the file is an older copy of the origin, and pushing it would fork the log"
+        case let .logShrank(origin, logHolds, expectedAtLeast):
+            "The log of origin \(origin) ends at version \(logHolds), but it held version \(expectedAtLeast) before: "
+                + "versions were removed from strata_log, and pushing on would leave a gap"
+        case let .unreadableLog(origin, lastVersion):
+            "The log's last version of origin \(origin) is '\(lastVersion)', which is not a version number"
         case let .missingEntry(expected, found):
             "The file's history has no entry for version \(expected) (the next one is \(found))"
         }

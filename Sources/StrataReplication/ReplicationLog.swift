@@ -34,21 +34,23 @@ struct ReplicationLog {
 
     /// The newest version of `origin` the log holds, 0 when it holds none.
     func lastVersion(of origin: String) throws -> UInt64 {
-        let text = try connection.execute("SELECT max(version) FROM strata_log WHERE origin = $1", [.text(origin)]).scalar
-        return text.flatMap(UInt64.init) ?? 0
+        guard let text = try connection.execute("SELECT max(version) FROM strata_log WHERE origin = $1", [.text(origin)]).scalar else { return 0 }
+        guard let version = UInt64(text) else { throw ReplicationError.unreadableLog(origin: origin, lastVersion: text) }
+        return version
     }
 
     /// Appends `rows` (consecutive versions, oldest first) for `origin` in one transaction,
     /// leaving out those another pusher appended first. The origin's row is locked first, so
     /// pushers of one origin take turns. Returns the rows appended; throws
-    /// `ReplicationError.gap` when the first of them would not follow the log's last version.
+    /// `ReplicationError.logShrank` when the first of them would not follow the log's last
+    /// version (versions were removed from the log since it was read).
     func append(_ rows: [Row], origin: String) throws -> [Row] {
         try connection.transaction {
             try connection.execute("SELECT origin FROM strata_origin WHERE origin = $1 FOR UPDATE", [.text(origin)])
             let last = try lastVersion(of: origin)
             let fresh = rows.filter { $0.version > last }
             guard let first = fresh.first else { return [] }
-            guard first.version == last + 1 else { throw ReplicationError.gap(origin: origin, logHolds: last, oldestRetained: first.version) }
+            guard first.version == last + 1 else { throw ReplicationError.logShrank(origin: origin, logHolds: last, expectedAtLeast: first.version - 1) }
             var sql = "INSERT INTO strata_log (origin, version, time, pid, process, entry) VALUES "
             var parameters: [PostgresParameter] = [.text(origin)]
             for (i, row) in fresh.enumerated() {

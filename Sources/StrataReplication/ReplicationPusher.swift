@@ -35,29 +35,31 @@ public final class ReplicationPusher {
         public let logHolds: UInt64
     }
 
-    /// Opens the file of `configuration` (which must exist; only its `fileURL` and
-    /// `encryptionKey` are used) and connects to PostgreSQL with `conninfo`. Gives the file its
-    /// origin id on the first push (a commit of its own, described "Replication origin
-    /// assigned") and creates the log tables when they are absent. The log holds the entries
+    /// Connects to PostgreSQL with `conninfo` and opens the file of `configuration` (which
+    /// must exist; only its `fileURL` and `encryptionKey` are used). Creates the log tables
+    /// when they are absent and gives the file its origin id on its first push (a commit of
+    /// its own, described "Replication origin assigned"). The log holds the entries
     /// decrypted, so an encrypted file is refused (`.invalidInput`) unless
     /// `allowingDecryptedLog`. Throws `PostgresError` with PostgreSQL's message when it cannot
-    /// connect.
+    /// connect (before anything is written to the file), and `Realm.Error` for the file.
     public init(configuration: Realm.Configuration, to conninfo: String, allowingDecryptedLog: Bool = false) throws {
         guard let url = configuration.fileURL else {
-            throw StorageError(.invalidInput, "Only a file is pushed: the configuration names none (an in-memory Realm)")
+            throw Realm.Error(.invalidInput, "Only a file is pushed: the configuration names none (an in-memory Realm)")
         }
         let path = url.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw StorageError(.fileNotFound, "There is no Strata file at '\(path)' to push")
+            throw Realm.Error(.fileNotFound, "There is no Strata file at '\(path)' to push", path: path)
         }
-        let key = try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) }
-        guard key == nil || allowingDecryptedLog else {
-            throw StorageError(.invalidInput, "'\(path)' is encrypted, and the PostgreSQL log would hold its commits decrypted: "
-                               + "allow that explicitly (allowingDecryptedLog; strata replicate push --decrypted-log)")
+        guard configuration.encryptionKey == nil || allowingDecryptedLog else {
+            throw Realm.Error(.invalidInput, "'\(path)' is encrypted, and the PostgreSQL log would hold its commits decrypted: "
+                              + "allow that explicitly (allowingDecryptedLog; strata replicate push --decrypted-log)", path: path)
         }
-        file = try StorageFile.open(path: path, options: .init(encryptionKey: key))
-        origin = try Self.origin(of: file)
         log = ReplicationLog(connection: try PostgresConnection(conninfo))
+        (file, origin) = try translatingErrors(path: path) {
+            let key = try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) }
+            let file = try StorageFile.open(path: path, options: .init(encryptionKey: key))
+            return (file, try Self.origin(of: file))
+        }
         try log.prepare(origin: origin, path: path)
     }
 

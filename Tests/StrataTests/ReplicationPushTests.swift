@@ -132,6 +132,7 @@ final class ReplicationPushTests: StrataTestCase {
 
     func testAWrongOrRefusedConnectionExitsWithPostgresMessage() throws {
         try addDogs(1...1)
+        let before = try Realm(configuration: configuration(types: [Dog.self])).version
         let cluster = try XCTUnwrap(Self.cluster)
         let refused = try strata(["replicate", "push", fileURL().path, "--to", "host=\(cluster.directory.path) port=1 dbname=postgres"])
         XCTAssertEqual(refused.process.terminationStatus, 1, refused.transcript)
@@ -144,6 +145,8 @@ final class ReplicationPushTests: StrataTestCase {
                                      cluster.conninfo.replacingOccurrences(of: "dbname=postgres", with: "dbname=absent")])
         XCTAssertEqual(noDatabase.process.terminationStatus, 1, noDatabase.transcript)
         XCTAssertTrue(noDatabase.errorOutput.contains("database \"absent\" does not exist"), noDatabase.transcript)
+        XCTAssertEqual(try Realm(configuration: configuration(types: [Dog.self])).version, before,
+                       "a push that cannot connect writes nothing to the file (no origin commit)")
     }
 
     func testAnEncryptedFileIsPushedOnlyWhenADecryptedLogIsAskedFor() throws {

@@ -36,7 +36,7 @@ extension Realm {
             self.userInfo = userInfo
         }
 
-        init(_ code: Code, _ message: String, path: String? = nil) {
+        package init(_ code: Code, _ message: String, path: String? = nil) {
             var info: [String: Any] = [NSLocalizedDescriptionKey: message]
             if let path { info[NSFilePathErrorKey] = path }
             self.init(code, userInfo: info)
@@ -87,7 +87,7 @@ public func ~= (code: Realm.Error.Code, error: Swift.Error) -> Bool {
 
 /// Runs storage work, translating its errors into `Realm.Error`.
 @inline(__always)
-func translatingErrors<T>(path: String? = nil, _ body: () throws -> T) throws -> T {
+package func translatingErrors<T>(path: String? = nil, _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as StorageError {
