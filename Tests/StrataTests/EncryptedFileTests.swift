@@ -119,6 +119,19 @@ final class EncryptedFileTests: StrataTestCase {
         }
     }
 
+    func testAReKeyedCopyKeepsTheHistorySetting() throws {
+        var sourceConfig = Realm.Configuration(fileURL: fileURL("source.strata"), objectTypes: [ZirconLedger.self, EmberCard.self])
+        sourceConfig.historyRecordsOldValues = false
+        let source = try Realm(configuration: sourceConfig)
+        try EncryptionTests.fill(source)
+        try source.writeCopy(toFile: fileURL("encrypted.strata"), encryptionKey: EncryptionTests.key)
+        let copy = try StorageFile.open(path: fileURL("encrypted.strata").path,
+                                        options: .init(readOnly: true, encryptionKey: try EncryptionKey([UInt8](EncryptionTests.key))))
+        let txn = try copy.beginRead()
+        defer { txn.abort() }
+        XCTAssertFalse(try txn.meta.recordsOldValues, "the copy records no old values, as its source")
+    }
+
     func testCompactingOnLaunchKeepsTheFileEncrypted() throws {
         try seed()
         try closingRealms {

@@ -5,7 +5,25 @@ import Synchronization
 /// How much a `Logger` reports, least first: a logger at `info` reports `fatal`, `error`,
 /// `warn` and `info` messages. RealmSwift's levels.
 public enum LogLevel: Int, Sendable, CustomStringConvertible {
-    case off, fatal, error, warn, info, detail, debug, trace, all
+    /// Nothing is reported.
+    case off
+    /// Failures the process cannot go on after.
+    case fatal
+    /// Failures of an operation.
+    case error
+    /// Problems worth attention that did not fail anything.
+    case warn
+    /// What the library did that a user may want to know: opens, migrations, compaction,
+    /// recoveries.
+    case info
+    /// More of the same, in detail.
+    case detail
+    /// What a developer of the library debugs with.
+    case debug
+    /// Every step.
+    case trace
+    /// Everything.
+    case all
 
     /// The level's name: "info", "warn", ...
     public var description: String {
@@ -67,9 +85,7 @@ public final class Logger: Sendable {
     /// Sends the storage layer's messages to `shared`; evaluated once, when a Realm first opens.
     static let storageMessages: Void = StorageLog.install { level, message in
         switch level {
-        case .warn: Logger.shared.log(.warn, message)
         case .info: Logger.shared.log(.info, message)
-        case .detail: Logger.shared.log(.detail, message)
         }
     }
 }

@@ -45,22 +45,24 @@ package final class FileEncryption: @unchecked Sendable {
 /// into.
 ///
 /// Decrypted records live in blocks (`DecryptedRecords`) that every view of them retains, so
-/// a row handed out stays valid for as long as it is held, as a row in the memory map does. A
-/// block no view holds any more is reused once full; a new one is allocated only when every
-/// earlier one is still held. Reads and writes take a lock: a frozen snapshot's transaction is
-/// read from several threads.
+/// a row handed out stays valid for as long as it is held, as a row in the memory map does.
+/// The first read allocates a block; when the current block is full, it is reused if no view
+/// holds it any more, and a new one is allocated otherwise (the old one lives on while its
+/// views do). Reads and writes take a lock: a frozen snapshot's transaction is read from
+/// several threads.
 package final class RecordCrypto {
     private let encryption: FileEncryption
     private let cipher: RecordCipher
     private let lock = NSLock()
-    private var block: DecryptedRecords
+    /// The block reads decrypt into (none before the first read: a transaction that only
+    /// writes never needs one).
+    private var block: DecryptedRecords?
     /// Bytes of a block: many rows and list chunks per allocation.
     private static let blockSize = 64 << 10
 
     init(_ encryption: FileEncryption) throws(StorageError) {
         self.encryption = encryption
         cipher = try encryption.borrow()
-        block = DecryptedRecords(capacity: Self.blockSize)
     }
 
     deinit { encryption.giveBack(cipher) }
@@ -79,17 +81,20 @@ package final class RecordCrypto {
         guard count >= 0 else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        if block.used + count > block.capacity {
-            if count <= block.capacity && isKnownUniquelyReferenced(&block) {
-                block.used = 0
+        // No local reference to the block is held while its uniqueness is asked.
+        if block.map({ $0.used + count > $0.capacity }) == true {
+            if count <= block!.capacity && isKnownUniquelyReferenced(&block) {
+                block!.used = 0
             } else {
-                block = DecryptedRecords(capacity: max(Self.blockSize, count))
+                block = nil
             }
         }
-        let out = block.base + block.used
+        let current = block ?? DecryptedRecords(capacity: max(Self.blockSize, count))
+        block = current
+        let out = current.base + current.used
         guard cipher.open(name, key: key, stored, into: out) else { return nil }
-        block.used += count
-        return (UnsafeRawBufferPointer(start: out, count: count), block)
+        current.used += count
+        return (UnsafeRawBufferPointer(start: out, count: count), current)
     }
 
     /// Bytes of an index key on an encrypted file: the first half of the keyed hash.

@@ -4,9 +4,10 @@ import Synchronization
 /// file, freeing the slots of processes that died with it open. The public layer installs
 /// the sink (its `Logger`); until then messages go nowhere.
 package enum StorageLog {
-    /// A message's importance, most important first (the public `LogLevel`'s order).
+    /// A message's importance (the public `LogLevel` it is reported at).
     package enum Level: Sendable {
-        case warn, info, detail
+        /// Something a user may want to know about: an open, a freed slot.
+        case info
     }
 
     private static let sink = Mutex<(@Sendable (Level, String) -> Void)?>(nil)
