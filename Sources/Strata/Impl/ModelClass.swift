@@ -61,6 +61,9 @@ final class ModelClass: @unchecked Sendable {
     /// box may be held apart from its object: not then.
     let accessorsAreInterchangeable: Bool
     private let indexByName: [String: Int]
+    /// The property name of each property stored under another name (`propertiesMapping`),
+    /// by its stored name.
+    private let propertyNameByStoredName: [String: String]
 
     /// The classes discovered in this process.
     private static let registry = Mutex(Registry())
@@ -164,6 +167,7 @@ final class ModelClass: @unchecked Sendable {
         let base = Unmanaged.passUnretained(instance).toOpaque()
         var properties: [ModelProperty] = []
         var linkingObjects: [ModelInverse] = []
+        let mapping = type.propertiesMapping()
         for ((label, value), offset) in zip(labels, offsets) {
             guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
             if field.typeInfo.isLinkingObjects {
@@ -179,8 +183,9 @@ final class ModelClass: @unchecked Sendable {
                 throw Realm.Error(.fail, "Unexpected layout of @Persisted in '\(name).\(label)': its managed index is not its first field")
             }
             let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
-            guard propertyName.utf8.count <= Self.maximumNameLength else {
-                throw Realm.Error(.invalidInput, "Property name '\(name).\(propertyName)' is \(propertyName.utf8.count) bytes long; the limit is \(Self.maximumNameLength) bytes")
+            let storedName = mapping[propertyName] ?? propertyName
+            guard storedName.utf8.count <= Self.maximumNameLength, !storedName.isEmpty else {
+                throw Realm.Error(.invalidInput, "Property name '\(name).\(storedName)' is \(storedName.utf8.count) bytes long; names are 1 to \(Self.maximumNameLength) bytes")
             }
             let options = field.options(at: base + offset)
             let info = field.typeInfo
@@ -194,13 +199,17 @@ final class ModelClass: @unchecked Sendable {
                 throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' is a map of objects and its values must be optional (Map<String, \(info.linkTarget.map { String(describing: $0) } ?? "Object")?>)")
             }
             let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
-            let schema = PropertySchema(name: propertyName, type: info.type, isOptional: info.isOptional,
+            let schema = PropertySchema(name: storedName, type: info.type, isOptional: info.isOptional,
                                         isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
                                         id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList,
                                         isSet: info.isSet, isMap: info.isMap)
             properties.append(ModelProperty(name: propertyName, offset: offset, field: field, schema: schema,
                                            linkTarget: info.linkTarget, listAccess: field.valueType as? ListAccess.Type,
                                            read: field.valueReader))
+        }
+        let className = name
+        for (stored, named) in Dictionary(grouping: properties, by: \.schema.name) where named.count > 1 {
+            throw Realm.Error(.invalidInput, "Properties \(named.map { "'\(className).\($0.name)'" }.joined(separator: " and ")) are both stored as '\(stored)' (propertiesMapping)")
         }
         let primaryKeys = properties.filter(\.schema.isPrimaryKey)
         if primaryKeys.count > 1 {
@@ -223,6 +232,7 @@ final class ModelClass: @unchecked Sendable {
             (property.field as? BoxedField.Type).map { (property.offset, index, $0) }
         }
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
+        propertyNameByStoredName = Dictionary(uniqueKeysWithValues: properties.filter { $0.name != $0.schema.name }.map { ($0.schema.name, $0.name) })
     }
 
     /// The class of the dynamic API (`Realm.dynamicObjects`): stored class `stored` read
@@ -241,10 +251,28 @@ final class ModelClass: @unchecked Sendable {
         boxedFields = []
         accessorsAreInterchangeable = false
         indexByName = [:]
+        propertyNameByStoredName = [:]
     }
 
     /// Whether this is a class of the dynamic API (`init(dynamic:)`).
     var isDynamic: Bool { type == DynamicObject.self }
+
+    /// `stored`, a stored schema of this class, with each property under its property name
+    /// (the names code and queries use: `propertiesMapping`); `stored` itself when the class
+    /// stores every property under its own name.
+    func publicSchema(_ stored: ClassSchema) -> ClassSchema {
+        guard !propertyNameByStoredName.isEmpty else { return stored }
+        var renamed = stored
+        for i in renamed.properties.indices {
+            if let name = propertyNameByStoredName[renamed.properties[i].name] { renamed.properties[i].name = name }
+        }
+        return renamed
+    }
+
+    /// The name property `name` is stored under (itself unless `propertiesMapping` maps it).
+    func storedName(of name: String) -> String {
+        index(of: name).map { properties[$0].schema.name } ?? name
+    }
 
     /// The declaration index of the property named `name`.
     func index(of name: String) -> Int? { indexByName[name] }

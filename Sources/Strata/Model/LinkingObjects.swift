@@ -116,7 +116,7 @@ extension LinkingObjects: LinkingObjectsAccess {
     static func managed(core: RealmCore, originProperty: String, target: ObjectKey) -> Any {
         let info = ModelClass.forType(Element.self)
         return LinkingObjects(originProperty: originProperty,
-                              results: Results(core: core, info: info, source: .backlinks(property: originProperty, target: target)))
+                              results: Results(core: core, info: info, source: .backlinks(property: info.storedName(of: originProperty), target: target)))
     }
 }
 

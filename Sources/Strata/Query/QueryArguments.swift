@@ -77,13 +77,14 @@ extension LinkingObjects: ObjectCollectionArgument {
 
 extension RealmCore: SchemaLookupSource {
     /// The classes queries may reach through relationships: the file's stored schema (with
-    /// the classes of this process that are not stored yet), and the inverse relationships
+    /// the classes of this process that are not stored yet), each model class's properties
+    /// under their property names (`propertiesMapping`), and the inverse relationships
     /// (`LinkingObjects`) the model classes declare, which the file does not store.
     package func schemaLookup() -> SchemaLookup {
         var classes = reading { try transaction().schema.classes }
         var inverses: [String: [InverseRelationship]] = [:]
         for info in ModelClass.discovered {
-            if classes[info.name] == nil { classes[info.name] = info.schema }
+            classes[info.name] = info.publicSchema(classes[info.name] ?? info.schema)
             guard !info.linkingObjects.isEmpty else { continue }
             inverses[info.name] = info.linkingObjects.map {
                 InverseRelationship(name: $0.name, originClass: $0.origin._realmObjectName() ?? $0.origin.className(),

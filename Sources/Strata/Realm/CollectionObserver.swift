@@ -53,7 +53,7 @@ final class CollectionObserver<Element: RealmCollectionValue>: Observer {
         self.block = block
         super.init(core: results.core)
         if let keyPaths, let binding = results.binding {
-            _ = propertyMask(keyPaths, binding.table.schema, className: results.info.name)
+            _ = propertyMask(keyPaths, binding.querySchema, className: results.info.name)
         }
     }
 
@@ -79,7 +79,7 @@ final class CollectionObserver<Element: RealmCollectionValue>: Observer {
         let new = currentKeys()
         reported = new
         let delta = log.delta(results.info.name, since: since)
-        let mask = results.binding.map { propertyMask(keyPaths, $0.table.schema, className: results.info.name) } ?? .max
+        let mask = results.binding.map { propertyMask(keyPaths, $0.querySchema, className: results.info.name) } ?? .max
         let diff = CollectionDiff(old: old, new: new, delta: delta, mask: mask)
         if diff.isEmpty { return }
         block(.update(results, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))

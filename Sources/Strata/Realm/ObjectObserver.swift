@@ -26,7 +26,7 @@ extension ObservableRealmObject {
             keyPaths?.contains { $0 == inverse.name || $0.hasPrefix(inverse.name + ".") } ?? false
         }
         let stored = keyPaths?.filter { path in !inverses.contains { path == $0.name || path.hasPrefix($0.name + ".") } }
-        let mask = propertyMask(stored, binding.table.schema, className: binding.info.name)
+        let mask = propertyMask(stored, binding.querySchema, className: binding.info.name)
         let observer = ObjectObserver(object: self, mask: mask, inverses: inverses) { change in
             switch change {
             case let .change(object, properties): block(.change(unsafeDowncast(object, to: Self.self), properties))
@@ -91,7 +91,7 @@ final class ObjectObserver: Observer {
     private func observedValues() -> [String: Any?] {
         guard let binding = object.binding, let object = object as? Object else { return [:] }
         var values: [String: Any?] = [:]
-        for property in binding.table.schema.properties
+        for property in binding.querySchema.properties
         where mask & ClassChanges.bit(property.id) != 0 && property.linkTarget == nil && !property.isList {
             values[property.name] = .some(object[property.name])
         }
@@ -126,7 +126,7 @@ final class ObjectObserver: Observer {
             if !linking.isEmpty { block(.change(object, linking)) }
             return
         }
-        let schema = binding.table.schema
+        let schema = binding.querySchema
         let names = delta.unknown ? schema.properties.filter { changed & ClassChanges.bit($0.id) != 0 }.map(\.name)
                                   : HistoryResolver.names(changed, schema)
         let declared = Set(binding.info.properties.map(\.name))

@@ -12,14 +12,18 @@ final class TableBinding {
     /// The row slot of each declared property, for reads: a buffer the binding owns rather
     /// than an array, so that reading a slot on every property access counts no references.
     let slots: UnsafeBufferPointer<Slot>
+    /// The stored schema with each property under the name code and queries use for it
+    /// (`ModelClass.publicSchema`): what queries, sorting and key paths resolve against.
+    let querySchema: ClassSchema
     /// The query texts filtered on this class so far, resolved once each.
     let preparedQueries: PreparedQueries
 
     init(info: ModelClass, table: Table) {
         self.info = info
         self.table = table
-        preparedQueries = PreparedQueries(schema: table.schema)
-        properties = info.properties.map { table.schema.property(named: $0.name)! }
+        querySchema = info.publicSchema(table.schema)
+        preparedQueries = PreparedQueries(schema: querySchema)
+        properties = info.properties.map { table.schema.property(named: $0.schema.name)! }
         let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: properties.count)
         _ = slots.initialize(from: properties.map(Slot.init))
         self.slots = UnsafeBufferPointer(slots)

@@ -27,7 +27,7 @@ extension Results {
             if let binding {
                 compiled = try binding.preparedQueries.compile(text, arguments: arguments, lookup: core)
             } else {
-                compiled = try compileQuery(text, arguments: arguments, schema: info.schema, lookup: core)
+                compiled = try compileQuery(text, arguments: arguments, schema: querySchema, lookup: core)
             }
         } catch {
             throw Realm.Error(.invalidInput, error.description)

@@ -128,7 +128,7 @@ final class ResultsState {
     var isWholeTable: Bool { query == nil && source == .table }
 
     /// The schema queries resolve against: the stored one once the class has a table.
-    var querySchema: ClassSchema { binding?.table.schema ?? info.schema }
+    var querySchema: ClassSchema { binding?.querySchema ?? info.publicSchema(info.schema) }
 
     /// The matching keys, of which at least the first `prefix` are in result order (a final
     /// SORT step orders only as many as are read; see `QueryEvaluation`).

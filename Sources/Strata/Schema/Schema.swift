@@ -42,7 +42,11 @@ public struct Schema: CustomStringConvertible, Equatable {
 
     init(stored: FileSchema) {
         let known = ModelClass.discovered
-        objectSchema = stored.sorted.map { c in ObjectSchema(c, objectClass: known.first { $0.name == c.name }?.type) }
+        objectSchema = stored.sorted.map { c in
+            // A class of the program shows its properties under their property names.
+            let info = known.first { $0.name == c.name }
+            return ObjectSchema(info?.publicSchema(c) ?? c, objectClass: info?.type)
+        }
     }
 
     /// The class named `className`, if any.
@@ -65,7 +69,7 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
         type = objectClass
     }
 
-    init(_ info: ModelClass) { self.init(info.schema, objectClass: info.type) }
+    init(_ info: ModelClass) { self.init(info.publicSchema(info.schema), objectClass: info.type) }
 
     /// The Swift class (the generic `DynamicObject` when the class is not in the program).
     public var objectClass: AnyClass { type ?? Object.self }

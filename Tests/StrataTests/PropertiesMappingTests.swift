@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+final class MappedPerson: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var firstName = ""
+    @Persisted var lastName = ""
+    @Persisted var pets: List<MappedPet>
+
+    override class func propertiesMapping() -> [String: String] {
+        ["firstName": "first_name", "lastName": "last_name", "pets": "pet_list"]
+    }
+}
+
+final class MappedPet: Object {
+    @Persisted var name = ""
+    @Persisted(originProperty: "pets") var owners: LinkingObjects<MappedPerson>
+}
+
+final class ClashingNames: Object {
+    @Persisted var a = ""
+    @Persisted var b = ""
+
+    override class func propertiesMapping() -> [String: String] { ["a": "same", "b": "same"] }
+}
+
+/// `propertiesMapping()`: properties stored under other names, while code, queries,
+/// key-value coding and notifications use the property names, as RealmSwift's custom column
+/// names.
+final class PropertiesMappingTests: StrataTestCase {
+    private func openWithPeople() throws -> Realm {
+        let realm = try openRealm(types: [MappedPerson.self, MappedPet.self])
+        try realm.write {
+            realm.create(MappedPerson.self, value: ["id": 1, "firstName": "Ann", "lastName": "Zhou", "pets": [["name": "Rex"]]])
+            realm.create(MappedPerson.self, value: ["id": 2, "firstName": "Bob", "lastName": "Abel"])
+        }
+        return realm
+    }
+
+    func testTheFileStoresTheMappedNames() throws {
+        let realm = try openWithPeople()
+        let stored = try XCTUnwrap(realm.dynamicObject(ofType: "MappedPerson", forPrimaryKey: 1))
+        XCTAssertEqual(stored["first_name"] as? String, "Ann", "the stored schema has the stored names")
+        XCTAssertEqual((stored["pet_list"] as? List<DynamicObject>)?.count, 1)
+        XCTAssertEqual(realm.schema["MappedPerson"]?.properties.map(\.name), ["id", "firstName", "lastName", "pets"],
+                       "the schema the code sees has the property names")
+    }
+
+    func testQueriesSortingAndKeyPathsUseThePropertyNames() throws {
+        let realm = try openWithPeople()
+        let people = realm.objects(MappedPerson.self)
+        XCTAssertEqual(people.filter("firstName == 'Ann'").map(\.id), [1])
+        XCTAssertEqual(people.sorted(byKeyPath: "lastName").map(\.id), [2, 1])
+        XCTAssertEqual(people.where { $0.firstName == "Bob" }.map(\.id), [2])
+        XCTAssertEqual(people.filter("ANY pets.name == 'Rex'").map(\.id), [1])
+        XCTAssertEqual(realm.objects(MappedPet.self).filter("ANY owners.lastName == 'Zhou'").count, 1)
+        XCTAssertEqual(realm.objects(MappedPet.self).first?.owners.first?.firstName, "Ann", "backlinks through a mapped list")
+    }
+
+    func testKeyValueCodingAndWritesUseThePropertyNames() throws {
+        let realm = try openWithPeople()
+        let ann = try XCTUnwrap(realm.object(ofType: MappedPerson.self, forPrimaryKey: 1))
+        XCTAssertEqual(ann["firstName"] as? String, "Ann")
+        try realm.write { ann.setValue("Anna", forKey: "firstName"); ann.lastName = "Zhu" }
+        XCTAssertEqual(realm.objects(MappedPerson.self).filter("firstName == 'Anna' AND lastName == 'Zhu'").count, 1)
+    }
+
+    func testNotificationsNameThePropertyNames() throws {
+        let realm = try openWithPeople()
+        let ann = try XCTUnwrap(realm.object(ofType: MappedPerson.self, forPrimaryKey: 1))
+        var names: [[String]] = []
+        let token = ann.observe(keyPaths: ["firstName"]) { change in
+            if case .change(_, let properties) = change { names.append(properties.map(\.name)) }
+        }
+        defer { token.invalidate() }
+        try realm.write { ann.lastName = "not observed" }
+        try realm.write { ann.firstName = "Anne" }
+        spin { names.count == 1 }
+        XCTAssertEqual(names, [["firstName"]])
+    }
+
+    func testTwoPropertiesStoredUnderOneNameAreRefused() throws {
+        XCTAssertThrowsError(try openRealm(types: [ClashingNames.self])) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput, "\(error)")
+            XCTAssertTrue("\(error)".contains("are both stored as 'same'"), "\(error)")
+        }
+    }
+}
