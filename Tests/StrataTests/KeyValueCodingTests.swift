@@ -52,10 +52,10 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual(unmanaged.count, 0)
     }
 
-    /// A query on a managed List of values traps naming what is missing, not asking for the
-    /// object to be added to a Realm (it is).
-    func testFilteringAListOfValuesTrapsSayingSo() throws {
-        try assertProbeTraps("testFilterAListOfValues", saying: "Queries on a List<String> of values are not supported")
+    /// A query on a managed List of values that names anything but SELF traps saying how the
+    /// value is named.
+    func testFilteringAListOfValuesByAPropertyTrapsSayingSo() throws {
+        try assertProbeTraps("testFilterAListOfValues", saying: "a query on a collection of values names its value SELF")
     }
 
     func testSettingLinkingObjectsByNameTraps() throws {

@@ -97,7 +97,7 @@ final class TrapProbes: StrataTestCase {
 
     func testFilterAListOfValues() throws {
         let (_, ship) = try openWithShip()
-        _ = ship.logbook.filter("SELF BEGINSWITH 'c'")
+        _ = ship.logbook.filter("entry BEGINSWITH 'c'")
     }
 
     func testSetLinkingObjectsByName() throws {

@@ -184,8 +184,11 @@ final class ModelClass: @unchecked Sendable {
             }
             let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
             let storedName = mapping[propertyName] ?? propertyName
-            guard storedName.utf8.count <= Self.maximumNameLength, !storedName.isEmpty else {
-                throw Realm.Error(.invalidInput, "Property name '\(name).\(storedName)' is \(storedName.utf8.count) bytes long; names are 1 to \(Self.maximumNameLength) bytes")
+            guard storedName.utf8.count <= Self.maximumNameLength else {
+                throw Realm.Error(.invalidInput, "Property name '\(name).\(storedName)' is \(storedName.utf8.count) bytes long; the limit is \(Self.maximumNameLength) bytes")
+            }
+            guard !storedName.isEmpty else {
+                throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' is mapped to an empty stored name (propertiesMapping)")
             }
             let options = field.options(at: base + offset)
             let info = field.typeInfo

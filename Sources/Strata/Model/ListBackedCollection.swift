@@ -29,7 +29,17 @@ extension ListBackedCollection {
     public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }
 
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        do { return try results.filtered(predicateFormat, args) } catch { trap(error) }
+        do { return try filtered(predicateFormat, args) } catch { trap(error) }
+    }
+
+    /// The elements that match `text`: objects by their properties, values as `SELF`
+    /// (`ValueFilter`).
+    func filtered(_ text: String, _ args: [Any]) throws -> Results<Element> {
+        if let store, store.targetInfo == nil {
+            let filter = try ValueFilter(text, args, elementOf: store.property, core: store.core)
+            return valueResults { $0.filters.append(filter) }
+        }
+        return try results.filtered(text, args)
     }
 
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
@@ -66,7 +76,7 @@ extension ListBackedCollection {
             fatalError("Queries on a \(Self.self) need a managed collection of objects: add its object to a Realm first")
         }
         guard let target = store.targetInfo else {
-            fatalError("Queries on a \(Self.self) of values are not supported: filter its values in Swift (it is a Sequence)")
+            fatalError("Key paths do not apply to a \(Self.self) of values: filter it with SELF (\"SELF BEGINSWITH 'a'\"), sort it with sorted(ascending:)")
         }
         return Results(core: store.core, info: target,
                        source: .list(property: store.property.name, owner: store.ownerKey, ownerInfo: store.owner.binding!.info))

@@ -139,9 +139,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 
     // MARK: Queries and aggregates (over the values)
 
-    /// The values that match a predicate (a map of objects, managed).
+    /// The values that match a predicate: objects by their properties, values as `SELF`
+    /// (a managed map).
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Value> {
-        do { return try valueList.results.filtered(predicateFormat, args) } catch { trap(error) }
+        do { return try valueList.filtered(predicateFormat, args) } catch { trap(error) }
     }
 
     /// The object values sorted by a property (a map of objects, managed).

@@ -19,6 +19,10 @@ extension Results {
 
     func filtered(_ text: String, _ args: [Any]) throws -> Results<Element> {
         core.confinement.check()
+        if state.holdsValues {
+            let filter = try ValueFilter(text, args, elementOf: state.valueProperty, core: core)
+            return valueResults { $0.filters.append(filter) }
+        }
         let arguments = QueryArguments.prepare(args, for: core)
         let compiled: CompiledQuery
         do {

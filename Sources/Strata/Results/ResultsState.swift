@@ -89,16 +89,26 @@ final class ResultsState {
     /// The values of results of values, in result order (read once per snapshot and write
     /// count).
     func orderedValues() -> [StrataStorage.Value] {
-        guard case .values(let index, let owner, let ownerInfo, let order) = source else { preconditionFailure("results of objects") }
+        guard case .values(_, _, _, let order) = source else { preconditionFailure("results of objects") }
         return guarded {
             let stamp = core.snapshot.stamp
             if evaluatedStamp == stamp, valueStore != nil { return cachedValues }
-            let store = valueStore ?? ListStore(owner: valueOwner(ownerInfo, owner), index: index)
-            valueStore = store
-            cachedValues = order.apply(to: store.read { try $0.values() })
+            cachedValues = order.apply(to: valueCollection().read { try $0.values() })
             evaluatedStamp = stamp
             return cachedValues
         }
+    }
+
+    /// The stored property of the collection results of values read (the element type
+    /// their filters resolve against).
+    var valueProperty: PropertySchema { guarded { valueCollection().property } }
+
+    /// The collection results of values read, looked up once (in `guarded`).
+    private func valueCollection() -> ListStore {
+        guard case .values(let index, let owner, let ownerInfo, _) = source else { preconditionFailure("results of objects") }
+        let store = valueStore ?? ListStore(owner: valueOwner(ownerInfo, owner), index: index)
+        valueStore = store
+        return store
     }
 
     /// `value`, one of `orderedValues()`, as a Swift element (as the collection it comes from

@@ -7,15 +7,17 @@ struct ValueOrder: Equatable, Sendable {
     var ascending: Bool?
     /// Whether only the first of equal values is kept.
     var isDistinct = false
+    /// The queries a value must match to be kept (`filter`), in the order given.
+    var filters: [ValueFilter] = []
 
-    /// `values` in this order. Sorting puts nil first ascending (last descending) and
-    /// compares numbers across their types, as sorting objects does; distinct keeps the first
-    /// of each run of equal values.
+    /// `values` in this order. Filters keep the values that match them all; sorting puts nil
+    /// first ascending (last descending) and compares numbers across their types, as sorting
+    /// objects does; distinct keeps the first of each run of equal values.
     func apply(to values: [StrataStorage.Value]) -> [StrataStorage.Value] {
-        var result = values
+        var result = filters.isEmpty ? values : values.filter { value in filters.allSatisfy { $0.matches(value) } }
         if isDistinct {
             var seen = Set<StrataStorage.Value>()
-            result = values.filter { seen.insert($0).inserted }
+            result = result.filter { seen.insert($0).inserted }
         }
         if let ascending {
             result.sort { a, b in
