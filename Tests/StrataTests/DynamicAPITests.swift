@@ -12,6 +12,8 @@ final class DynOwner: Object {
     @Persisted var nicknames: List<String>
     @Persisted var tags: MutableSet<String>
     @Persisted var scores: Map<String, Int>
+    @Persisted var friends: MutableSet<DynPet>
+    @Persisted var petsByName: Map<String, DynPet?>
 }
 
 final class DynPet: Object {
@@ -103,7 +105,7 @@ final class DynamicAPITests: StrataTestCase {
         try realm.write { realm.dynamicCreate("DynOwner", value: ["id": 3, "name": "Carl"], update: .modified) }
         XCTAssertEqual(realm.object(ofType: DynOwner.self, forPrimaryKey: 3)?.name, "Carl")
         XCTAssertEqual(realm.object(ofType: DynOwner.self, forPrimaryKey: 3)?.pets.count, 1, "properties not given are kept")
-        try realm.write { realm.dynamicCreate("DynOwner", value: [4, "Dee", 5, 1.0, nil, [], [], [], [:]] as [Any?]) }
+        try realm.write { realm.dynamicCreate("DynOwner", value: [4, "Dee", 5, 1.0, nil, [], [], [], [:], [], [:]] as [Any?]) }
         XCTAssertEqual(realm.object(ofType: DynOwner.self, forPrimaryKey: 4)?.name, "Dee")
     }
 
@@ -118,6 +120,23 @@ final class DynamicAPITests: StrataTestCase {
         try realm.write { typed.pets.removeAll() }
         XCTAssertEqual(frozen.map { $0["name"] as? String }, ["Tweety"], "frozen at its version")
         XCTAssertEqual(pets.count, 0)
+    }
+
+    func testDynamicSetsAndMapsOfObjectsAreLive() throws {
+        let realm = try openWithOwners()
+        let typed = try XCTUnwrap(realm.object(ofType: DynOwner.self, forPrimaryKey: 1))
+        let rex = try XCTUnwrap(realm.dynamicObjects("DynPet").filter("name == 'Rex'").first)
+        let friends = typed.dynamicMutableSet("friends")
+        let byName: Map<String, DynamicObject?> = typed.dynamicMap("petsByName")
+        try realm.write {
+            friends.insert(rex)
+            byName["rex"] = rex
+        }
+        XCTAssertEqual(typed.friends.map(\.name), ["Rex"])
+        XCTAssertEqual(typed.petsByName["rex"]??.name, "Rex")
+        let ann = try XCTUnwrap(realm.dynamicObject(ofType: "DynOwner", forPrimaryKey: 1))
+        XCTAssertEqual((ann["friends"] as? MutableSet<DynamicObject>)?.count, 1)
+        XCTAssertEqual(((ann["petsByName"] as? Map<String, DynamicObject?>)?["rex"] ?? nil)?["name"] as? String, "Rex")
     }
 
     func testDynamicObjectsNotifyAndDeleteAsTypedOnes() throws {

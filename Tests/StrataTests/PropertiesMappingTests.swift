@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Strata
+import StrataStorage
 
 final class MappedPerson: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -40,11 +41,28 @@ final class PropertiesMappingTests: StrataTestCase {
 
     func testTheFileStoresTheMappedNames() throws {
         let realm = try openWithPeople()
-        let stored = try XCTUnwrap(realm.dynamicObject(ofType: "MappedPerson", forPrimaryKey: 1))
-        XCTAssertEqual(stored["first_name"] as? String, "Ann", "the stored schema has the stored names")
-        XCTAssertEqual((stored["pet_list"] as? List<DynamicObject>)?.count, 1)
-        XCTAssertEqual(realm.schema["MappedPerson"]?.properties.map(\.name), ["id", "firstName", "lastName", "pets"],
-                       "the schema the code sees has the property names")
+        let file = try StorageFile.open(path: fileURL().path, options: .init(readOnly: true))
+        let txn = try file.beginRead()
+        defer { txn.abort() }
+        XCTAssertEqual(txn.schema.classes["MappedPerson"]?.properties.map(\.name), ["id", "first_name", "last_name", "pet_list"])
+        let properties = try XCTUnwrap(realm.schema["MappedPerson"]?.properties)
+        XCTAssertEqual(properties.map(\.name), ["id", "firstName", "lastName", "pets"], "the schema the code sees has the property names")
+        XCTAssertEqual(properties.map(\.columnName), [nil, "first_name", "last_name", "pet_list"])
+        XCTAssertEqual(MappedPerson.sharedSchema()?.properties.map(\.columnName), [nil, "first_name", "last_name", "pet_list"])
+    }
+
+    func testTheDynamicAPIUsesThePropertyNames() throws {
+        let realm = try openWithPeople()
+        let ann = try XCTUnwrap(realm.dynamicObject(ofType: "MappedPerson", forPrimaryKey: 1))
+        XCTAssertEqual(ann["firstName"] as? String, "Ann")
+        XCTAssertEqual(ann.dynamicList("pets").count, 1)
+        try realm.write {
+            ann.lastName = "Zhu"
+            realm.dynamicCreate("MappedPerson", value: ["id": 3, "firstName": "Cy", "pets": [["name": "Tom"]]])
+        }
+        XCTAssertEqual(realm.object(ofType: MappedPerson.self, forPrimaryKey: 1)?.lastName, "Zhu")
+        XCTAssertEqual(realm.object(ofType: MappedPerson.self, forPrimaryKey: 3)?.pets.first?.name, "Tom")
+        XCTAssertEqual(realm.dynamicObjects("MappedPerson").filter("firstName == 'Cy'").count, 1)
     }
 
     func testQueriesSortingAndKeyPathsUseThePropertyNames() throws {

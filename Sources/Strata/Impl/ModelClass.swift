@@ -239,9 +239,11 @@ final class ModelClass: @unchecked Sendable {
     }
 
     /// The class of the dynamic API (`Realm.dynamicObjects`): stored class `stored` read
-    /// through `DynamicObject` accessors, by property name. It declares no fields, so its
-    /// accessors read and write the stored schema; one is made per binding, not registered.
-    init(dynamic stored: ClassSchema) {
+    /// through `DynamicObject` accessors, by property name (the names of `declared`, the
+    /// program's class of that name, when it maps some: `propertiesMapping`). It declares no
+    /// fields, so its accessors read and write the stored schema; one is made per binding,
+    /// not registered.
+    init(dynamic stored: ClassSchema, declared: ModelClass?) {
         type = DynamicObject.self
         name = stored.name
         properties = []
@@ -254,7 +256,7 @@ final class ModelClass: @unchecked Sendable {
         boxedFields = []
         accessorsAreInterchangeable = false
         indexByName = [:]
-        propertyNameByStoredName = [:]
+        propertyNameByStoredName = declared?.propertyNameByStoredName ?? [:]
     }
 
     /// Whether this is a class of the dynamic API (`init(dynamic:)`).
@@ -266,11 +268,12 @@ final class ModelClass: @unchecked Sendable {
     func publicSchema(_ stored: ClassSchema) -> ClassSchema {
         guard !propertyNameByStoredName.isEmpty else { return stored }
         var renamed = stored
-        for i in renamed.properties.indices {
-            if let name = propertyNameByStoredName[renamed.properties[i].name] { renamed.properties[i].name = name }
-        }
+        for i in renamed.properties.indices { renamed.properties[i].name = propertyName(ofStored: renamed.properties[i].name) }
         return renamed
     }
+
+    /// The property name of the property stored as `storedName`.
+    func propertyName(ofStored storedName: String) -> String { propertyNameByStoredName[storedName] ?? storedName }
 
     /// The name property `name` is stored under (itself unless `propertiesMapping` maps it).
     func storedName(of name: String) -> String {

@@ -79,8 +79,11 @@ enum DynamicValues {
     /// initial value of the model class the program declares under that name (`model`, a
     /// fresh instance, see `modelInstance`), else `defaultValue`.
     static func initialValue(_ p: PropertySchema, of schema: ClassSchema, model: Object?) -> StrataStorage.Value {
-        if p.type != .link, let model, let v = try? storedValue(model[p.name], p, className: schema.name) { return v }
-        return defaultValue(p)
+        guard p.type != .link, let model else { return defaultValue(p) }
+        let info = ModelClass.forType(type(of: model))
+        let name = info.propertyName(ofStored: p.name)
+        guard info.index(of: name) != nil, let v = try? storedValue(model[name], p, className: schema.name) else { return defaultValue(p) }
+        return v
     }
 
     /// A fresh instance of the model class the program declares as `className`, if any.

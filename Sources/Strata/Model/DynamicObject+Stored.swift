@@ -7,22 +7,26 @@ extension DynamicObject {
     /// The stored property `name` of this object's class; traps for a name the class lacks.
     private func storedProperty(_ name: String) -> PropertySchema {
         let binding = binding!
-        guard let property = binding.table.schema.property(named: name) else {
+        guard let property = binding.storedProperty(named: name) else {
             preconditionFailure("Invalid property name '\(name)' for class '\(binding.info.name)'")
         }
         return property
     }
 
     /// The value of stored property `name`: numbers as `NSNumber` (as key-value coding hands
-    /// them out), a link as a `DynamicObject` or nil, a list of objects as a live
-    /// `List<DynamicObject>`; a list or set of values as an array of its values, a set of
-    /// objects as an array of `DynamicObject`s, a map as a `[String: Any?]` dictionary.
+    /// them out), a link as a `DynamicObject` or nil, a list, set or map of objects as a live
+    /// `List<DynamicObject>`, `MutableSet<DynamicObject>` or `Map<String, DynamicObject?>`; a
+    /// list or set of values as an array of its values, a map of values as a `[String: Any?]`
+    /// dictionary.
     func storedValue(named name: String) -> Any? {
         let property = storedProperty(name)
         let core = managingCore!
         if property.isList {
-            if property.isListOfObjects { return List<DynamicObject>(store: ListStore(owner: self, dynamicList: property)) }
-            return collectionValue(property, core)
+            guard property.type == .link else { return collectionValue(property, core) }
+            let store = ListStore(owner: self, dynamicList: property)
+            if property.isSet { return MutableSet<DynamicObject>(store: store) }
+            if property.isMap { return Map<String, DynamicObject?>(store: store) }
+            return List<DynamicObject>(store: store)
         }
         return swiftValue(currentRow().value(property), property, core)
     }
@@ -73,18 +77,31 @@ extension Object {
     /// the stored schema. Traps for an unmanaged object or a property that is not a list of
     /// objects.
     public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
+        List(store: dynamicStore(propertyName, "a list of objects") { !$0.isSet && !$0.isMap })
+    }
+
+    /// Set property `propertyName` of this managed object, its members handed out as
+    /// `DynamicObject`s (as `dynamicList`).
+    public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
+        MutableSet(store: dynamicStore(propertyName, "a set of objects") { $0.isSet })
+    }
+
+    /// Map property `propertyName` of this managed object, its values handed out as
+    /// `DynamicObject`s (as `dynamicList`).
+    public func dynamicMap<Key: _MapKey>(_ propertyName: String) -> Map<Key, DynamicObject?> {
+        Map(store: dynamicStore(propertyName, "a map of objects") { $0.isMap })
+    }
+
+    /// The store of collection of objects `name` of this managed object, which `isKind`
+    /// accepts; traps (saying it is not `kind`) otherwise.
+    private func dynamicStore(_ name: String, _ kind: String, _ isKind: (PropertySchema) -> Bool) -> ListStore {
         guard let binding, managingCore != nil else {
-            fatalError("dynamicList(_:) needs a managed object: add the object to a Realm first")
+            fatalError("The dynamic collections need a managed object: add the object to a Realm first")
         }
-        guard let property = binding.table.schema.property(named: propertyName), property.isListOfObjects else {
-            fatalError("'\(binding.info.name).\(propertyName)' is not a list of objects")
+        guard let property = binding.storedProperty(named: name), property.isList, property.type == .link, isKind(property) else {
+            fatalError("'\(binding.info.name).\(name)' is not \(kind)")
         }
         _ = currentRow()  // traps if the object was deleted or invalidated
-        return List(store: ListStore(owner: self, dynamicList: property))
+        return ListStore(owner: self, dynamicList: property)
     }
-}
-
-private extension PropertySchema {
-    /// A list (not a set or map) of links.
-    var isListOfObjects: Bool { isList && !isSet && !isMap && type == .link }
 }

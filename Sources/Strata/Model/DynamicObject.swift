@@ -65,7 +65,7 @@ public final class DynamicObject: Object {
     /// "Person { name = Ann; age = 3; }" with the properties of its schema (for a migration
     /// object, the old or new one).
     public override var description: String {
-        guard let schema = migrationContext.map({ $0.schema(of: self) }) ?? binding?.table.schema else { return "DynamicObject {}" }
+        guard let schema = migrationContext.map({ $0.schema(of: self) }) ?? binding?.querySchema else { return "DynamicObject {}" }
         let body = schema.properties.map { p -> String in
             let value = self[p.name]
             // Links are shown by class and key, so that cycles print finitely.
@@ -73,6 +73,7 @@ public final class DynamicObject: Object {
             case let o as DynamicObject: o.reference
             case let list as [DynamicObject]: "[" + list.map(\.reference).joined(separator: ", ") + "]"
             case let list as List<DynamicObject>: "[" + list.map(\.reference).joined(separator: ", ") + "]"
+            case let set as MutableSet<DynamicObject>: "[" + set.map(\.reference).joined(separator: ", ") + "]"
             default: value.map { "\($0)" } ?? "nil"
             }
             return "\t\(p.name) = \(shown);"

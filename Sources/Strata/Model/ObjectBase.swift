@@ -37,8 +37,9 @@ open class ObjectBase: NSObject {
     /// Legacy (pre-@Persisted) hook; `@Persisted(primaryKey: true)` is the way to declare one.
     open class func primaryKey() -> String? { nil }
     /// Names to store properties under, by property name (RealmSwift's custom column names:
-    /// `["firstName": "first_name"]`). Code, queries, key-value coding and notifications use
-    /// the property names; the file, the dynamic API and the `strata` tool the stored ones.
+    /// `["firstName": "first_name"]`). Code, queries, key-value coding, notifications and the
+    /// dynamic API use the property names; the file, migration blocks and the `strata` tool
+    /// the stored ones.
     open class func propertiesMapping() -> [String: String] { [:] }
     /// Legacy hook; plain `var`s are never stored.
     open class func ignoredProperties() -> [String] { [] }

@@ -133,3 +133,9 @@ enum KeyPathRecorder {
         index < info.properties.count ? info.properties[index].name : info.linkingObjects[index - info.properties.count].name
     }
 }
+
+/// The name of the persisted property (through to-one links, "owner.name") that `keyPath`
+/// reads, as string-based APIs take it (RealmSwift's `_name(for:)`).
+public func _name<T: ObjectBase>(for keyPath: PartialKeyPath<T>) -> String {
+    KeyPathRecorder.observedPaths([keyPath])[0]
+}

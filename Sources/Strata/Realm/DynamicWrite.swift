@@ -25,7 +25,8 @@ struct DynamicWrite {
         if update != .error && schema.primaryKey == nil {
             throw Realm.Error(.invalidInput, "'\(className)' does not have a primary key and can not be updated")
         }
-        let given = try DynamicValues.given(value, for: schema)
+        // Values are given under the names code uses (`querySchema`), in the same order.
+        let given = try DynamicValues.given(value, for: binding.querySchema)
         let txn = try core.transaction()
         var existing: ObjectKey?
         if update != .error, let pk = schema.primaryKey, let pkValue = given[schema.properties.firstIndex(of: pk)!] {

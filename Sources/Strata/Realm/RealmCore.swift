@@ -199,7 +199,8 @@ final class RealmCore {
         if let binding = bindings.dynamicBinding(named: name) { return binding }
         let txn = try translatingErrors(path: path) { try transaction() }
         guard let table = try translatingErrors(path: path, { try txn.table(name) }) else { return nil }
-        let binding = TableBinding(info: ModelClass(dynamic: table.schema), table: table)
+        let declared = ModelClass.discovered.first { $0.name == name }
+        let binding = TableBinding(info: ModelClass(dynamic: table.schema, declared: declared), table: table)
         bindings.add(binding)
         return binding
     }

@@ -29,5 +29,10 @@ final class TableBinding {
         self.slots = UnsafeBufferPointer(slots)
     }
 
+    /// The stored property that code calls `name` (its name in `querySchema`), if any.
+    func storedProperty(named name: String) -> PropertySchema? {
+        querySchema.property(named: name).flatMap { named in table.schema.properties.first { $0.id == named.id } }
+    }
+
     deinit { slots.deallocate() }
 }

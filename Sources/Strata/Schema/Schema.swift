@@ -42,11 +42,7 @@ public struct Schema: CustomStringConvertible, Equatable {
 
     init(stored: FileSchema) {
         let known = ModelClass.discovered
-        objectSchema = stored.sorted.map { c in
-            // A class of the program shows its properties under their property names.
-            let info = known.first { $0.name == c.name }
-            return ObjectSchema(info?.publicSchema(c) ?? c, objectClass: info?.type)
-        }
+        objectSchema = stored.sorted.map { c in ObjectSchema(c, info: known.first { $0.name == c.name }) }
     }
 
     /// The class named `className`, if any.
@@ -63,13 +59,15 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
     public let className: String
     private let type: AnyClass?
 
-    init(_ schema: ClassSchema, objectClass: AnyClass?) {
+    /// Stored class `schema`, with the properties of `info` (the program's class of that
+    /// name, if any) under their property names.
+    init(_ schema: ClassSchema, info: ModelClass?) {
         className = schema.name
-        properties = schema.properties.map(Property.init)
-        type = objectClass
+        properties = schema.properties.map { Property($0, name: info?.propertyName(ofStored: $0.name) ?? $0.name) }
+        type = info?.type
     }
 
-    init(_ info: ModelClass) { self.init(info.publicSchema(info.schema), objectClass: info.type) }
+    init(_ info: ModelClass) { self.init(info.schema, info: info) }
 
     /// The Swift class (the generic `DynamicObject` when the class is not in the program).
     public var objectClass: AnyClass { type ?? Object.self }
@@ -93,8 +91,14 @@ public struct Property: CustomStringConvertible, Equatable {
     public let name: String
     /// Its stored type.
     public let type: PropertyType
-    /// Whether it is a list (lists come with relationships).
+    /// The name the file stores it under, when it differs from `name` (`propertiesMapping`).
+    public let columnName: String?
+    /// Whether it is a list.
     public let isArray: Bool
+    /// Whether it is a set (`MutableSet`).
+    public let isSet: Bool
+    /// Whether it is a map (`Map`).
+    public let isMap: Bool
     /// Whether it has a secondary index (the primary key is indexed too).
     public let isIndexed: Bool
     /// Whether it may hold nil (always for a to-one link, as in RealmSwift).
@@ -103,10 +107,14 @@ public struct Property: CustomStringConvertible, Equatable {
     public let objectClassName: String?
     let isPrimary: Bool
 
-    init(_ p: PropertySchema) {
-        name = p.name
+    /// Stored property `p`, called `name` by code.
+    init(_ p: PropertySchema, name: String) {
+        self.name = name
+        columnName = name == p.name ? nil : p.name
         type = PropertyType(p.type)
-        isArray = false
+        isArray = p.isList && !p.isSet && !p.isMap
+        isSet = p.isSet
+        isMap = p.isMap
         isIndexed = p.hasIndex
         isOptional = p.isOptional || (p.type == .link && !p.isList && !p.isSet)
         objectClassName = p.linkTarget
@@ -114,6 +122,6 @@ public struct Property: CustomStringConvertible, Equatable {
     }
 
     public var description: String {
-        "\(name) { type = \(type); indexed = \(isIndexed ? "YES" : "NO"); isPrimary = \(isPrimary ? "YES" : "NO"); optional = \(isOptional ? "YES" : "NO"); }"
+        "\(name) { type = \(type); \(columnName.map { "columnName = \($0); " } ?? "")indexed = \(isIndexed ? "YES" : "NO"); isPrimary = \(isPrimary ? "YES" : "NO"); optional = \(isOptional ? "YES" : "NO"); }"
     }
 }
