@@ -114,6 +114,7 @@ final class DynamicAPITests: StrataTestCase {
         let typed = try XCTUnwrap(realm.object(ofType: DynOwner.self, forPrimaryKey: 1))
         let pets = typed.dynamicList("pets")
         XCTAssertEqual(pets.count, 2)
+        XCTAssertEqual(typed.dynamicList("nicknames").count, 2, "a list of values counts")
         try realm.write { pets.remove(at: 0) }
         XCTAssertEqual(typed.pets.map(\.name), ["Tweety"])
         let frozen = pets.freeze()

@@ -74,31 +74,31 @@ extension DynamicObject {
 extension Object {
     /// List property `propertyName` of this managed object, its elements handed out as
     /// `DynamicObject`s: the same stored list as the typed property, read and changed by
-    /// the stored schema. Traps for an unmanaged object or a property that is not a list of
-    /// objects.
+    /// the stored schema (a list of values only counts there: its elements are not objects).
+    /// Traps for an unmanaged object or a property that is not a list.
     public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
-        List(store: dynamicStore(propertyName, "a list of objects") { !$0.isSet && !$0.isMap })
+        List(store: dynamicStore(propertyName, "a list") { !$0.isSet && !$0.isMap })
     }
 
     /// Set property `propertyName` of this managed object, its members handed out as
     /// `DynamicObject`s (as `dynamicList`).
     public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
-        MutableSet(store: dynamicStore(propertyName, "a set of objects") { $0.isSet })
+        MutableSet(store: dynamicStore(propertyName, "a set") { $0.isSet })
     }
 
     /// Map property `propertyName` of this managed object, its values handed out as
     /// `DynamicObject`s (as `dynamicList`).
     public func dynamicMap<Key: _MapKey>(_ propertyName: String) -> Map<Key, DynamicObject?> {
-        Map(store: dynamicStore(propertyName, "a map of objects") { $0.isMap })
+        Map(store: dynamicStore(propertyName, "a map") { $0.isMap })
     }
 
-    /// The store of collection of objects `name` of this managed object, which `isKind`
+    /// The store of collection `name` of this managed object, which `isKind`
     /// accepts; traps (saying it is not `kind`) otherwise.
     private func dynamicStore(_ name: String, _ kind: String, _ isKind: (PropertySchema) -> Bool) -> ListStore {
         guard let binding, managingCore != nil else {
             fatalError("The dynamic collections need a managed object: add the object to a Realm first")
         }
-        guard let property = binding.storedProperty(named: name), property.isList, property.type == .link, isKind(property) else {
+        guard let property = binding.storedProperty(named: name), property.isList, isKind(property) else {
             fatalError("'\(binding.info.name).\(name)' is not \(kind)")
         }
         _ = currentRow()  // traps if the object was deleted or invalidated

@@ -29,8 +29,9 @@ final class ListStore {
         targetBinding = core.reading { try target.flatMap { try core.binding(for: $0) } }
     }
 
-    /// The stored list of objects `property` of managed `owner`, its elements handed out as
-    /// `DynamicObject`s.
+    /// The stored list, set or map `property` of managed `owner`, its objects handed out as
+    /// `DynamicObject`s (a collection of values has no objects: it counts, and changes as a
+    /// whole, but its elements are not `DynamicObject`s).
     init(owner: ObjectBase, dynamicList property: PropertySchema) {
         self.owner = owner
         let core = owner.managingCore!
@@ -39,7 +40,12 @@ final class ListStore {
         index = nil
         table = owner.binding!.table
         self.property = property
-        guard let target = property.linkTarget, let binding = core.reading({ try core.dynamicBinding(named: target) }) else {
+        guard let target = property.linkTarget else {
+            targetBinding = nil
+            targetInfo = nil
+            return
+        }
+        guard let binding = core.reading({ try core.dynamicBinding(named: target) }) else {
             preconditionFailure("The target class of '\(table.name).\(property.name)' is missing from the file")
         }
         targetBinding = binding
