@@ -12,6 +12,13 @@ final class Fruit: Object {
     var initial: String? { name.first.map { String($0) } }
 }
 
+final class FruitCard: Projection<Fruit> {
+    @Projected(\Fruit.name) var title: String
+
+    /// The first letter of the title, the section key.
+    var initial: String? { title.first.map { String($0) } }
+}
+
 /// `sectioned(by:)`: sections of results, lists and sets, their change notifications (of the
 /// whole and of one section), and freezing, as RealmSwift's `SectionedResults`.
 final class SectionedResultsTests: StrataTestCase {
@@ -42,6 +49,14 @@ final class SectionedResultsTests: StrataTestCase {
         XCTAssertEqual(byWeight.allKeys, ["light", "heavy"], "sections in the order of their first elements")
         XCTAssertEqual(names(byWeight[0]), ["apple", "box", "chalk"])
         XCTAssertEqual(byWeight[1].count, 1)
+    }
+
+    func testSectionsOfProjectionsSortByTheRootProperty() throws {
+        let realm = try openWithFruit()
+        let cards = realm.objects(FruitCard.self).sectioned(by: \.initial, ascending: false)
+        XCTAssertEqual(cards.allKeys, ["c", "b", "a"])
+        XCTAssertEqual(cards[1].map(\.title), ["box", "banana"])
+        XCTAssertEqual(cards[IndexPath(item: 0, section: 2)].title, "apple")
     }
 
     func testSectionsOfValuesOfListsAndSets() throws {

@@ -45,10 +45,16 @@ enum KeyPathRecorder {
     /// `\Person.lastName.uppercased` reads `["lastName"]`; empty when it reads none. For this
     /// recording a link reads as a recorder of its target class, not nil. Not cached.
     static func readPath(of keyPath: AnyKeyPath, on root: ObjectBase.Type, in info: ModelClass) -> [String] {
+        readPath(on: root, in: info) { _ = $0[keyPath: keyPath] }
+    }
+
+    /// The stored properties that `read` reads of a recorder of `root` (the class of `info`),
+    /// as a path through to-one links, as `readPath(of:on:in:)`.
+    static func readPath(on root: ObjectBase.Type, in info: ModelClass, _ read: (ObjectBase) -> Void) -> [String] {
         lock.withLock { _ in
             followsLinks = true
             defer { followsLinks = false; path = [] }
-            _ = reads(on: root, in: info) { _ = $0[keyPath: keyPath] }
+            _ = reads(on: root, in: info, read)
             return path
         }
     }
