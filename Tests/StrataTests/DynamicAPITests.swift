@@ -123,6 +123,15 @@ final class DynamicAPITests: StrataTestCase {
         XCTAssertEqual(pets.count, 0)
     }
 
+    func testAMixedValueHandsOutItsObjectAsADynamicObject() throws {
+        let realm = try openWithOwners()
+        let ann = try XCTUnwrap(realm.object(ofType: DynOwner.self, forPrimaryKey: 1))
+        let dynamic = try XCTUnwrap(AnyRealmValue.object(ann).dynamicObject)
+        XCTAssertEqual(dynamic["name"] as? String, "Ann")
+        XCTAssertNil(AnyRealmValue.object(DynOwner()).dynamicObject, "an unmanaged object has no stored class to read")
+        XCTAssertNil(AnyRealmValue.int(3).dynamicObject)
+    }
+
     func testDynamicSetsAndMapsOfObjectsAreLive() throws {
         let realm = try openWithOwners()
         let typed = try XCTUnwrap(realm.object(ofType: DynOwner.self, forPrimaryKey: 1))

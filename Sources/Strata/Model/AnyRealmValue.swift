@@ -57,6 +57,15 @@ public enum AnyRealmValue: Hashable {
     public func objectValue<T: Object>(_ objectType: T.Type) -> T? {
         if case .object(let o) = self { o as? T } else { nil }
     }
+
+    /// The object held, as a `DynamicObject` of its stored class, if it is a managed object
+    /// (nil for other values and for an unmanaged object).
+    public var dynamicObject: DynamicObject? {
+        guard case .object(let o) = self, let core = o.managingCore, let binding = o.binding else { return nil }
+        if let dynamic = o as? DynamicObject, dynamic.migrationContext == nil { return dynamic }
+        guard let target = core.reading({ try core.dynamicBinding(named: binding.info.name) }) else { return nil }
+        return core.object(DynamicObject.self, target, o.objectKey)
+    }
 }
 
 extension AnyRealmValue: _Persistable, RealmCollectionValue, _Indexable, SortableType, _QueryNumeric {
