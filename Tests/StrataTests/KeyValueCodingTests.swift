@@ -52,6 +52,22 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual(unmanaged.count, 0)
     }
 
+    func testKeyPathsReadThroughLinksAndCollectionsAndSetTheLastProperty() throws {
+        let realm = try openRealm(types: shipTypes)
+        let sailor = try realm.write {
+            realm.create(Sailor.self, value: ["id": 1, "name": "Ann", "ship": ["id": 7, "name": "Hind", "roster": [["id": 2, "name": "Bo"]]]])
+        }
+        XCTAssertEqual(sailor.value(forKeyPath: "ship.name") as? String, "Hind")
+        XCTAssertEqual((sailor.ship?["roster"] as? List<Sailor>)?.count, 1, "a managed list reads by name as the list")
+        XCTAssertEqual(sailor.value(forKeyPath: "ship.roster.name") as? [String], ["Bo"], "a collection on the way gives each element's value")
+        XCTAssertNil(Sailor().value(forKeyPath: "ship.name"), "a nil link on the way reads nil")
+        try realm.write { sailor.setValue("Golden Hind", forKeyPath: "ship.name") }
+        XCTAssertEqual(realm.object(ofType: Ship.self, forPrimaryKey: 7)?.name, "Golden Hind")
+        let unmanaged = Sailor(value: ["ship": Ship()])
+        unmanaged.setValue("Pelican", forKeyPath: "ship.name")
+        XCTAssertEqual(unmanaged.ship?.name, "Pelican")
+    }
+
     /// A query on a managed List of values that names anything but SELF traps saying how the
     /// value is named.
     func testFilteringAListOfValuesByAPropertyTrapsSayingSo() throws {
