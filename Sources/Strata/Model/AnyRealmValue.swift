@@ -53,6 +53,24 @@ public enum AnyRealmValue: Hashable {
     /// The UUID held, if that is the kind.
     public var uuidValue: UUID? { if case .uuid(let v) = self { v } else { nil } }
 
+    /// What the value holds, as its Swift type (nil for `.none`).
+    var held: Any? {
+        switch self {
+        case .none: nil
+        case .int(let v): v
+        case .bool(let v): v
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .object(let v): v
+        case .objectId(let v): v
+        case .decimal128(let v): v
+        case .uuid(let v): v
+        }
+    }
+
     /// The object held, if it is one of class `objectType`.
     public func objectValue<T: Object>(_ objectType: T.Type) -> T? {
         if case .object(let o) = self { o as? T } else { nil }

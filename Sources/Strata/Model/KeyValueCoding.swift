@@ -5,9 +5,13 @@ import Foundation
 /// any numeric type that holds them (`obj["int8Property"] as? Int`); and `LinkingObjects`
 /// properties by name.
 enum KeyValueCoding {
-    /// `value` (a property's Swift value, nil for null) with numbers as `NSNumber`.
+    /// `value` (a property's Swift value, nil for null) as key-value coding hands it out:
+    /// numbers as `NSNumber`, an enum or custom-persisted value as the value it is stored as
+    /// (an enum's raw value), a mixed value as what it holds (nil for `.none`).
     static func bridged(_ value: Any?) -> Any? {
         switch value {
+        case let x as AnyRealmValue: bridged(x.held)
+        case let x as any _MappedPersistable: bridged(x._strataStoredForm)
         case let x as Int: NSNumber(value: x)
         case let x as Int8: NSNumber(value: x)
         case let x as Int16: NSNumber(value: x)
