@@ -9,7 +9,8 @@ enum KeyValueCoding {
     /// numbers as `NSNumber`, an enum or custom-persisted value as the value it is stored as
     /// (an enum's raw value), a mixed value as what it holds (nil for `.none`).
     static func bridged(_ value: Any?) -> Any? {
-        switch value {
+        // An optional inside `Any` (an enum read as nil for a raw value with no case) is nil.
+        switch ValueConversion.flatten(value) {
         case let x as AnyRealmValue: bridged(x.held)
         case let x as any _MappedPersistable: bridged(x._strataStoredForm)
         case let x as Int: NSNumber(value: x)
@@ -19,7 +20,7 @@ enum KeyValueCoding {
         case let x as Int64: NSNumber(value: x)
         case let x as Float: NSNumber(value: x)
         case let x as Double: NSNumber(value: x)
-        default: value
+        case let x: x
         }
     }
 
