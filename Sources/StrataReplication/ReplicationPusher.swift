@@ -56,7 +56,7 @@ public final class ReplicationPusher {
         }
         log = ReplicationLog(connection: try PostgresConnection(conninfo))
         (file, origin) = try translatingErrors(path: path) {
-            let key = try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) }
+            let key = try EncryptionKey(configuration.encryptionKey)
             let file = try StorageFile.open(path: path, options: .init(encryptionKey: key))
             return (file, try Self.origin(of: file))
         }

@@ -69,7 +69,7 @@ class StrataTestCase: XCTestCase {
     /// An encrypted file is opened with `encryptionKey`.
     func assertConsistent(_ name: String = "test.strata", encryptionKey: Data? = nil, file: StaticString = #filePath, line: UInt = #line) {
         do {
-            let key = try encryptionKey.map { try EncryptionKey([UInt8]($0)) }
+            let key = try EncryptionKey(encryptionKey)
             let txn = try StorageFile.open(path: fileURL(name).path, options: .init(encryptionKey: key)).beginRead()
             defer { txn.abort() }
             _ = try IntegrityCheck.run(txn)

@@ -46,7 +46,7 @@ extension RealmCore {
             let options = StorageFile.Options(readOnly: configuration.readOnly,
                                               syncOnCommit: configuration.syncOnCommit && configuration.inMemoryIdentifier == nil,
                                               lockFileMode: configuration.lockFilePermissions.map { mode_t(truncatingIfNeeded: $0) },
-                                              encryptionKey: try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) })
+                                              encryptionKey: try EncryptionKey(configuration.encryptionKey))
             if let decide = configuration.shouldCompactOnLaunch, !configuration.readOnly {
                 if try StorageFile.compactIfWanted(path: path, syncOnCommit: options.syncOnCommit, encryptionKey: options.encryptionKey,
                                                    decide: decide) {

@@ -67,7 +67,7 @@ public final class Migration {
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
     let path = fileURL.standardizedFileURL.path
     return try translatingErrors(path: path) {
-        let key = try encryptionKey.map { try EncryptionKey([UInt8]($0)) }
+        let key = try EncryptionKey(encryptionKey)
         let file = try StorageFile.open(path: path, options: .init(readOnly: StorageFile.openInstance(path: path) == nil, encryptionKey: key))
         let txn = try file.beginRead()
         defer { txn.abort() }

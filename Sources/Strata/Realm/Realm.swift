@@ -137,7 +137,7 @@ public struct Realm {
         let destination = fileURL.standardizedFileURL.path
         try translatingErrors(path: destination) {
             if encryptionKey == core.configuration.encryptionKey { return try core.file.writeCompactedCopy(to: destination) }
-            try core.file.writeCopy(to: destination, encryptionKey: try encryptionKey.map { try EncryptionKey([UInt8]($0)) })
+            try core.file.writeCopy(to: destination, encryptionKey: try EncryptionKey(encryptionKey))
         }
     }
 
@@ -185,7 +185,7 @@ enum RealmCache {
     private static func checkedKey(_ core: RealmCore, _ configuration: Realm.Configuration) throws -> RealmCore {
         if core.configuration.encryptionKey == configuration.encryptionKey { return core }
         try translatingErrors(path: core.path) {
-            try core.file.checkEncryptionKey(try configuration.encryptionKey.map { try EncryptionKey([UInt8]($0)) })
+            try core.file.checkEncryptionKey(try EncryptionKey(configuration.encryptionKey))
         }
         return core
     }

@@ -70,19 +70,6 @@ package enum ListEncoding {
             return nil
         }
 
-        /// Whether an encoded directory names chunk `id`, read in place (false if it is
-        /// damaged).
-        static func names(_ id: UInt32, in bytes: UnsafeRawBufferPointer) -> Bool {
-            var o = 0
-            guard Varint.read(bytes, at: &o) != nil, Varint.read(bytes, at: &o) != nil,
-                  let n = Varint.read(bytes, at: &o) else { return false }
-            for _ in 0..<n {
-                guard let chunk = Varint.read(bytes, at: &o), Varint.read(bytes, at: &o) != nil else { return false }
-                if chunk == UInt64(id) { return true }
-            }
-            return false
-        }
-
         /// The chunk holding position `index` and the position's offset in it. For
         /// `index == total` (an append), the last chunk and its end.
         func locate(_ index: Int) -> (chunk: Int, offset: Int)? {

@@ -1,3 +1,4 @@
+import Foundation
 import CStrataCrypto
 
 /// The key of an encrypted file: 64 bytes, RealmSwift's size. Bytes 0..<32 are the AES-256-GCM
@@ -13,6 +14,13 @@ package struct EncryptionKey: Sendable, Equatable {
             throw StorageError(.invalidInput, "Encryption key must be exactly 64 bytes long (this one has \(bytes.count))")
         }
         self.bytes = bytes
+    }
+
+    /// The key of `data` (a configuration's `encryptionKey`), nil for none; throws
+    /// `.invalidInput` unless it has exactly 64 bytes.
+    package init?(_ data: Data?) throws(StorageError) {
+        guard let data else { return nil }
+        try self.init([UInt8](data))
     }
 }
 

@@ -22,12 +22,23 @@ package struct OldValues: Equatable, Sendable {
     package struct List: Equatable, Sendable {
         /// The directory as it was (`ListEncoding.Directory`, unsealed); empty when the list
         /// had none (it was empty).
-        package var directory: [UInt8]
+        package let directory: [UInt8]
+        /// The ids of the chunks `directory` names (decoded once: each chunk written asks).
+        private let directoryChunks: Set<UInt32>
         /// The old bytes (`ListEncoding` chunks, unsealed) of the chunks of `directory` that the
         /// commit overwrote or deleted, by chunk id.
         package var chunks: [UInt32: [UInt8]] = [:]
         /// A map's keys (`MapKeysEncoding`), nil for a list or set, or a map that had none.
         package var mapKeys: [UInt8]?
+
+        /// The image of a list whose old directory is `directory` (names no chunks when it
+        /// does not decode), with the old `chunks` recorded so far and old map keys `mapKeys`.
+        package init(directory: [UInt8], chunks: [UInt32: [UInt8]] = [:], mapKeys: [UInt8]? = nil) {
+            self.directory = directory
+            self.chunks = chunks
+            self.mapKeys = mapKeys
+            directoryChunks = directory.withUnsafeBytes { ListEncoding.Directory($0) }.map { Set($0.chunks.map(\.id)) } ?? []
+        }
 
         /// How many elements the list had: its old directory's total.
         package var count: Int {
@@ -39,7 +50,7 @@ package struct OldValues: Equatable, Sendable {
 
         /// Whether the old directory names chunk `id` and the image does not hold it yet.
         func lacksChunk(_ id: UInt32) -> Bool {
-            chunks[id] == nil && directory.withUnsafeBytes { ListEncoding.Directory.names(id, in: $0) }
+            chunks[id] == nil && directoryChunks.contains(id)
         }
     }
 
