@@ -22,28 +22,34 @@ enum EncryptionChecks {
         case (nil, nil):
             return
         case (nil, _?):
-            throw StorageError(.invalidDatabase, "'\(file.path)' is not encrypted: open it without an encryptionKey (writeCopy(toFile:encryptionKey:) writes an encrypted copy)")
+            throw notEncrypted(file)
         case (let marker?, nil):
             guard marker.first == FileEncryption.scheme else { throw unknownScheme(marker, file) }
-            throw StorageError(.invalidDatabase, "'\(file.path)' is encrypted: open it with its encryptionKey")
+            throw encrypted(file)
         case (let marker?, let encryption?):
             guard marker.first == FileEncryption.scheme else { throw unknownScheme(marker, file) }
-            if marker != encryption.marker {
-                throw StorageError(.invalidDatabase, "'\(file.path)' cannot be opened: wrong encryption key")
-            }
+            if marker != encryption.marker { throw wrongKey(file) }
         }
     }
 
     /// Checks that `key` is the one `file`, already open in this process, was opened with.
     static func checkKey(_ key: EncryptionKey?, of file: StorageFile) throws(StorageError) {
         if key == file.encryption?.key { return }
-        if key == nil {
-            throw StorageError(.invalidDatabase, "'\(file.path)' is encrypted: open it with its encryptionKey")
-        }
-        if file.encryption == nil {
-            throw StorageError(.invalidDatabase, "'\(file.path)' is not encrypted: open it without an encryptionKey (writeCopy(toFile:encryptionKey:) writes an encrypted copy)")
-        }
-        throw StorageError(.invalidDatabase, "'\(file.path)' cannot be opened: wrong encryption key")
+        if key == nil { throw encrypted(file) }
+        if file.encryption == nil { throw notEncrypted(file) }
+        throw wrongKey(file)
+    }
+
+    private static func notEncrypted(_ file: StorageFile) -> StorageError {
+        StorageError(.invalidDatabase, "'\(file.path)' is not encrypted: open it without an encryptionKey (writeCopy(toFile:encryptionKey:) writes an encrypted copy)")
+    }
+
+    private static func encrypted(_ file: StorageFile) -> StorageError {
+        StorageError(.invalidDatabase, "'\(file.path)' is encrypted: open it with its encryptionKey")
+    }
+
+    private static func wrongKey(_ file: StorageFile) -> StorageError {
+        StorageError(.invalidDatabase, "'\(file.path)' cannot be opened: wrong encryption key")
     }
 
     private static func unknownScheme(_ marker: [UInt8], _ file: StorageFile) -> StorageError {

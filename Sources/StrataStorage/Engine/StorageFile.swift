@@ -19,6 +19,9 @@ package final class StorageFile: @unchecked Sendable {
     package let coordination: CoordinationFile?
     /// The key and ciphers of an encrypted file; nil for a plain one.
     package let encryption: FileEncryption?
+    /// Whether a transaction found the file's key marker to match the key (set once the file
+    /// has a format; a marker never changes after, so later transactions skip the check).
+    let keyMarkerVerified = Atomic<Bool>(false)
 
     /// The file's mutable state in this process, guarded by `state`.
     struct SharedState {

@@ -92,9 +92,10 @@ package final class StorageTransaction {
             }
             let seals = (format ?? StorageFile.formatVersion) >= StorageFile.sealedFormat
             // Another process may have created the file since this one opened it.
-            if let meta, format != nil {
+            if let meta, format != nil, !file.keyMarkerVerified.load(ordering: .acquiring) {
                 let marker = try StorageError.translating(context) { try MetaKeys.readBytes(txn, meta, MetaKeys.encryption) }
                 try EncryptionChecks.check(marker, file)
+                file.keyMarkerVerified.store(true, ordering: .releasing)
             }
             let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, sealRequired: seals, crypto: crypto, cache: file) } ?? FileSchema()
             let version = try HistoryStore.newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context)
