@@ -68,6 +68,13 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual(unmanaged.ship?.name, "Pelican")
     }
 
+    func testKeyPathNamesAreThePropertiesTheyRead() {
+        XCTAssertEqual(_name(for: \Sailor.name), "name")
+        XCTAssertEqual(ObjectBase._name(for: \Sailor.ship?.name), "ship.name")
+        XCTAssertEqual(_name(for: \Ship.roster), "roster")
+        XCTAssertEqual(_name(for: \Ship.aboard), "aboard")
+    }
+
     /// A query on a managed List of values that names anything but SELF traps saying how the
     /// value is named.
     func testFilteringAListOfValuesByAPropertyTrapsSayingSo() throws {

@@ -145,3 +145,10 @@ enum KeyPathRecorder {
 public func _name<T: ObjectBase>(for keyPath: PartialKeyPath<T>) -> String {
     KeyPathRecorder.observedPaths([keyPath])[0]
 }
+
+extension ObjectBase {
+    /// The name of the persisted property `keyPath` reads, as the global `_name(for:)`.
+    public static func _name<T: ObjectBase>(for keyPath: PartialKeyPath<T>) -> String {
+        Strata._name(for: keyPath)
+    }
+}
