@@ -24,20 +24,8 @@ enum QueryArguments {
 
     /// A mixed value as the argument of its kind: an object as an object, none as null.
     static func argument(_ mixed: AnyRealmValue, for core: RealmCore) -> Any {
-        switch mixed {
-        case .none: NSNull()
-        case .int(let v): v
-        case .bool(let v): v
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .object(let o): argument(o, for: core)
-        case .objectId(let v): v
-        case .decimal128(let v): v
-        case .uuid(let v): v
-        }
+        if case .object(let o) = mixed { return argument(o, for: core) }
+        return mixed.held ?? NSNull()
     }
 
     /// One object as the resolver sees it: unmanaged and deleted objects have no key (they
