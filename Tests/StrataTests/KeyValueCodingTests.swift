@@ -2,6 +2,10 @@ import Foundation
 import XCTest
 @testable import Strata
 
+final class Badge: Object, ObjectKeyIdentifiable {
+    @Persisted(primaryKey: true) var code = ""
+}
+
 final class Appointment: Object {
     @Persisted var title = ""
     @Persisted var at: Date
@@ -66,6 +70,17 @@ final class KeyValueCodingTests: StrataTestCase {
         let unmanaged = Sailor(value: ["ship": Ship()])
         unmanaged.setValue("Pelican", forKeyPath: "ship.name")
         XCTAssertEqual(unmanaged.ship?.name, "Pelican")
+    }
+
+    func testObjectKeyIdentifiableIdentifiesTheStoredObject() throws {
+        let realm = try openRealm(types: [Badge.self])
+        let unmanaged = Badge(value: ["code": "a"])
+        XCTAssertNotEqual(unmanaged.id, Badge(value: ["code": "a"]).id, "unmanaged objects are their instances")
+        try realm.write { realm.add(unmanaged); realm.add(Badge(value: ["code": "b"])) }
+        let again = try XCTUnwrap(realm.object(ofType: Badge.self, forPrimaryKey: "a"))
+        XCTAssertEqual(again.id, unmanaged.id, "every accessor of a stored object has its id")
+        XCTAssertEqual(again.freeze().id, again.id)
+        XCTAssertNotEqual(realm.object(ofType: Badge.self, forPrimaryKey: "b")?.id, again.id)
     }
 
     func testKeyPathNamesAreThePropertiesTheyRead() {
