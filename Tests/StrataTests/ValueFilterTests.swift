@@ -41,6 +41,24 @@ final class ValueFilterTests: StrataTestCase {
         XCTAssertEqual(Array(tagged.stock.filter("SELF > 1").sorted(ascending: true)), [3, 7])
     }
 
+    func testCollectionsHeldBeforeTheirObjectIsAddedAreTheStoredOnesAfter() throws {
+        let realm = try openRealm(types: [Tagged.self])
+        let tagged = Tagged(value: ["tags": ["a"], "letters": ["x"], "stock": ["eggs": 1]])
+        let (tags, letters, stock) = (tagged.tags, tagged.letters, tagged.stock)
+        try realm.write { realm.add(tagged) }
+        XCTAssertNotNil(tags.realm)
+        XCTAssertEqual(Array(tags), ["a"])
+        try realm.write {
+            tags.append("b")
+            letters.insert("y")
+            stock["milk"] = 2
+        }
+        XCTAssertEqual(Array(tagged.tags), ["a", "b"], "what was written through the held list is stored")
+        XCTAssertEqual(Array(tagged.letters), ["x", "y"])
+        XCTAssertEqual(tagged.stock["milk"], 2)
+        XCTAssertEqual(realm.objects(Tagged.self).first?.stock.count, 2)
+    }
+
     func testFiltersChainWithSortingAndDistinct() throws {
         let (_, tagged) = try openWithTagged()
         XCTAssertEqual(Array(tagged.tags.sorted(ascending: false).filter("SELF BEGINSWITH 's'")), ["swift", "swift"])

@@ -54,6 +54,8 @@ final class ModelClass: @unchecked Sendable {
     let managedFields: [(offset: Int, index: Int32)]
     /// The properties whose fields hold a box (`RealmProperty`, `RealmOptional`).
     let boxedFields: [(offset: Int, index: Int, field: BoxedField.Type)]
+    /// The list, set and map properties (whose collections an added object hands over).
+    let collectionFields: [(offset: Int, index: Int, field: PersistedField.Type)]
     /// Whether every stored field the class declares (below `Object`) is `@Persisted`: an
     /// accessor then holds nothing of its own beyond what `attach` sets, so one that nothing
     /// else references can be attached to another object instead of a new one made
@@ -234,6 +236,7 @@ final class ModelClass: @unchecked Sendable {
         boxedFields = properties.enumerated().compactMap { index, property in
             (property.field as? BoxedField.Type).map { (property.offset, index, $0) }
         }
+        collectionFields = properties.enumerated().filter { $0.element.schema.isList }.map { ($0.element.offset, $0.offset, $0.element.field) }
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
         propertyNameByStoredName = Dictionary(uniqueKeysWithValues: properties.filter { $0.name != $0.schema.name }.map { ($0.schema.name, $0.name) })
     }
@@ -254,6 +257,7 @@ final class ModelClass: @unchecked Sendable {
         hasRelationships = stored.properties.contains { $0.type == .link || $0.isList }
         managedFields = []
         boxedFields = []
+        collectionFields = []
         accessorsAreInterchangeable = false
         indexByName = [:]
         propertyNameByStoredName = declared?.propertyNameByStoredName ?? [:]

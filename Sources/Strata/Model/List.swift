@@ -10,8 +10,9 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
 
     /// The elements while unmanaged.
     private(set) var unmanaged: [Element] = []
-    /// Where the list lives once its object is managed.
-    let store: ListStore?
+    /// Where the list lives once its object is managed (set once, by `adopt`, for a list its
+    /// object held when it was added).
+    @exclusivity(unchecked) private(set) var store: ListStore?
 
     /// An empty, unmanaged list.
     public init() { store = nil }
@@ -140,6 +141,13 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
     }
 
     public var _strataValue: _StrataValue { collectionValue }
+}
+
+extension List: AdoptableCollection {
+    func adopt(_ store: ListStore) {
+        self.store = store
+        unmanaged = []
+    }
 }
 
 extension List: ListAccess {

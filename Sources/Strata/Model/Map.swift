@@ -39,8 +39,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 
     /// The entries while unmanaged.
     private var unmanaged: [String: Value] = [:]
-    /// Where the map lives once its object is managed.
-    let store: ListStore?
+    /// Where the map lives once its object is managed (set once, by `adopt`, for a map its
+    /// object held when it was added).
+    @exclusivity(unchecked) private(set) var store: ListStore?
 
     /// An empty, unmanaged map.
     public init() { store = nil }
@@ -214,6 +215,13 @@ extension Map where Value.PersistedType: AddableType {
 struct MapContents {
     let keys: [String]
     let values: [_StrataValue]
+}
+
+extension Map: AdoptableCollection {
+    func adopt(_ store: ListStore) {
+        self.store = store
+        unmanaged = [:]
+    }
 }
 
 extension Map: ListAccess {

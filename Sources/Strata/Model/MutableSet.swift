@@ -11,8 +11,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
 
     /// The elements while unmanaged, each once.
     private(set) var unmanaged: [Element] = []
-    /// Where the set lives once its object is managed.
-    let store: ListStore?
+    /// Where the set lives once its object is managed (set once, by `adopt`, for a set its
+    /// object held when it was added).
+    @exclusivity(unchecked) private(set) var store: ListStore?
 
     /// An empty, unmanaged set.
     public init() { store = nil }
@@ -126,6 +127,13 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
     }
 
     public var _strataValue: _StrataValue { collectionValue }
+}
+
+extension MutableSet: AdoptableCollection {
+    func adopt(_ store: ListStore) {
+        self.store = store
+        unmanaged = []
+    }
 }
 
 extension MutableSet: ListAccess {

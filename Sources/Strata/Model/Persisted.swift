@@ -117,6 +117,22 @@ protocol PersistedField {
     static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer)
     /// The stored value as this field's Swift type, boxed.
     static func box(_ value: _StrataValue) -> Any
+    /// For a list, set or map field of `owner` (just added to a Realm, as its property
+    /// `index`): makes the collection the field holds the managed one, for whoever kept it, and
+    /// gives the field a fresh one (the object must not hold a collection that holds it).
+    static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int)
+}
+
+extension PersistedField {
+    /// A field that holds no collection has none to adopt.
+    static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int) {}
+}
+
+/// A list, set or map that becomes the managed collection of its object's property when the
+/// object is added to a Realm: code that held it before goes on reading and writing it.
+protocol AdoptableCollection: AnyObject {
+    /// Makes the collection the one `store` holds (its unmanaged elements were written there).
+    func adopt(_ store: ListStore)
 }
 
 /// A field that holds a reference to a box of the value (`RealmProperty`, `RealmOptional`)
@@ -132,6 +148,13 @@ extension Persisted: PersistedField {
 
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions {
         field.assumingMemoryBound(to: Self.self).pointee.options
+    }
+
+    static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int) {
+        let persisted = field.assumingMemoryBound(to: Self.self)
+        guard let collection = persisted.pointee.value as? AdoptableCollection else { return }
+        collection.adopt(ListStore(owner: owner, index: index))
+        persisted.pointee.value = Value._strataDefault
     }
 
     static func value(at field: UnsafeMutableRawPointer) -> _StrataValue {

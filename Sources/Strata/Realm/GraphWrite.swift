@@ -20,8 +20,18 @@ final class GraphWrite {
     static func run<T>(_ core: RealmCore, _ body: (GraphWrite) throws -> T) throws -> T {
         let graph = GraphWrite(core)
         let result = try body(graph)
-        for (object, binding, key) in graph.written.values { object.attach(core, binding, key) }
+        for (object, binding, key) in graph.written.values { makeManaged(object, core, binding, key) }
         return result
+    }
+
+    /// Makes the added `object` the accessor of stored object `key`, and the lists, sets and
+    /// maps it held the managed ones (whoever kept them reads and writes the stored ones).
+    private static func makeManaged(_ object: ObjectBase, _ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey) {
+        object.attach(core, binding, key)
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for (offset, index, field) in binding.info.collectionFields {
+            field.adoptCollection(at: base + offset, owner: object, index: index)
+        }
     }
 
     /// Adds the unmanaged `object` and its graph. A new object of a class without links or
@@ -125,7 +135,7 @@ final class GraphWrite {
         }
         if let object {
             if !isNested && pending.isEmpty && lists.isEmpty && written.isEmpty {
-                object.attach(core, binding, key)  // a lone object: nothing after it can fail
+                Self.makeManaged(object, core, binding, key)  // a lone object: nothing after it can fail
             } else {
                 written[ObjectIdentifier(object)] = (object, binding, key)
             }
