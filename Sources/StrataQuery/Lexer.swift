@@ -52,7 +52,15 @@ package struct Lexer {
                 switch peek() {
                 case "@": index += 1; add(.argument(nil), from: start)
                 case "K": index += 1; add(.keyPathArgument(nil), from: start)
-                default: throw QueryError("expected '%@' or '%K'", at: start)
+                default:
+                    // printf-style number placeholders (`%d`, `%lld`, `%f`...) take an argument as
+                    // `%@` does, as NSPredicate formats allow.
+                    while let m = peek(), "lhqzjt".contains(m) { index += 1 }
+                    guard let conversion = peek(), "diufgeDUFGE".contains(conversion) else {
+                        throw QueryError("expected '%@', '%K' or a number placeholder such as '%d'", at: start)
+                    }
+                    index += 1
+                    add(.argument(nil), from: start)
                 }
             } else if c == "$" {
                 try lexDollar()

@@ -381,7 +381,8 @@ package struct Parser {
                 index += 1
                 components.append(.backlink(className: className, property: property, position: t.position))
             case .atIdentifier(let name):
-                let op = name.lowercased()
+                // `@allKeys` and `@allValues` are Realm's other names of `@keys` and `@values`.
+                let op = ["allkeys": "keys", "allvalues": "values"][name.lowercased()] ?? name.lowercased()
                 guard ["count", "size", "sum", "avg", "min", "max", "keys", "values"].contains(op) else {
                     throw QueryError("unknown collection operator '@\(name)'; expected @count, @size, @sum, @avg, @min, @max, @keys or @values",
                                      at: t.position)

@@ -32,6 +32,7 @@ final class MapQueryTests: StrataTestCase {
         let realm = try seeded()
         XCTAssertEqual(try ids(realm, "ANY stock.@keys == 'eggs'"), [1])
         XCTAssertEqual(try ids(realm, "ANY stock.@keys BEGINSWITH 'f'"), [2])
+        XCTAssertEqual(try ids(realm, "ANY stock.@allKeys == 'eggs'"), [1], "Realm's other name of @keys")
         XCTAssertEqual(try ids(realm, "'apples' IN stock.@keys"), [1])
         XCTAssertEqual(try ids(realm, "NONE stock.@keys == 'eggs'"), [2, 3])
     }

@@ -19,6 +19,14 @@ final class Companion: Object {
 final class MutableSetTests: StrataTestCase {
     private func open() throws -> Realm { try openRealm(types: [Traveller.self, Companion.self]) }
 
+    func testValueForKeyGivesTheMembersValuesAsASet() throws {
+        let realm = try open()
+        let traveller = try realm.write {
+            realm.create(Traveller.self, value: ["id": 1, "companions": [["name": "Ann", "age": 3], ["name": "Bob", "age": 3]]])
+        }
+        XCTAssertEqual(traveller.companions.value(forKey: "name") as? Set<String>, ["Ann", "Bob"])
+        XCTAssertEqual(traveller.companions.value(forKey: "age") as? Set<Int>, [3])
+    }
 
     func testASetTakesAnyRealmCollectionAsItsValue() throws {
         let realm = try open()

@@ -29,6 +29,16 @@ final class QueryTests: StrataTestCase {
         try super.tearDownWithError()
     }
 
+    func testNumberPlaceholdersTakeArgumentsAsPercentAtDoes() {
+        let people = realm.objects(Person.self)
+        XCTAssertEqual(people.filter("age == %d AND id < %lld", 3, 20).map(\.id), [3, 13])
+        XCTAssertEqual(people.filter("score > %f", 49.0).count, 1)
+        XCTAssertEqual((people.filter("id < 2").value(forKey: "self") as? [Any?])?.count, 2, "value(forKey: \"self\") gives the objects")
+        XCTAssertThrowsError(try people.throwingFilter("age == %x", 1)) { error in
+            XCTAssertTrue("\(error)".contains("a number placeholder such as '%d'"), "\(error)")
+        }
+    }
+
     private func ids(_ results: Results<Person>) -> [Int] { results.map(\.id) }
 
     func testIteratingAClassWithADamagedRowTrapsRatherThanEndingEarly() throws {

@@ -124,6 +124,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         store.write { try $0.removeValue(forKey: k) }
     }
 
+    /// The same as `removeObject(for:)` (RealmSwift's other name for it).
+    public func removeValue(for key: Key) { removeObject(for: key) }
+
     /// Removes every entry (object values stay in the Realm).
     public func removeAll() {
         guard let store else { unmanaged.removeAll(); return }

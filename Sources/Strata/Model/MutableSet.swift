@@ -45,6 +45,12 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
         return store.read { try $0.contains(value) }
     }
 
+    /// The distinct values of property `key` of the members, as a set (RealmSwift's key-value
+    /// coding of a set of objects; nil values are left out).
+    public func value(forKey key: String) -> Any? {
+        Set((results.value(forKey: key) as? [Any?] ?? []).compactMap { $0 as? AnyHashable })
+    }
+
     /// Whether every member of this set is a member of `possibleSuperset`.
     public func isSubset(of possibleSuperset: MutableSet<Element>) -> Bool {
         allSatisfy(possibleSuperset.contains)

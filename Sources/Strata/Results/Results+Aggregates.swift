@@ -43,8 +43,9 @@ extension Results {
         return convert(.double(total / Double(n))) ?? convert(.float(Float(total / Double(n)))) ?? convert(.int(Int64(total / Double(n))))
     }
 
-    /// The values of one property for every object, in result order.
+    /// The values of one property for every object, in result order (`"self"`: the objects).
     public func value(forKey key: String) -> Any? {
+        if key == "self" { return map { $0 as Any? } }
         let p = property(key, for: "read")
         guard let index = info.index(of: key) else { return [Any?]() }
         let field = info.properties[index].field

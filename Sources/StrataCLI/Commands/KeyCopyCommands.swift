@@ -41,7 +41,8 @@ struct RekeyCommand: Command {
         synopsis: "FILE OUT --key-file KEY --new-key-file NEWKEY",
         description: "Writes a copy of FILE, encrypted with the key of --key-file (or STRATA_KEY), to OUT, a new file, "
             + "encrypted with the key of --new-key-file.",
-        example: "strata rekey app.strata app-rekeyed.strata --key-file old.key --new-key-file new.key")
+        example: "strata rekey app.strata app-rekeyed.strata --key-file old.key --new-key-file new.key",
+        extraOptions: [("--new-key-file PATH", "a file holding the key of the copy, in the same form")])
 
     func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments, valued: ["--new-key-file"])
@@ -67,13 +68,14 @@ enum KeyCopy {
     }
 
     /// The help of one of the commands.
-    static func help(synopsis: String, description: String, example: String) -> HelpText {
+    static func help(synopsis: String, description: String, example: String,
+                     extraOptions: [(String, String)] = []) -> HelpText {
         HelpText(
             synopsis: synopsis,
             description: [description + " Every record is sealed again and the indexes are built again; FILE is not changed: "
                 + "replace it with OUT only when no process has it open. Keys are read from files or the environment, never "
                 + "from the arguments, which other users can see."],
-            options: [("--key-file PATH", "a file holding the key: 128 hex digits or 64 bytes (or STRATA_KEY, in hex)")],
+            options: [("--key-file PATH", "a file holding the key: 128 hex digits or 64 bytes (or STRATA_KEY, in hex)")] + extraOptions,
             examples: [example],
             exitStatus: [(0, "success"), (1, "FILE cannot be read with the key, or OUT exists or cannot be written"),
                          (2, "bad arguments")])
