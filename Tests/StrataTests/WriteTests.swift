@@ -97,6 +97,20 @@ final class WriteTests: StrataTestCase {
         XCTAssertNil(realm.object(ofType: Dog.self, forPrimaryKey: 2))
     }
 
+    func testALoopInAWriteGoesOverTheObjectsTheResultsHeldWhenItBegan() throws {
+        let realm = try openRealm()
+        try realm.write { for id in 1...10 { realm.add(Dog(value: ["id": id, "name": "d\(id)", "age": id])) } }
+        var visited = 0
+        try realm.write {
+            for dog in realm.objects(Dog.self).filter("age > 0") {
+                visited += 1
+                realm.delete(dog)
+            }
+        }
+        XCTAssertEqual(visited, 10)
+        XCTAssertEqual(realm.objects(Dog.self).count, 0)
+    }
+
     func testCancelWriteDiscardsChanges() throws {
         let realm = try openRealm()
         realm.beginWrite()

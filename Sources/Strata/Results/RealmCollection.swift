@@ -13,13 +13,21 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     @usableFromInline var scan: RowScan?
     @usableFromInline var accessors: AccessorRecycler
 
-    /// Iterates `results` (nothing when nil: an unmanaged collection).
+    /// Iterates `results` (nothing when nil: an unmanaged collection). Inside a write the
+    /// loop goes over the objects the results hold when it starts (RealmSwift's snapshot), so
+    /// that deleting or changing objects in the loop does not move the ones still to come.
     init(_ results: Results<Element>?) {
         self.results = results
-        elementAt = nil
-        count = results?.count ?? 0
         scan = results?.tableScan()
         accessors = AccessorRecycler(results?.info)
+        if let results, results.core.writes.isInWriteTransaction, !results.state.holdsValues {
+            let keys = results.keys
+            elementAt = { results.element(keys[$0]) }
+            count = keys.count
+        } else {
+            elementAt = nil
+            count = results?.count ?? 0
+        }
     }
 
     /// Iterates `count` elements made by `element(i)`.
