@@ -67,7 +67,8 @@ final class AnyRealmCollectionTests: StrataTestCase {
             XCTAssertEqual(dogs.distinct(by: ["name"]).count, expected, kind)
             XCTAssertEqual(dogs.max(ofProperty: "age") as Int?, 9, kind)
             XCTAssertEqual(dogs.sum(ofProperty: "age") as Int, kind == "set" ? 14 : 17, kind)
-            XCTAssertEqual((dogs.value(forKey: "name") as? [String])?.count, expected, kind)
+            let names = dogs.value(forKey: "name")  // a set's as a set, as RealmSwift's
+            XCTAssertEqual(kind == "set" ? (names as? Set<String>)?.count : (names as? [String])?.count, expected, kind)
             XCTAssertEqual(dogs.where { $0.age == 9 }.count, 1, kind)
             XCTAssertTrue(dogs.realm != nil, kind)
             XCTAssertFalse(dogs.isInvalidated, kind)
