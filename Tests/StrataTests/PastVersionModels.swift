@@ -29,7 +29,7 @@ enum HistoryState {
         let nodes = realm.objects(HistoryNode.self)
         var lines = nodes.sorted(byKeyPath: "id").map { n in
             "node \(n.id) group=\(n.group) score=\(n.score) weight=\(n.weight) next=\(n.next.map { "\($0.id)" } ?? "nil") "
-                + "children=\(n.children.map(\.id)) labels=\(n.labels.sorted()) "
+                + "children=\(n.children.map(\.id)) labels=\(Array(n.labels).sorted()) "
                 + "counts=\(n.counts.map { "\($0.key):\($0.value)" }.sorted()) previous=\(n.previous.map(\.id).sorted())"
         }
         lines += realm.objects(HistoryNote.self).sorted(byKeyPath: "text").map { "note \($0.text) node=\($0.node.map { "\($0.id)" } ?? "nil")" }

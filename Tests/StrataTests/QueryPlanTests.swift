@@ -448,7 +448,8 @@ final class QueryPlanTests: StrataTestCase {
             XCTAssertTrue(found.explain().hasPrefix("primary key lookup on CodedEvent.code for 1 value {'\(code)'}"), found.explain())
         }
         let bound = realm.objects(IndexedEvent.self).filter("name == %@", "b")
-        XCTAssertEqual(bound.description, "Results<IndexedEvent> <1 objects>")
+        XCTAssertTrue(bound.description.hasPrefix("Results<IndexedEvent> <0x"), bound.description)
+        XCTAssertEqual(bound.count, 1)
         XCTAssertEqual(bound.filter("count == 1").map(\.id), [-2])
     }
 }

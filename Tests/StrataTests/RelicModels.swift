@@ -91,7 +91,7 @@ enum RelicFile {
         }
         for keeper in realm.objects(Keeper.self).sorted(byKeyPath: "id") {
             let marks = keeper.marks.asKeyValueSequence().map { "\($0.key)=\($0.value)" }
-            lines.append("Keeper \(keeper.id)|\(keeper.name)|\(keeper.relics.map(\.id))|\(keeper.tags.sorted())|\(marks)")
+            lines.append("Keeper \(keeper.id)|\(keeper.name)|\(keeper.relics.map(\.id))|\(Array(keeper.tags).sorted())|\(marks)")
         }
         return lines
     }

@@ -12,7 +12,7 @@ final class RevertListTests: StrataTestCase {
     /// What node 0 holds: its list, set and map.
     private func collections(_ realm: Realm) throws -> String {
         let root = try XCTUnwrap(realm.object(ofType: HistoryNode.self, forPrimaryKey: 0))
-        return "children=\(root.children.map(\.id)) labels=\(root.labels.sorted()) counts=\(root.counts.map { "\($0.key):\($0.value)" }.sorted())"
+        return "children=\(root.children.map(\.id)) labels=\(Array(root.labels).sorted()) counts=\(root.counts.map { "\($0.key):\($0.value)" }.sorted())"
     }
 
     /// Runs `body` in a write on a Realm of the test file and returns the version it committed.

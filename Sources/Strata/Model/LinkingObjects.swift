@@ -29,7 +29,11 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: RealmC
     public var count: Int { results?.count ?? 0 }
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
-    public var description: String { "LinkingObjects<\(Element.className())> <\(count) objects>" }
+    /// "LinkingObjects<Dog> <0x…> (" and each object on its own line, as RealmSwift prints them.
+    public var description: String {
+        CollectionDescription.render("LinkingObjects", Element.className(), address: results?.state, count: count,
+                                     elements: enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
+    }
 
     /// The object at `index`.
     public subscript(index: Int) -> Element {

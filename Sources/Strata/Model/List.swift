@@ -21,7 +21,11 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
 
     // MARK: Reading
 
-    public var description: String { "List<\(Element.self)> <\(count) elements>" }
+    /// "List<Dog> <0x…> (" and each element on its own line, as RealmSwift prints lists.
+    public var description: String {
+        CollectionDescription.render("List", CollectionDescription.typeName(Element.self), address: self, count: count,
+                                     elements: enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
+    }
 
     /// The element at `position`; setting it replaces the element (inside a write).
     public subscript(position: Int) -> Element {

@@ -50,7 +50,12 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 
     // MARK: Reading
 
-    public var description: String { "Map<\(Key.self), \(Value.self)> <\(count) entries>" }
+    /// "Map<string, Dog> <0x…> (" and each entry on its own line (`[key]: value`), as
+    /// RealmSwift prints maps.
+    public var description: String {
+        CollectionDescription.render("Map", "string, " + CollectionDescription.typeName(Value.self), address: self, count: count,
+                                     elements: keys.lazy.map { (label: "[\($0)]:", value: self[$0] as Any) })
+    }
 
     /// The Realm managing the map; nil when it is unmanaged.
     public var realm: Realm? { store.map { Realm(core: $0.core) } }

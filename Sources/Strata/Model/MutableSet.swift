@@ -22,7 +22,11 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
 
     // MARK: Reading
 
-    public var description: String { "MutableSet<\(Element.self)> <\(count) elements>" }
+    /// "MutableSet<Dog> <0x…> (" and each member on its own line, as RealmSwift prints sets.
+    public var description: String {
+        CollectionDescription.render("MutableSet", CollectionDescription.typeName(Element.self), address: self, count: count,
+                                     elements: enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
+    }
 
     /// The element at `position` in the set's order.
     public subscript(position: Int) -> Element {

@@ -31,14 +31,31 @@ open class Object: ObjectBase {
 
     open override var isInvalidated: Bool { super.isInvalidated }
 
-    /// "Dog { name = Rex; age = 3; }", as RealmSwift prints objects.
+    /// "Dog {\n\tname = Rex;\n\tage = 3;\n}", as RealmSwift prints objects: nil as `(null)`,
+    /// linked objects and collections nested (`CollectionDescription.maximumDepth` deep).
     open override var description: String {
+        let depth = CollectionDescription.depth
+        if depth > CollectionDescription.maximumDepth { return "<Maximum depth exceeded>" }
+        return CollectionDescription.$depth.withValue(depth + 1) { propertyLines() }
+    }
+
+    /// The object's class and properties, one per line (`description`).
+    private func propertyLines() -> String {
         let info = ModelClass.forType(Swift.type(of: self))
         if binding != nil && isInvalidated { return "[invalid object]" }
         let body = info.properties.indices.map { index in
             let v = storedValue(index)
-            let shown = v.object.map { "\(Swift.type(of: $0).className()) object" } ?? describe(v.value)
-            return "\t\(info.properties[index].name) = \(shown);"
+            let shown: String
+            if let object = v.object {
+                shown = object.description
+            } else if v.collection != nil {
+                shown = "\(info.properties[index].field.box(v))"
+            } else if case .null = v.value {
+                shown = "(null)"
+            } else {
+                shown = describe(v.value)
+            }
+            return "\t\(info.properties[index].name) = \(shown.replacingOccurrences(of: "\n", with: "\n\t"));"
         }
         return "\(info.name) {\n\(body.joined(separator: "\n"))\n}"
     }

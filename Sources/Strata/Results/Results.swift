@@ -69,8 +69,11 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     /// The last object, or nil.
     public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
 
+    /// "Results<Dog> <0x…> (" and each element on its own line, as RealmSwift prints results.
     public var description: String {
-        state.holdsValues ? "Results<\(Element.self)> <\(count) values>" : "Results<\(info.name)> <\(count) objects>"
+        CollectionDescription.render("Results", state.holdsValues ? CollectionDescription.typeName(Element.self) : info.name,
+                                     address: state, count: count,
+                                     elements: enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
     }
 
     /// Same Realm, same class, same source and same query text.

@@ -1,0 +1,44 @@
+import Foundation
+
+/// How collections print, as RealmSwift's do: the kind and element type, the instance's
+/// address, then each element on its own line (an object's properties indented below it),
+/// the first `shownElements` of them.
+enum CollectionDescription {
+    /// The most elements printed; the rest are counted.
+    static let shownElements = 100
+    /// The most objects printed inside one another (through links and collections).
+    static let maximumDepth = 3
+    /// How many objects the description being made is inside.
+    @TaskLocal static var depth = 0
+
+    /// `kind<typeName> <0x…> (` then a `[index] element` (or `[key]: element`) line per
+    /// element, then `)`.
+    static func render(_ kind: String, _ typeName: String, address: AnyObject?,
+                       count: Int, elements: some Sequence<(label: String, value: Any)>) -> String {
+        var lines: [String] = []
+        for (label, value) in elements.prefix(shownElements) {
+            lines.append("\t\(label) " + describe(value).replacingOccurrences(of: "\n", with: "\n\t"))
+        }
+        if count > shownElements { lines.append("\t... \(count - shownElements) objects skipped.") }
+        let pointer = address.map { String(UInt(bitPattern: ObjectIdentifier($0).hashValue), radix: 16) } ?? "0"
+        return "\(kind)<\(typeName)> <0x\(pointer)> (\n" + lines.joined(separator: ",\n") + "\n)"
+    }
+
+    /// The name RealmSwift prints for an element type: an object's class name, else the
+    /// stored type's ("int", "string"...).
+    static func typeName<E: _HasPersistedType>(_ type: E.Type) -> String {
+        if let object = E.self as? ObjectBase.Type { return object.className() }
+        guard let persistable = E.PersistedType.self as? any _Persistable.Type else { return "\(E.self)" }
+        let info = persistable._strataTypeInfo
+        return info.linkTarget?.className() ?? info.type.description
+    }
+
+    /// An element as printed: an object by its description, nil as `(null)`.
+    static func describe(_ value: Any) -> String {
+        switch ValueConversion.flatten(value) {
+        case nil: "(null)"
+        case let object as ObjectBase: object.description
+        case let x?: "\(x)"
+        }
+    }
+}

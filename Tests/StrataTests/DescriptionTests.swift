@@ -1,0 +1,25 @@
+import Foundation
+import XCTest
+@testable import Strata
+
+/// How objects and collections print: as RealmSwift prints them (RealmCollectionTypeTests'
+/// `testDescription`), an object's nil as `(null)`, collections element by element.
+final class DescriptionTests: StrataTestCase {
+    func testObjectsAndCollectionsPrintTheirElements() throws {
+        let realm = try openRealm(types: shipTypes)
+        let ship = try realm.write {
+            realm.create(Ship.self, value: ["id": 1, "name": "Hind", "roster": [["id": 2, "name": "Bo"]], "logbook": ["calm"]])
+        }
+        XCTAssertTrue(ship.description.contains("\n\tchart = (null);"), ship.description)
+        let roster = ship.roster.description
+        let pattern = #"^List<Sailor> <0x[0-9a-f]+> \(\n\t\[0\] Sailor \{\n\t\tid = 2;\n\t\tname = Bo;\n\t\trank = 0;\n\t\tship = \(null\);\n\t\}\n\)$"#
+        XCTAssertNotNil(roster.range(of: pattern, options: .regularExpression), roster)
+        XCTAssertTrue(ship.logbook.description.hasPrefix("List<string> <0x"), ship.logbook.description)
+        XCTAssertTrue(ship.logbook.description.hasSuffix("(\n\t[0] calm\n)"), ship.logbook.description)
+        XCTAssertTrue(realm.objects(Sailor.self).description.hasPrefix("Results<Sailor> <0x"))
+        XCTAssertTrue(ship.description.contains("\troster = List<Sailor> <0x"), "a collection property prints its elements, nested")
+        let sailor = try XCTUnwrap(realm.object(ofType: Sailor.self, forPrimaryKey: 2))
+        try realm.write { sailor.ship = ship }
+        XCTAssertTrue(sailor.description.contains("\tship = Ship {\n\t\tid = 1;"), "a linked object prints nested: \(sailor.description)")
+    }
+}
