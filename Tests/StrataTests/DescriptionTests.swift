@@ -17,6 +17,8 @@ final class DescriptionTests: StrataTestCase {
         XCTAssertTrue(ship.logbook.description.hasPrefix("List<string> <0x"), ship.logbook.description)
         XCTAssertTrue(ship.logbook.description.hasSuffix("(\n\t[0] calm\n)"), ship.logbook.description)
         XCTAssertTrue(realm.objects(Sailor.self).description.hasPrefix("Results<Sailor> <0x"))
+        XCTAssertTrue(DynOwner().petsByName.description.hasPrefix("Map<string, DynPet> <0x"), DynOwner().petsByName.description)
+        XCTAssertTrue(DynOwner().scores.description.hasPrefix("Map<string, int> <0x"))
         XCTAssertTrue(ship.description.contains("\troster = List<Sailor> <0x"), "a collection property prints its elements, nested")
         let sailor = try XCTUnwrap(realm.object(ofType: Sailor.self, forPrimaryKey: 2))
         try realm.write { sailor.ship = ship }

@@ -83,6 +83,17 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertNotEqual(realm.object(ofType: Badge.self, forPrimaryKey: "b")?.id, again.id)
     }
 
+    func testAnUnmanagedObjectsCollectionReadByNameIsItsOwn() throws {
+        let ship = Ship()
+        (ship["logbook"] as? List<String>)?.append("calm")
+        (ship.value(forKey: "roster") as? List<Sailor>)?.append(Sailor(value: ["id": 1]))
+        XCTAssertEqual(Array(ship.logbook), ["calm"], "written through the list the object holds")
+        XCTAssertEqual(ship.roster.count, 1)
+        let realm = try openRealm(types: shipTypes)
+        try realm.write { realm.add(ship) }
+        XCTAssertEqual(realm.objects(Ship.self).first?.logbook.first, "calm")
+    }
+
     func testKeyPathNamesAreThePropertiesTheyRead() {
         XCTAssertEqual(_name(for: \Sailor.name), "name")
         XCTAssertEqual(ObjectBase._name(for: \Sailor.ship?.name), "ship.name")

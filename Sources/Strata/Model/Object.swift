@@ -69,6 +69,10 @@ open class Object: ObjectBase {
             let info = ModelClass.forType(Swift.type(of: self))
             if info.index(of: key) == nil, let inverse = KeyValueCoding.linkingObjects(key, of: self, info) { return inverse }
             let (_, index) = property(key)
+            if binding == nil && info.properties[index].schema.isList {
+                // The collection itself, so that what is written through it stays in the object.
+                return info.properties[index].field.instance(at: info.field(index, of: self))
+            }
             return KeyValueCoding.bridged(info.properties[index].field.swiftValue(storedValue(index)))
         }
         set {

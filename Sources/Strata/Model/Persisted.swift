@@ -121,11 +121,17 @@ protocol PersistedField {
     /// `index`): makes the collection the field holds the managed one, for whoever kept it, and
     /// gives the field a fresh one (the object must not hold a collection that holds it).
     static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int)
+    /// The value the field holds, as its Swift type: for a list, set or map the instance
+    /// itself (key-value coding of an unmanaged object hands it out, and writes through it).
+    static func instance(at field: UnsafeMutableRawPointer) -> Any
 }
 
 extension PersistedField {
     /// A field that holds no collection has none to adopt.
     static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int) {}
+
+    /// A boxed field's value, made from what it holds.
+    static func instance(at field: UnsafeMutableRawPointer) -> Any { box(value(at: field)) }
 }
 
 /// A list, set or map that becomes the managed collection of its object's property when the
@@ -148,6 +154,10 @@ extension Persisted: PersistedField {
 
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions {
         field.assumingMemoryBound(to: Self.self).pointee.options
+    }
+
+    static func instance(at field: UnsafeMutableRawPointer) -> Any {
+        field.assumingMemoryBound(to: Self.self).pointee.value
     }
 
     static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int) {

@@ -28,7 +28,9 @@ enum CollectionDescription {
     /// stored type's ("int", "string"...).
     static func typeName<E: _HasPersistedType>(_ type: E.Type) -> String {
         if let object = E.self as? ObjectBase.Type { return object.className() }
-        guard let persistable = E.PersistedType.self as? any _Persistable.Type else { return "\(E.self)" }
+        guard let persistable = (E.self as? any _Persistable.Type) ?? (E.PersistedType.self as? any _Persistable.Type) else {
+            return "\(E.self)"
+        }
         let info = persistable._strataTypeInfo
         return info.linkTarget?.className() ?? info.type.description
     }
