@@ -94,6 +94,25 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Ship.self).first?.logbook.first, "calm")
     }
 
+    func testCollectionOperatorsInKeyPaths() throws {
+        let realm = try openRealm(types: shipTypes)
+        try realm.write {
+            realm.create(Ship.self, value: ["id": 1, "roster": [["id": 1, "name": "Ann", "rank": 1], ["id": 2, "name": "Bo", "rank": 3],
+                                                                ["id": 3, "name": "Ann", "rank": 2]]])
+        }
+        let sailors = realm.objects(Sailor.self)
+        XCTAssertEqual((sailors.value(forKeyPath: "@count") as? NSNumber)?.intValue, 3)
+        XCTAssertEqual((sailors.value(forKeyPath: "@sum.rank") as? NSNumber)?.intValue, 6)
+        XCTAssertEqual((sailors.value(forKeyPath: "@avg.rank") as? NSNumber)?.doubleValue, 2)
+        XCTAssertEqual((sailors.value(forKeyPath: "@min.rank") as? NSNumber)?.intValue, 1)
+        XCTAssertEqual((sailors.value(forKeyPath: "@max.rank") as? NSNumber)?.intValue, 3)
+        XCTAssertEqual((sailors.value(forKeyPath: "@unionOfObjects.name") as? NSArray)?.count, 3)
+        XCTAssertEqual((sailors.value(forKeyPath: "@distinctUnionOfObjects.name") as? NSArray)?.count, 2)
+        let roster = try XCTUnwrap(realm.objects(Ship.self).first?.roster)
+        XCTAssertEqual((roster.value(forKeyPath: "@max.rank") as? NSNumber)?.intValue, 3, "lists too")
+        XCTAssertNil(sailors.filter("id > 9").value(forKeyPath: "@avg.rank"), "no values have no average")
+    }
+
     func testKeyPathNamesAreThePropertiesTheyRead() {
         XCTAssertEqual(_name(for: \Sailor.name), "name")
         XCTAssertEqual(ObjectBase._name(for: \Sailor.ship?.name), "ship.name")

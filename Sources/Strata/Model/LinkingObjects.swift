@@ -89,7 +89,7 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: RealmC
     }
 
     public func value(forKey key: String) -> Any? { results?.value(forKey: key) ?? [Any?]() }
-    public func value(forKeyPath keyPath: String) -> Any? { value(forKey: keyPath) }
+    public func value(forKeyPath keyPath: String) -> Any? { results?.value(forKeyPath: keyPath) ?? value(forKey: keyPath) }
     public func setValue(_ value: Any?, forKey key: String) { results?.setValue(value, forKey: key) }
 
     /// Same owner, origin property and Realm.
