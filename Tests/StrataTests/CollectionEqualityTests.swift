@@ -22,6 +22,31 @@ final class CollectionEqualityTests: StrataTestCase {
         XCTAssertFalse(a.isEqual("not a list"))
     }
 
+    func testMapsCompareTheirEntriesOrTheStoredMap() throws {
+        let a = Map<String, Int>(), b = Map<String, Int>()
+        XCTAssertEqual(a, b, "two empty maps are equal")
+        a["x"] = 1
+        b["x"] = 1
+        XCTAssertEqual(a, b)
+        XCTAssertTrue(a.isEqual(b))
+        b["y"] = 2
+        XCTAssertNotEqual(a, b)
+        let realm = try openRealm(types: [Tagged.self])
+        let tagged = try realm.write { realm.create(Tagged.self, value: ["stock": ["x": 1]]) }
+        XCTAssertEqual(tagged.stock, realm.objects(Tagged.self).first?.stock, "the same stored map through two accessors")
+        XCTAssertNotEqual(tagged.stock, a, "a managed map never equals an unmanaged one")
+    }
+
+    func testAListRangeReadsAndReplacesItsElements() throws {
+        let list = List<Int>()
+        list.append(objectsIn: [1, 2, 3, 4, 5])
+        XCTAssertEqual(Array(list[1..<3]), [2, 3])
+        let other = List<Int>()
+        other.append(objectsIn: [9, 8])
+        list[1..<4] = other[0..<2]
+        XCTAssertEqual(Array(list), [1, 9, 8, 5])
+    }
+
     func testUnmanagedSetsCompareTheirMembers() {
         let a = MutableSet<String>(), b = MutableSet<String>()
         a.insert(objectsIn: ["x", "y"])

@@ -18,6 +18,13 @@ extension List {
         }
     }
 
+    /// The elements in `bounds`; setting it replaces them (`list[1..<3] = other[0..<2]`), as
+    /// `replaceSubrange` does.
+    public subscript(bounds: Range<Int>) -> Slice<List<Element>> {
+        get { Slice(base: self, bounds: checkedBounds(bounds)) }
+        set { replaceSubrange(bounds, with: Array(newValue)) }
+    }
+
     /// Removes the elements in `bounds` (the objects themselves stay in the Realm). Traps when
     /// the range is not within the list.
     public func removeSubrange<R>(_ bounds: R) where R: RangeExpression, R.Bound == Int {

@@ -86,7 +86,7 @@ extension ListBackedCollection {
     /// finds equal (as RealmSwift compares unmanaged collections by their contents).
     static func sameCollection(_ lhs: Self, _ rhs: Self, sameElements: ([Element], [Element]) -> Bool) -> Bool {
         switch (lhs.store, rhs.store) {
-        case let (a?, b?): a.core.file === b.core.file && a.ownerKey == b.ownerKey && a.property == b.property
+        case let (a?, b?): a.isSameCollection(as: b)
         case (nil, nil): sameElements(lhs.unmanaged, rhs.unmanaged)
         default: false
         }

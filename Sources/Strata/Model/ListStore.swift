@@ -58,6 +58,12 @@ final class ListStore {
         if let index { self.init(owner: owner, index: index) } else { self.init(owner: owner, dynamicList: property) }
     }
 
+    /// Whether `other` is the same stored collection: the same property of the same object of
+    /// the same file (through any Realm instance or accessor).
+    func isSameCollection(as other: ListStore) -> Bool {
+        core.file === other.core.file && ownerKey == other.ownerKey && property == other.property
+    }
+
     /// The storage operations on this list, in the current transaction.
     struct Operations {
         let txn: StorageTransaction

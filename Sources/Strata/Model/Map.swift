@@ -225,6 +225,22 @@ struct MapContents {
     let values: [_StrataValue]
 }
 
+extension Map: Equatable {
+    /// The same stored map, or two unmanaged maps with equal entries (as RealmSwift compares
+    /// unmanaged collections by their contents).
+    public static func == (lhs: Map<Key, Value>, rhs: Map<Key, Value>) -> Bool {
+        if lhs === rhs { return true }
+        switch (lhs.store, rhs.store) {
+        case let (a?, b?): return a.isSameCollection(as: b)
+        case (nil, nil): return lhs.unmanaged == rhs.unmanaged
+        default: return false
+        }
+    }
+
+    /// Whether `object` is this map (RealmSwift's `NSObject.isEqual`): `==`.
+    public func isEqual(_ object: Any?) -> Bool { (object as? Map<Key, Value>).map { $0 == self } ?? false }
+}
+
 extension Map: AdoptableCollection {
     func adopt(_ store: ListStore) {
         self.store = store
