@@ -315,6 +315,7 @@ package func literalText(_ v: Value) -> String {
         return "T\(Int64(s)):\(Int64(((t - s) * 1e9).rounded()))"
     case .uuid(let u): return "uuid(\(u.uuidString))"
     case .link(let k): return "link(\(k))"
+    case .typedLink(let c, let k): return "link(\(c), \(k))"
     case .objectId(let id): return "oid(\(id.stringValue))"
     case .decimal128(let d): return d.isFinite ? d.text : "'\(d.text)'"
     }

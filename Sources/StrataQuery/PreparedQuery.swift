@@ -149,6 +149,7 @@ extension Value {
         case .link: 9
         case .objectId: 10
         case .decimal128: 11
+        case .typedLink: 12
         }
     }
 }

@@ -11,6 +11,14 @@ extension Resolver {
     func compare(_ p: PropertySchema, _ c: ComparisonSite, _ rhs: Operand, throughLinks: Bool = false) throws(QueryError) -> ResolvedPredicate {
         try checkOperator(p, c)
         switch rhs {
+        case .object(let o, _, _) where p.type == .mixed:
+            guard c.op == .equal || c.op == .notEqual else {
+                throw QueryError("a mixed value can only be compared with an object using '==', '!=' or IN, not '\(c.op.rawValue)'", at: c.position)
+            }
+            guard let link = try heldLinks([o], what: "'\(p.name)'", at: rhs).first else { return .constant(c.op == .notEqual) }
+            return .comparison(ResolvedComparison(property: p, op: c.op, options: [], operand: .value(link)))
+        case .objects(let os, _, _) where p.type == .mixed && c.op == .in:
+            return .comparison(ResolvedComparison(property: p, op: .in, options: [], operand: .values(try heldLinks(os, what: "'\(p.name)'", at: rhs))))
         case .object(let o, _, _):
             guard p.type == .link else {
                 throw QueryError("cannot compare '\(p.name)' (\(p.type)) with an object", at: rhs.position)
@@ -121,8 +129,8 @@ extension Resolver {
         case (.decimal128, _):
             guard let d = v.asDecimal128 else { throw mismatch() }
             return .decimal128(d)
-        case (.mixed, .link):
-            throw QueryError("cannot compare the mixed '\(p.name)' with an object: it holds no objects", at: position)
+        case (.mixed, .link), (.mixed, .typedLink):
+            throw QueryError("cannot compare the mixed '\(p.name)' with \(source); compare it with an object argument", at: position)
         case (.mixed, _):
             // Any kind: numbers of every kind compare by value, other kinds only with their own.
             return v

@@ -98,17 +98,23 @@ extension Resolver {
 
     /// The keys of object arguments, after checking their class and Realm.
     func objectKeys(_ objects: [ObjectArgument], target: String, what: String, at rhs: Operand) throws(QueryError) -> [ObjectKey] {
-        var keys: [ObjectKey] = []
+        for o in objects where o.className != target {
+            throw QueryError("cannot compare \(what), which holds '\(target)' objects, with a '\(o.className)' object", at: rhs.position)
+        }
+        return try heldLinks(objects, what: what, at: rhs).compactMap { if case .typedLink(_, let key) = $0 { key } else { nil } }
+    }
+
+    /// The links to `objects` as a mixed value holds them (`Value.typedLink`: any class); an
+    /// unmanaged or deleted object has none, so it matches nothing.
+    func heldLinks(_ objects: [ObjectArgument], what: String, at rhs: Operand) throws(QueryError) -> [Value] {
+        var links: [Value] = []
         for o in objects {
-            guard o.className == target else {
-                throw QueryError("cannot compare \(what), which holds '\(target)' objects, with a '\(o.className)' object", at: rhs.position)
-            }
             guard !o.isFromOtherRealm else {
                 throw QueryError("the object compared with \(what) must be from the Realm being queried", at: rhs.position)
             }
-            if let key = o.key { keys.append(key) }
+            if let key = o.key { links.append(.typedLink(o.className, key)) }
         }
-        return keys
+        return links
     }
 
     /// Folds a comparison between two constants, after the same checks a property would get.

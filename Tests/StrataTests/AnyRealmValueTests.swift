@@ -73,8 +73,8 @@ final class AnyRealmValueTests: StrataTestCase {
         XCTAssertEqual(AnyRealmValue.decimal128(Decimal128(number: 2)).decimal128Value, Decimal128(number: 2))
         XCTAssertNotEqual(AnyRealmValue.int(1), .double(1))
         let dog = MixedHolder()
-        XCTAssertTrue(AnyRealmValue.object(dog).objectValue(MixedHolder.self) === dog)
-        XCTAssertNil(AnyRealmValue.int(1).objectValue(MixedHolder.self))
+        XCTAssertTrue(AnyRealmValue.object(dog).object(MixedHolder.self) === dog)
+        XCTAssertNil(AnyRealmValue.int(1).object(MixedHolder.self))
     }
 
     func testQueriesCompareNumbersOfEveryKindByValueAndNeverAStringWithANumber() throws {

@@ -46,7 +46,8 @@ final class ModelClass: @unchecked Sendable {
     let primaryKey: PropertySchema?
     /// Whether the primary key is a 64-bit int, which an `Int` key needs no conversion for.
     let hasInt64PrimaryKey: Bool
-    /// Whether any property links to objects or is a list (adding needs the graph logic).
+    /// Whether any property links to objects, is mixed (it may hold one) or is a list (adding
+    /// needs the graph logic).
     let hasRelationships: Bool
     /// The field offset of every managed index, in index order: the stored properties, then
     /// the `LinkingObjects` ones (what `ObjectBase.attach` writes, without copying the infos);
@@ -229,7 +230,7 @@ final class ModelClass: @unchecked Sendable {
         schema = ClassSchema(name: name, properties: properties.map(\.schema), isEmbedded: isEmbedded)
         primaryKey = schema.primaryKey
         hasInt64PrimaryKey = primaryKey.map { $0.type == .int && $0.intWidth == 64 } ?? false
-        hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.isList }
+        hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.canHoldLinks || $0.schema.isList }
         let inPlace = properties.indices.filter { !(properties[$0].field is BoxedField.Type) }
         managedFields = inPlace.map { (properties[$0].offset, Int32($0)) }
             + linkingObjects.enumerated().map { ($1.offset, Int32(properties.count + $0)) }
@@ -254,7 +255,7 @@ final class ModelClass: @unchecked Sendable {
         schema = stored
         primaryKey = stored.primaryKey
         hasInt64PrimaryKey = primaryKey.map { $0.type == .int && $0.intWidth == 64 } ?? false
-        hasRelationships = stored.properties.contains { $0.type == .link || $0.isList }
+        hasRelationships = stored.properties.contains { $0.canHoldLinks || $0.isList }
         managedFields = []
         boxedFields = []
         collectionFields = []

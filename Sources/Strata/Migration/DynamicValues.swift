@@ -24,7 +24,7 @@ enum DynamicValues {
         case .data(let d): return d
         case .date(let d): return d
         case .uuid(let u): return u
-        case .link: return nil
+        case .link, .typedLink: return nil  // objects: the caller's, bound to its Realm or migration
         case .objectId(let id): return id
         case .decimal128(let d): return Decimal128(bid: d)
         }

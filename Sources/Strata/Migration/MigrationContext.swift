@@ -204,6 +204,7 @@ final class MigrationContext {
         // objects, rebuild the backlinks of every relationship of or into a changed class.
         for (name, keys) in moved { try txn.migration.remapKeys(of: name, keys) }
         try txn.migration.repairRelationships(changed.union(touched).union(removed))
+        try txn.migration.repairTypedLinks(moved: Dictionary(moved) { a, _ in a })
     }
 
     // MARK: Step 2: what the block calls
@@ -256,21 +257,31 @@ final class MigrationContext {
                         return DynamicObject(self, className: target, key: k, old: object.isOldObject)
                     }
                 }
-                let elements = values.map { DynamicValues.swiftValue($0, property) }
+                let elements = values.map { swiftValue($0, property, old: object.isOldObject) }
                 return property.isOptional ? elements as [Any?] : elements.compactMap { $0 } as [Any]
             }
             if property.type == .link {
                 guard case .link(let k) = row.value(property), let target = property.linkTarget else { return nil }
                 return DynamicObject(self, className: target, key: k, old: object.isOldObject)
             }
-            return DynamicValues.swiftValue(row.value(property), property)
+            return swiftValue(row.value(property), property, old: object.isOldObject)
         }
+    }
+
+    /// The Swift value of a stored value: a mixed value's object as a `DynamicObject` of
+    /// this migration (of the old objects when `old`).
+    private func swiftValue(_ value: StrataStorage.Value, _ property: PropertySchema, old: Bool) -> Any? {
+        guard case .typedLink(let className, let key) = value else { return DynamicValues.swiftValue(value, property) }
+        return DynamicObject(self, className: className, key: key, old: old)
     }
 
     /// The stored value of `value` for a property that is not a list: a link takes a
     /// `DynamicObject` of this migration (of the link's class, existing in the new schema)
-    /// or nil.
+    /// or nil, and so may a mixed value.
     private func storedValue(_ value: Any?, _ property: PropertySchema, className: String) throws -> StrataStorage.Value {
+        if property.type == .mixed, let object = DynamicValues.unwrapped(value) as? DynamicObject, object.migrationContext === self {
+            return .typedLink(object.dynamicClassName, object.dynamicKey)
+        }
         guard property.type == .link else { return try DynamicValues.storedValue(value, property, className: className) }
         guard let value = DynamicValues.unwrapped(value), !(value is NSNull) else {
             if property.isList { throw fail("Invalid value nil for an element of list '\(className).\(property.name)': lists of objects cannot hold nil") }

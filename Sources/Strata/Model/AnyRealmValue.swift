@@ -72,7 +72,7 @@ public enum AnyRealmValue: Hashable {
     }
 
     /// The object held, if it is one of class `objectType`.
-    public func objectValue<T: Object>(_ objectType: T.Type) -> T? {
+    public func object<T: Object>(_ objectType: T.Type) -> T? {
         if case .object(let o) = self { o as? T } else { nil }
     }
 
@@ -107,7 +107,7 @@ extension AnyRealmValue: _Persistable, RealmCollectionValue, _Indexable, Sortabl
         case .uuid(let u): .uuid(u)
         case .objectId(let id): .objectId(id)
         case .decimal128(let d): .decimal128(Decimal128(bid: d))
-        case .link: v.object.map { .object($0 as! Object) } ?? .none
+        case .link, .typedLink: v.object.map { .object($0 as! Object) } ?? .none
         }
     }
 

@@ -63,6 +63,12 @@ extension DynamicObject {
 
     /// The Swift value of a stored value of `property` (an element of it, for a collection).
     private func swiftValue(_ value: StrataStorage.Value, _ property: PropertySchema, _ core: RealmCore) -> Any? {
+        if case .typedLink(let className, let key) = value {
+            guard let binding = core.reading({ try core.dynamicBinding(named: className) }) else {
+                preconditionFailure("'\(core.path)' is damaged: a mixed value holds a '\(className)' object, a class the file does not have")
+            }
+            return core.object(DynamicObject.self, binding, key)
+        }
         guard case .link(let key) = value, property.type == .link else { return KeyValueCoding.bridged(DynamicValues.swiftValue(value, property)) }
         guard let target = property.linkTarget, let binding = core.reading({ try core.dynamicBinding(named: target) }) else {
             preconditionFailure("The target class of '\(self.binding!.info.name).\(property.name)' is missing from the file")

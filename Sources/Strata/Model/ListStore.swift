@@ -110,6 +110,8 @@ final class ListStore {
         var converted = _StrataValue(value)
         if case .link(let key) = value, let targetBinding {
             converted = _StrataValue(value, object: core.object(ObjectBase.self, targetBinding, key))
+        } else if case .typedLink(let className, let key) = value {
+            converted = _StrataValue(value, object: core.heldObject(className, key))
         }
         return (Element.self as! any _Persistable.Type)._strataFrom(converted) as! Element
     }
@@ -119,7 +121,7 @@ final class ListStore {
     func storedValue<E>(of element: E) throws -> StrataStorage.Value {
         let v = (element as! any _Persistable)._strataValue
         guard let object = v.object else { return v.value }
-        return .link(try core.linkKey(for: object))
+        return try core.storedLink(to: object, in: property)
     }
 
     /// The stored value of an element to look for; nil for an object not in this Realm.
@@ -127,7 +129,7 @@ final class ListStore {
         let v = (element as! any _Persistable)._strataValue
         guard let object = v.object else { return v.value }
         guard object.managingCore?.file === core.file else { return nil }
-        return .link(object.objectKey)
+        return core.existingLink(to: object, in: property)
     }
 }
 
@@ -135,8 +137,9 @@ extension ObjectBase {
     /// Replaces the contents of managed list property `index` (an assignment to it).
     func replaceList(_ index: Int, with elements: [_StrataValue]) {
         let core = managingCore!
-        ListStore(owner: self, index: index).write { list in
-            let values = try elements.map { try $0.object.map { .link(try core.linkKey(for: $0)) } ?? $0.value }
+        let store = ListStore(owner: self, index: index)
+        store.write { list in
+            let values = try elements.map { try $0.object.map { try core.storedLink(to: $0, in: store.property) } ?? $0.value }
             try list.removeAll()
             try list.insert(values, at: 0)
         }
@@ -148,7 +151,7 @@ extension ObjectBase {
         store.write { map in
             try map.removeAll()
             for (k, v) in zip(contents.keys, contents.values) {
-                try map.setValue(try v.object.map { .link(try store.core.linkKey(for: $0)) } ?? v.value, forKey: k)
+                try map.setValue(try v.object.map { try store.core.storedLink(to: $0, in: store.property) } ?? v.value, forKey: k)
             }
         }
     }

@@ -179,8 +179,11 @@ open class ObjectBase: NSObject {
         guard binding != nil else { return KeyPathRecorder.recordRead(index) }
         if let slot = rowSlot(index) {
             let value = currentRow().value(slot)
-            if case .link(let key) = value { return _StrataValue(value, object: managingCore!.linkedObject(binding!, index, key)) }
-            return _StrataValue(value)
+            switch value {
+            case .link(let key): return _StrataValue(value, object: managingCore!.linkedObject(binding!, index, key))
+            case .typedLink(let className, let key): return _StrataValue(value, object: managingCore!.heldObject(className, key))
+            default: return _StrataValue(value)
+            }
         }
         let binding = binding!
         let storedCount = binding.slots.count
@@ -209,11 +212,12 @@ open class ObjectBase: NSObject {
             return replaceList(index, with: value.collection as? [_StrataValue] ?? [])
         }
         do {
-            let stored = try value.object.map { StrataStorage.Value.link(try core.linkKey(for: $0)) } ?? value.value
+            let property = binding!.properties[index]
+            let stored = try value.object.map { try core.storedLink(to: $0, in: property) } ?? value.value
             // The row read since the last write is still the object's: no need to read it again.
             let current = cachedRow.flatMap { $0.stamp == core.snapshot.stamp ? $0.row : nil }
             try translatingErrors {
-                try core.transaction().objects.update(binding!.table, objectKey, [(binding!.properties[index], stored)], current: current)
+                try core.transaction().objects.update(binding!.table, objectKey, [(property, stored)], current: current)
             }
         } catch { trap(error) }
     }

@@ -50,6 +50,7 @@ enum ValueConversion {
     static func value(_ given: Any?, for property: ModelProperty, className: String,
                       copyingEmbedded: Bool = false) throws -> _StrataValue {
         if property.schema.isList { return try list(given, for: property, className: className, copyingEmbedded: copyingEmbedded) }
+        if property.schema.type == .mixed, let object = heldObject(given) { return object._strataValue }
         guard let target = property.linkTarget else {
             return _StrataValue(try value(given, for: property.schema, className: className))
         }
@@ -65,6 +66,15 @@ enum ValueConversion {
             return try unmanagedObject(target, from: object, copyingEmbedded: true)
         case let nested?:
             return try unmanagedObject(target, from: nested, copyingEmbedded: copyingEmbedded)
+        }
+    }
+
+    /// The object `given` is or holds (`AnyRealmValue.object`), as a mixed value takes it.
+    static func heldObject(_ given: Any?) -> Object? {
+        switch flatten(given) {
+        case let object as Object: return object
+        case .object(let object) as AnyRealmValue: return object
+        default: return nil
         }
     }
 

@@ -183,7 +183,7 @@ extension Query {
         switch node {
         case .property(let p), .keyPath(_, let p):
             let steps = propertyPath.0
-            guard p.type == .link else { fatalError("Invalid query: cannot compare '\(p.name)' (\(p.type)) with an object") }
+            guard p.type == .link || p.type == .mixed else { fatalError("Invalid query: cannot compare '\(p.name)' (\(p.type)) with an object") }
             return Query<Bool>(.predicate(context.objectComparison(path: steps, link: p, target: p.linkTarget ?? "", op, objects)), context)
         case .collection(let steps):
             return Query<Bool>(.predicate(context.objectComparison(path: steps, link: nil, target: steps.last?.targetClass ?? "", op, objects)),

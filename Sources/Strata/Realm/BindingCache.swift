@@ -7,6 +7,9 @@ struct BindingCache {
     private var bindings: [ObjectIdentifier: TableBinding] = [:]
     /// The bindings of the dynamic API, by class name (`ModelClass(dynamic:)`).
     private var dynamicBindings: [String: TableBinding] = [:]
+    /// The bindings of the objects mixed values hold, by stored class name (each one of the
+    /// two kinds above).
+    private var heldBindings: [String: TableBinding] = [:]
     private var lastBinding: TableBinding?
     private var lastModelClass: ModelClass?
     /// Changes each time the bindings are dropped.
@@ -23,6 +26,12 @@ struct BindingCache {
 
     /// The dynamic binding made for class `name`, if any.
     func dynamicBinding(named name: String) -> TableBinding? { dynamicBindings[name] }
+
+    /// The binding kept for the objects of class `name` that mixed values hold, if any.
+    func heldObjectBinding(named name: String) -> TableBinding? { heldBindings[name] }
+
+    /// Keeps `binding` as the one for the objects of its class that mixed values hold.
+    mutating func addHeld(_ binding: TableBinding) { heldBindings[binding.info.name] = binding }
 
     /// Keeps `binding`, made for its class in this instance's file.
     mutating func add(_ binding: TableBinding) {
@@ -42,6 +51,7 @@ struct BindingCache {
         guard !bindings.isEmpty || !dynamicBindings.isEmpty else { return }
         bindings.removeAll()
         dynamicBindings.removeAll()
+        heldBindings.removeAll()
         lastBinding = nil
         generation &+= 1
     }

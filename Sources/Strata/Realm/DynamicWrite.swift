@@ -97,6 +97,7 @@ struct DynamicWrite {
     /// The stored value of `given` for `property` of class `schema` (or an element of it,
     /// for a collection property).
     private func storedValue(_ given: Any?, _ property: PropertySchema, in schema: ClassSchema) throws -> StrataStorage.Value {
+        if property.type == .mixed, let object = ValueConversion.heldObject(given) { return try core.storedLink(to: object, in: property) }
         guard property.type == .link else { return try DynamicValues.storedValue(given, property, className: schema.name) }
         guard let value = DynamicValues.unwrapped(given), !(value is NSNull) else { return .null }
         let target = property.linkTarget ?? "?"

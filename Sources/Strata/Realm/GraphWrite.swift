@@ -88,7 +88,7 @@ final class GraphWrite {
                 stored.append(v == nil ? nil : .null)
             } else if let target = v?.object {
                 if let key = try existingKey(of: target) {
-                    stored.append(.link(key))
+                    stored.append(try Self.link(key, to: target, in: info.properties[index].schema))
                 } else {
                     pending.append((index, target))
                     stored.append(nil)
@@ -142,20 +142,21 @@ final class GraphWrite {
         }
         for (index, target) in pending {
             let hasPrimaryKey = try ModelClass.of(type(of: target)).schema.primaryKey != nil
-            let targetKey = try add(target, update: hasPrimaryKey ? update : .error)
+            let property = binding.properties[index]
+            let link = try Self.link(try add(target, update: hasPrimaryKey ? update : .error), to: target, in: property)
             try translatingErrors(path: core.path) {
-                try txn.objects.update(binding.table, key, [(binding.properties[index], .link(targetKey))], onlyIfDifferent: true)
+                try txn.objects.update(binding.table, key, [(property, link)], onlyIfDifferent: true)
             }
         }
         for (index, elements, keys) in lists {
+            let property = binding.properties[index]
             let values = try elements.map { element -> StrataStorage.Value in
                 guard let target = element.object else { return element.value }
-                if let key = try existingKey(of: target) { return .link(key) }
+                if let key = try existingKey(of: target) { return try Self.link(key, to: target, in: property) }
                 let hasPrimaryKey = try ModelClass.of(type(of: target)).schema.primaryKey != nil
-                return .link(try add(target, update: hasPrimaryKey ? update : .error))
+                return try Self.link(try add(target, update: hasPrimaryKey ? update : .error), to: target, in: property)
             }
             try translatingErrors(path: core.path) {
-                let property = binding.properties[index]
                 if existed { try txn.lists.removeAll(binding.table, property, owner: key) }
                 if let keys {
                     for (k, v) in zip(keys, values) { try txn.lists.setMapValue(binding.table, property, owner: key, v, forKey: k) }
@@ -173,6 +174,13 @@ final class GraphWrite {
         if let done = written[ObjectIdentifier(target)] { return done.key }
         guard target.managingCore != nil else { return nil }
         return try core.linkKey(for: target)
+    }
+
+    /// The value stored for a link to `target` (stored under `key`) in `property`: the key, or
+    /// in a mixed property the class and key (`Value.typedLink`).
+    private static func link(_ key: ObjectKey, to target: ObjectBase, in property: PropertySchema) throws -> StrataStorage.Value {
+        guard property.type == .mixed else { return .link(key) }
+        return .typedLink(try target.binding?.info.name ?? ModelClass.of(type(of: target)).name, key)
     }
 
     /// The row of a new object of the class: each declared property's slot holds

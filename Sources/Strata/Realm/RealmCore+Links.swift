@@ -10,6 +10,29 @@ extension RealmCore {
         return object(ObjectBase.self, target, key)
     }
 
+    /// The accessor of object `key` of stored class `className`, which a mixed value holds:
+    /// of the model class of that name when the program declares one, otherwise a
+    /// `DynamicObject`.
+    func heldObject(_ className: String, _ key: ObjectKey) -> ObjectBase {
+        guard let binding = reading({ try heldObjectBinding(className) }) else {
+            preconditionFailure("'\(path)' is damaged: a mixed value holds a '\(className)' object, a class the file does not have; run `strata check \(path)`")
+        }
+        return object(ObjectBase.self, binding, key)
+    }
+
+    /// The value to store for a link to `object` in `property`: its key, or in a mixed
+    /// property its class and key (`Value.typedLink`). An unmanaged object is added first.
+    func storedLink(to object: ObjectBase, in property: PropertySchema) throws -> Value {
+        let key = try linkKey(for: object)
+        guard property.type == .mixed else { return .link(key) }
+        return .typedLink(object.binding?.info.name ?? ModelClass.forType(type(of: object)).name, key)
+    }
+
+    /// The value a link to the managed `object` of this file is stored as in `property`.
+    func existingLink(to object: ObjectBase, in property: PropertySchema) -> Value {
+        property.type == .mixed ? .typedLink(object.binding!.info.name, object.objectKey) : .link(object.objectKey)
+    }
+
     /// The object key to store for a link to `object`: its own if it is managed by this
     /// Realm's file; an unmanaged object is added first (with its graph). Throws for an object
     /// of another file or one that was deleted.

@@ -194,6 +194,19 @@ final class RealmCore {
         try lazily { try makeDynamicBinding(named: name) }
     }
 
+    /// The binding of stored class `name` for the objects mixed values hold: of the model
+    /// class of that name when the program declares one, else the dynamic API's; nil when the
+    /// file has no such class.
+    func heldObjectBinding(_ name: String) throws -> TableBinding? {
+        try lazily { () throws -> TableBinding? in
+            if let binding = bindings.heldObjectBinding(named: name) { return binding }
+            let declared = ModelClass.discovered.first { $0.name == name && !$0.isDynamic }
+            guard let binding = try declared.map({ try makeBinding(for: $0) }) ?? makeDynamicBinding(named: name) else { return nil }
+            bindings.addHeld(binding)
+            return binding
+        }
+    }
+
     /// `dynamicBinding(named:)`, in `lazily`.
     private func makeDynamicBinding(named name: String) throws -> TableBinding? {
         if let binding = bindings.dynamicBinding(named: name) { return binding }

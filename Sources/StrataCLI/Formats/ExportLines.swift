@@ -14,7 +14,14 @@ struct ExportLines {
         let names = table.schema.properties.map { QueryObjects.jsonString($0.name) + ":" }
         var linkKeys: [Int: (ObjectKey) throws -> String] = [:]
         for property in table.schema.properties where property.type == .link {
-            linkKeys[property.id] = try linkKey(property)
+            linkKeys[property.id] = try linkKey(to: property.linkTarget)
+        }
+        var heldLinkKeys: [String: (ObjectKey) throws -> String] = [:]
+        let heldLinkKey = { (className: String, key: ObjectKey) throws -> String in
+            if let known = heldLinkKeys[className] { return try known(key) }
+            let made = try linkKey(to: className)
+            heldLinkKeys[className] = made
+            return try made(key)
         }
         let objectKey: (ObjectKey) throws -> String = ObjectLines.objectKeyJSON
         let rows = txn.rows.scan(table)
@@ -25,12 +32,12 @@ struct ExportLines {
                 line += names[i]
                 let linkKey = linkKeys[property.id] ?? objectKey
                 if property.isMap {
-                    line += try mapJSON(table, property, owner: key, linkKey: linkKey)
+                    line += try mapJSON(table, property, owner: key, linkKey: linkKey, heldLinkKey: heldLinkKey)
                 } else if property.isList {
                     let elements = try txn.lists.values(table, property, owner: key)
-                    line += "[" + (try elements.map { try ObjectLines.json($0, of: property.type, linkKey: linkKey) }).joined(separator: ",") + "]"
+                    line += "[" + (try elements.map { try ObjectLines.json($0, of: property.type, linkKey: linkKey, heldLinkKey: heldLinkKey) }).joined(separator: ",") + "]"
                 } else {
-                    line += try ObjectLines.json(row.value(property), of: property.type, linkKey: linkKey)
+                    line += try ObjectLines.json(row.value(property), of: property.type, linkKey: linkKey, heldLinkKey: heldLinkKey)
                 }
             }
             line += "}}"
@@ -40,19 +47,19 @@ struct ExportLines {
 
     /// A map as a JSON object of its entries in key order: `{"key":value,...}`.
     private func mapJSON(_ table: Table, _ property: PropertySchema, owner: ObjectKey,
-                         linkKey: (ObjectKey) throws -> String) throws -> String {
+                         linkKey: (ObjectKey) throws -> String, heldLinkKey: (String, ObjectKey) throws -> String) throws -> String {
         let keys = try txn.lists.mapKeys(table, property, owner: owner)
         let values = try txn.lists.values(table, property, owner: owner)
         let entries = try zip(keys, values).map { k, v in
-            QueryObjects.jsonString(k) + ":" + (try ObjectLines.json(v, of: property.type, linkKey: linkKey))
+            QueryObjects.jsonString(k) + ":" + (try ObjectLines.json(v, of: property.type, linkKey: linkKey, heldLinkKey: heldLinkKey))
         }
         return "{" + entries.joined(separator: ",") + "}"
     }
 
-    /// How a link property names its targets: by primary key, or by object key (`"#N"`)
-    /// when the target class has none.
-    private func linkKey(_ property: PropertySchema) throws -> (ObjectKey) throws -> String {
-        guard let targetName = property.linkTarget, let target = try txn.table(targetName), let pk = target.primaryKey else {
+    /// How links to objects of class `targetName` name them: by primary key, or by object
+    /// key (`"#N"`) when the class has none.
+    private func linkKey(to targetName: String?) throws -> (ObjectKey) throws -> String {
+        guard let targetName, let target = try txn.table(targetName), let pk = target.primaryKey else {
             return ObjectLines.objectKeyJSON
         }
         return { key in

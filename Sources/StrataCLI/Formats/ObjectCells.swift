@@ -38,6 +38,7 @@ enum Cell {
             case .date(let d): return HistoryFile.preciseTime(d)
             case .uuid(let u): return u.uuidString
             case .link(let k): return "#\(k)"
+            case .typedLink(let c, let k): return "\(c)#\(k)"
             case .objectId(let id): return id.stringValue
             case .decimal128(let d): return d.text
             }
@@ -73,6 +74,7 @@ enum Cell {
             case .date(let d): return ISOTime.text(d).map(JSONScalar.string) ?? .number(d.timeIntervalSinceReferenceDate, "\(d.timeIntervalSinceReferenceDate)")
             case .uuid(let u): return .string(u.uuidString)
             case .link(let k): return .string("#\(k)")
+            case .typedLink(let c, let k): return .string("\(c)#\(k)")
             case .objectId(let id): return .string(id.stringValue)
             case .decimal128(let d): return .string(d.text)
             }

@@ -16,7 +16,9 @@ import StrataValues
 /// - decimal128: its exact text as a JSON string (`"1.50"`, `"-Inf"`, `"NaN"`); import also
 ///   takes a JSON number, read exactly from its text
 /// - mixed: null, or an object of the value's kind and its JSON in the form above
-///   (`{"type":"int","value":5}`, `{"type":"string","value":"5"}`)
+///   (`{"type":"int","value":5}`, `{"type":"string","value":"5"}`); an object it holds as
+///   its class and its key in the form of a link (`{"type":"link","value":{"class":"Dog",
+///   "key":"Rex"}}`)
 /// - an object key (the "key" of a line, a link to an object of a class without a primary
 ///   key): the string "#N", which JSON readers cannot round as they round large numbers;
 ///   import also takes the number N
@@ -38,7 +40,7 @@ enum ObjectLines {
         case .data(let d): return "\"" + d.base64EncodedString() + "\""
         case .date(let d): return ISOTime.text(d).map { "\"" + $0 + "\"" } ?? number(d.timeIntervalSinceReferenceDate)
         case .uuid(let u): return "\"" + u.uuidString + "\""
-        case .link(let k): return try linkKey(k)
+        case .link(let k), .typedLink(_, let k): return try linkKey(k)
         case .objectId(let id): return "\"" + id.stringValue + "\""
         case .decimal128(let d): return "\"" + d.text + "\""
         }
@@ -64,8 +66,14 @@ enum ObjectLines {
     }
 
     /// The JSON text of a value of a property of `type`: a mixed value with its kind.
-    static func json(_ value: Value, of type: PropertyType, linkKey: (ObjectKey) throws -> String) rethrows -> String {
+    /// `heldLinkKey` gives the JSON text of the key of an object of a class that a mixed value
+    /// holds.
+    static func json(_ value: Value, of type: PropertyType, linkKey: (ObjectKey) throws -> String,
+                     heldLinkKey: (String, ObjectKey) throws -> String) rethrows -> String {
         guard type == .mixed, let kind = value.storedType else { return try json(value, linkKey: linkKey) }
+        if case .typedLink(let className, let key) = value {
+            return "{\"type\":\"link\",\"value\":{\"class\":" + QueryObjects.jsonString(className) + ",\"key\":" + (try heldLinkKey(className, key)) + "}}"
+        }
         return "{\"type\":\"\(kind)\",\"value\":" + (try json(value, linkKey: linkKey)) + "}"
     }
 

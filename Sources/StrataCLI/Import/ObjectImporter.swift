@@ -62,7 +62,8 @@ final class ObjectImporter {
                     throw LineError(line: line, message: "\(schema.name).\(name): expected an array, got \(value.kind)")
                 }
                 relationships.append((property, value))
-            } else if property.type == .link {
+            } else if property.canHoldLinks {
+                // Links, and mixed values that may be links, are set once every object is in.
                 relationships.append((property, value))
             } else {
                 row[property.id] = try converted(value, property, in: schema.name, line: line)
@@ -114,13 +115,24 @@ final class ObjectImporter {
     /// One value of a link, list or map property: a list element or map value, or a link
     /// resolved to its target's new object key (null for a map's nil object value).
     private func element(_ json: JSONValue, _ property: PropertySchema, of table: Table, line: Int) throws -> Value {
-        guard property.type == .link else { return try converted(json, property, in: table.name, line: line) }
         let name = "\(table.name).\(property.name)"
+        if property.type == .mixed, case .string("link")? = json["type"] {
+            guard case .object? = json["value"], case .string(let className)? = json["value"]?["class"], let key = json["value"]?["key"] else {
+                throw LineError(line: line, message: "\(name): a mixed value's link needs a \"value\" of a \"class\" and a \"key\"")
+            }
+            return .typedLink(className, try resolve(key, to: try self.table(className, line: line), name, line: line))
+        }
+        guard property.type == .link else { return try converted(json, property, in: table.name, line: line) }
         if case .null = json {
             if property.isList && !property.isMap { throw LineError(line: line, message: "\(name): a list of objects cannot hold null") }
             return .null
         }
-        let target = try self.table(property.linkTarget ?? "", line: line)
+        return .link(try resolve(json, to: try self.table(property.linkTarget ?? "", line: line), name, line: line))
+    }
+
+    /// The link to the object of `target` that `json` names: by its primary key, or by the
+    /// key of its line in the input when the class has none.
+    private func resolve(_ json: JSONValue, to target: Table, _ name: String, line: Int) throws -> ObjectKey {
         if let pk = target.primaryKey {
             let value: Value
             do { value = try ObjectLines.value(json, for: pk, in: target.name) } catch let problem as ObjectLines.Problem {
@@ -129,7 +141,7 @@ final class ObjectImporter {
             guard let targetKey = try txn.indexes.objectKey(target, primaryKey: value) else {
                 throw LineError(line: line, message: "\(name): no \(target.name) with primary key \(describe(value))")
             }
-            return .link(targetKey)
+            return targetKey
         }
         guard let old = ObjectLines.objectKey(json) else {
             throw LineError(line: line, message: "\(name): expected the key of a \(target.name) line, got \(json.kind)")
@@ -137,7 +149,7 @@ final class ObjectImporter {
         guard let targetKey = keyMaps[target.name]?[old] else {
             throw LineError(line: line, message: "\(name): no \(target.name) line with key \(old) in the input")
         }
-        return .link(targetKey)
+        return targetKey
     }
 
     /// `json` as a stored value of `property`.

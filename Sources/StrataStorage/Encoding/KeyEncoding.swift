@@ -35,6 +35,10 @@ package enum IndexKey {
         case .data(let d): out.append(contentsOf: d.prefix(maxLength - 1))
         case .uuid(let u): withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
         case .link(let k): appendBigEndian(k, to: &out)
+        case .typedLink(let name, let k):
+            out.append(contentsOf: name.utf8)
+            out.append(0)
+            appendBigEndian(k, to: &out)
         case .objectId(let id): id.withBytes { out.append(contentsOf: $0) }
         case .decimal128(let d): d.appendOrderedKey(to: &out)
         }

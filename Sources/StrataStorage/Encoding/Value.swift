@@ -17,6 +17,9 @@ package enum Value: Hashable, Sendable {
     case uuid(UUID)
     /// A to-one link: the target object's key (the target class is in the schema).
     case link(ObjectKey)
+    /// A link held by a mixed value (`AnyRealmValue.object`): the target's class, as stored,
+    /// and its key, since a mixed slot's schema names no target class.
+    case typedLink(String, ObjectKey)
     case objectId(ObjectId)
     /// A decimal128 number (compares and hashes by value: `1.0 == 1.00`).
     case decimal128(BID128)
@@ -33,7 +36,7 @@ package enum Value: Hashable, Sendable {
         case .data: .data
         case .date: .date
         case .uuid: .uuid
-        case .link: .link
+        case .link, .typedLink: .link
         case .objectId: .objectId
         case .decimal128: .decimal128
         }
@@ -72,6 +75,9 @@ extension Value {
         case (.data(let x), .data(let y)): return compareBytes(x, y)
         case (.uuid(let x), .uuid(let y)): return compareBytes(x.bytes, y.bytes)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.typedLink(let c, let x), .typedLink(let d, let y)):
+            if c != d { return compareUTF8(c, d) }
+            return x < y ? -1 : (x == y ? 0 : 1)
         case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.decimal128(let x), .decimal128(let y)): return BID128.compare(x, y)
         case (.decimal128(let x), .int), (.decimal128(let x), .float), (.decimal128(let x), .double):
@@ -112,6 +118,7 @@ extension Value {
         case .uuid: 6
         case .link: 7
         case .objectId: 8
+        case .typedLink: 9
         }
     }
 

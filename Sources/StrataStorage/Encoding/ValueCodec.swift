@@ -7,7 +7,9 @@ import StrataValues
 /// 8 bytes little endian; date a double of seconds since 2001-01-01; string UTF-8; data raw;
 /// uuid 16 bytes; link the target's object key as a minimal little-endian unsigned integer;
 /// objectId its 12 bytes in order; decimal128 its 16-byte BID encoding little endian (the low
-/// 64 bits first, as Realm). A mixed slot is the value's stored type code, then its bytes.
+/// 64 bits first, as Realm). A mixed slot is the value's stored type code, then its bytes; a
+/// mixed slot's link (`typedLink`) is the target's key as 8 bytes little endian, then the
+/// target class's name in UTF-8.
 @usableFromInline
 package enum ValueCodec {
     /// Appends the slot bytes of a non-null value.
@@ -35,6 +37,12 @@ package enum ValueCodec {
         case .data(let d): return try d.withUnsafeBytes(body)
         case .uuid(let u): return try withUnsafeBytes(of: u.uuid, body)
         case .link(let key): return try withLowBytes(key, count: (key.bitWidth - key.leadingZeroBitCount + 7) / 8, body)
+        case .typedLink(let name, let key):
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(8 + name.utf8.count)
+            withUnsafeBytes(of: key.littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: name.utf8)
+            return try bytes.withUnsafeBytes(body)
         case .objectId(let id): return try id.withBytes(body)
         case .decimal128(let d): return try withUnsafeBytes(of: d.bits.littleEndian, body)
         }
@@ -104,12 +112,22 @@ package enum ValueCodec {
         case .decimal128: return b.count == 16 ? .decimal128(BID128(bits: UInt128(littleEndian: b.loadUnaligned(as: UInt128.self)))) : .null
         case .mixed:
             guard let tag = b.first, let stored = PropertyType(rawValue: tag), stored != .mixed else { return .null }
-            return decode(UnsafeRawBufferPointer(rebasing: b.dropFirst()), as: stored)
+            let rest = UnsafeRawBufferPointer(rebasing: b.dropFirst())
+            if stored == .link { return decodeTypedLink(rest) }
+            return decode(rest, as: stored)
         }
     }
 
-    /// Whether `b` is a well-formed mixed slot: the code of a stored type other than a link or
-    /// mixed, then bytes of a length that type has.
+    /// A mixed slot's link after its type code: 8 bytes of key, then a class name (null when
+    /// either is missing).
+    private static func decodeTypedLink(_ b: UnsafeRawBufferPointer) -> Value {
+        guard b.count > 8 else { return .null }
+        let key = UInt64(littleEndian: b.loadUnaligned(as: UInt64.self))
+        return .typedLink(String(decoding: UnsafeRawBufferPointer(rebasing: b.dropFirst(8)), as: UTF8.self), key)
+    }
+
+    /// Whether `b` is a well-formed mixed slot: the code of a stored type other than mixed,
+    /// then bytes of a length that type has (a link: a key and a class name).
     package static func isWellFormedMixed(_ b: UnsafeRawBufferPointer) -> Bool {
         guard let tag = b.first, let type = PropertyType(rawValue: tag) else { return false }
         let count = b.count - 1
@@ -121,7 +139,8 @@ package enum ValueCodec {
         case .string, .data: return true
         case .uuid, .decimal128: return count == 16
         case .objectId: return count == 12
-        case .link, .mixed: return false
+        case .link: return count > 8
+        case .mixed: return false
         }
     }
 

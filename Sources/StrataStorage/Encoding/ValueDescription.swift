@@ -13,6 +13,7 @@ package func describe(_ value: Value) -> String {
     case .date(let d): "\(d)"
     case .uuid(let u): u.uuidString
     case .link(let k): "object \(k)"
+    case .typedLink(let c, let k): "\(c) object \(k)"
     case .objectId(let id): id.stringValue
     case .decimal128(let d): d.text
     }

@@ -6,6 +6,8 @@ package enum MetaKeys {
     static let database = "strata.meta"
     /// The history database's name.
     static let history = "strata.history"
+    /// The backlinks of links held by mixed values (`TypedLinkStore`).
+    static let typedLinks = "strata.typedlinks"
     /// u32 LE: the file format version.
     static let format = "format"
     /// u64 LE: the version of the newest commit.

@@ -27,6 +27,7 @@ extension StorageFile {
                 try Self.copyLists(from, source, to, target)
                 try Self.copyBacklinks(from, source, to, target)
             }
+            try Self.copyTypedLinks(source, target)
             try source.history.forEach(after: nil, newestFirst: false) { entry in
                 try target.history.append(entry, keeping: .all, "Copying the history of '\(path)'")
                 return true
@@ -80,6 +81,17 @@ extension StorageFile {
             for key in keys {
                 let value = try source.lists.read(from, property, key: key) { (bytes) throws(StorageError) in bytes.map { Array($0) } }
                 if let value { try target.lists.put(to, property, key: key, value) }
+            }
+        }
+    }
+
+    /// The backlinks of the links mixed values hold, as they are (`TypedLinkStore`).
+    private static func copyTypedLinks(_ source: StorageTransaction, _ target: StorageTransaction) throws {
+        guard let db = source.database(MetaKeys.typedLinks) else { return }
+        let copy = try target.typedLinks.writableDatabase()
+        try StorageError.translating("Copying the links held by mixed values") {
+            try source.lmdb.withCursor(db) { cursor in
+                try cursor.forEach { k, v in try target.lmdb.put(copy, key: k, value: v); return true }
             }
         }
     }

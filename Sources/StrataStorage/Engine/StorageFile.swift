@@ -175,7 +175,8 @@ package final class StorageFile: @unchecked Sendable {
     /// table of the stored schema, so that transactions can use them.
     private func openDatabases() throws(StorageError) {
         let context = "Opening the databases of '\(path)'"
-        try handles.open([(MetaKeys.database, []), (MetaKeys.history, [])], create: !isReadOnly, context: context)
+        try handles.open([(MetaKeys.database, []), (MetaKeys.history, []), (MetaKeys.typedLinks, [.duplicateSort])],
+                         create: !isReadOnly, context: context)
         let txn = try StorageError.translating(context) { try Transaction(environment, readOnly: true) }
         defer { txn.abort() }
         if let meta = handles.snapshot()[MetaKeys.database] {

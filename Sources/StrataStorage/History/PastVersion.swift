@@ -93,18 +93,22 @@ extension StorageTransaction {
     }
 
     /// Writes `row` (unsealed) as the row of object `key`, moving its index entries and
-    /// outgoing backlinks from the row it replaces.
+    /// outgoing backlinks (those of its mixed values' links too) from the row it replaces.
     private func restoreRow(_ table: Table, _ key: ObjectKey, _ row: [UInt8]) throws(StorageError) {
         if let current = try rows.read(table, key) { try unindex(table, key, current) }
         let values: [(PropertySchema, Value)]? = row.withUnsafeBytes { bytes in
-            RowView(bytes).map { view in (table.indexedProperties + table.links).map { ($0, view.value($0)) } }
+            RowView(bytes).map { view in (table.indexedProperties + table.links + table.mixedProperties).map { ($0, view.value($0)) } }
         }
         guard let values else { throw rows.damaged(table, key) }
-        let indexed = values.prefix(table.indexedProperties.count), linked = values.dropFirst(table.indexedProperties.count)
+        let indexed = values.prefix(table.indexedProperties.count)
+        let linked = values.dropFirst(table.indexedProperties.count).prefix(table.links.count)
         try rows.put(table, key, row)
         for (property, value) in indexed { try indexes.add(table, property, value, key) }
         for (link, value) in linked {
             if case .link(let target) = value { try links.add(table, link, target: target, origin: key) }
+        }
+        for (property, value) in values.suffix(table.mixedProperties.count) {
+            try links.changeOccurrences(of: value, table, property, in: key, by: 1)
         }
     }
 
@@ -116,6 +120,7 @@ extension StorageTransaction {
         for (link, value) in zip(table.links, linked) {
             if case .link(let target) = value { try links.remove(table, link, target: target, origin: key) }
         }
+        for property in table.mixedProperties { try links.changeOccurrences(of: row.value(property), table, property, in: key, by: -1) }
     }
 
     /// Commits a rebuilt copy at `version`: removes the history entries after it and commits

@@ -56,13 +56,16 @@ extension StorageTransaction {
             }
         }
         func translated(_ value: Value, _ property: PropertySchema) -> Value {
-            guard case .link(let target) = value, let name = property.linkTarget, let key = newKeys[name]?[target] else { return value }
-            return .link(key)
+            switch value {
+            case .link(let target): property.linkTarget.flatMap { newKeys[$0]?[target] }.map { .link($0) } ?? value
+            case .typedLink(let name, let target): newKeys[name]?[target].map { .typedLink(name, $0) } ?? value
+            default: value
+            }
         }
         for (table, key, image) in restored {
             let owner = newKeys[table.name]![key]!
             let links = try scalarValues(table, key, image.row!, links: true)
-            let changes = table.links.compactMap { p -> (PropertySchema, Value)? in
+            let changes = (table.links + table.mixedProperties).compactMap { p -> (PropertySchema, Value)? in
                 let v = translated(links[p.id], p)
                 return v == .null ? nil : (p, v)
             }
@@ -90,15 +93,17 @@ extension StorageTransaction {
         }
     }
 
-    /// The values of `row` (an image's), by property id: with links when `links`, else null in
-    /// their place.
+    /// The values of `row` (an image's), by property id: with links (mixed values' included)
+    /// when `links`, else null in their place.
     private func scalarValues(_ table: Table, _ key: ObjectKey, _ row: [UInt8], links: Bool) throws(StorageError) -> [Value] {
         let values: [Value]? = row.withUnsafeBytes { bytes in
             RowView(bytes).map { view in
                 (0..<table.slotCount).map { id in
                     guard let p = table.schema.properties.first(where: { $0.id == id }), !p.isList else { return .null }
                     if p.type == .link && !links { return .null }
-                    return view.hasSlot(id) ? view.value(p) : .null
+                    let value = view.hasSlot(id) ? view.value(p) : .null
+                    if case .typedLink = value, !links { return .null }
+                    return value
                 }
             }
         }

@@ -100,6 +100,9 @@ package struct PropertySchema: Sendable, Codable, Equatable {
 
     /// Whether the property is a to-one link (its target's key is in the row).
     package var isToOneLink: Bool { type == .link && !isList }
+    /// Whether the property's values can be links: it is a link, a collection of objects, or
+    /// mixed (`Value.typedLink`).
+    package var canHoldLinks: Bool { type == .link || type == .mixed }
 
     /// Whether the property has a B-tree index (secondary or primary key).
     package var hasIndex: Bool { isIndexed || isPrimaryKey }

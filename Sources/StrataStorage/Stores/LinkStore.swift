@@ -126,6 +126,18 @@ package struct LinkStore {
         }
     }
 
+    /// Counts `value` in or out of the backlinks of `owner`'s `property`: a link of a list of
+    /// objects, or a typed link held by a mixed value (`TypedLinkStore`); other values have none.
+    func changeOccurrences(of value: Value, _ table: Table, _ property: PropertySchema,
+                           in owner: ObjectKey, by delta: Int) throws(StorageError) {
+        switch value {
+        case .link(let target): try changeOccurrences(table, property, of: target, in: owner, by: delta)
+        case .typedLink(let className, let target):
+            try transaction.typedLinks.changeOccurrences(table, property, of: className, target, in: owner, by: delta)
+        default: return
+        }
+    }
+
     /// Writes the entry saying that `owner`'s list `property` holds `target` `count` times
     /// (rebuilding the backlinks of a list).
     func setOccurrences(_ table: Table, _ property: PropertySchema, of target: ObjectKey,

@@ -159,7 +159,7 @@ extension ListStore {
             throw StorageError(.invalidInput, "'\(table.name).\(property.name)' cannot hold nil")
         }
         if property.type == .link { try transaction.objects.checkLinkTarget(table, property, value) }
-        if property.type == .mixed { try ObjectWrites.checkMixedValue(table, property, value) }
+        if property.type == .mixed { try transaction.objects.checkMixedValue(table, property, value) }
         try ObjectWrites.checkSizes(table, CollectionOfOne(value))
     }
 }

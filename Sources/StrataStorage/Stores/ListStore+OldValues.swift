@@ -62,7 +62,7 @@ extension ListStore {
         let untouched = Set(old.chunks.lazy.map(\.id).filter { image.chunks[$0] == nil })
         guard untouched.isSubset(of: current.chunks.lazy.map(\.id)) else { throw damagedList(table, property, owner) }
         for c in current.chunks where !untouched.contains(c.id) {
-            if property.type == .link { try changeBacklinks(table, property, owner, of: chunk(table, property, owner, c.id), by: -1) }
+            if property.canHoldLinks { try changeBacklinks(table, property, owner, of: chunk(table, property, owner, c.id), by: -1) }
             try deleteEntry(table, property, key: Self.key(owner, chunk: c.id))
         }
         for c in old.chunks {
@@ -84,12 +84,13 @@ extension ListStore {
         }
     }
 
-    /// Adds `delta` to the backlinks of the objects `elements` (of a list of objects) link to.
+    /// Adds `delta` to the backlinks of the objects `elements` (of a list of objects or of
+    /// mixed values) link to.
     private func changeBacklinks(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
                                  of elements: [[UInt8]?], by delta: Int) throws(StorageError) {
-        guard property.type == .link else { return }
-        for case .link(let target) in elements.map({ decode($0, property) }) {
-            try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: delta)
+        guard property.canHoldLinks else { return }
+        for element in elements {
+            try transaction.links.changeOccurrences(of: decode(element, property), table, property, in: owner, by: delta)
         }
     }
 
@@ -97,10 +98,8 @@ extension ListStore {
     func clear(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
         let dir = try directory(table, property, owner)
         if dir.total == 0 && !property.isMap { return }
-        if property.type == .link {
-            for case .link(let target) in try values(table, property, owner: owner) {
-                try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1)
-            }
+        if property.canHoldLinks {
+            for v in try values(table, property, owner: owner) { try transaction.links.changeOccurrences(of: v, table, property, in: owner, by: -1) }
         }
         for c in dir.chunks { try deleteEntry(table, property, key: Self.key(owner, chunk: c.id)) }
         try deleteEntry(table, property, key: Self.key(owner))

@@ -91,7 +91,7 @@ package struct ListStore {
         dir.total += values.count
         try putDirectory(table, property, owner, dir)
         if wasEmpty { try mark(table, property, owner: owner, nonEmpty: true) }
-        for v in values { if case .link(let target) = v { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1) } }
+        for v in values { try transaction.links.changeOccurrences(of: v, table, property, in: owner, by: 1) }
         try recordModified(table, owner, property)
     }
 
@@ -128,7 +128,7 @@ package struct ListStore {
         dir.total -= 1
         try putDirectory(table, property, owner, dir)
         if dir.total == 0 { try mark(table, property, owner: owner, nonEmpty: false) }
-        if case .link(let target) = removed { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
+        try transaction.links.changeOccurrences(of: removed, table, property, in: owner, by: -1)
         try recordModified(table, owner, property)
         return removed
     }
@@ -154,8 +154,8 @@ package struct ListStore {
         elements[offset] = ListEncoding.element(value, of: property.type)
         try replaceChunk(table, property, owner, &dir, c, with: elements)
         try putDirectory(table, property, owner, dir)
-        if case .link(let target) = old { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1) }
-        if case .link(let target) = value { try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: 1) }
+        try transaction.links.changeOccurrences(of: old, table, property, in: owner, by: -1)
+        try transaction.links.changeOccurrences(of: value, table, property, in: owner, by: 1)
         try recordModified(table, owner, property)
         if owning && old != value { try transaction.objects.releaseEmbedded(table, property, CollectionOfOne(old)) }
     }
@@ -169,15 +169,13 @@ package struct ListStore {
     }
 
     /// Empties `owner`'s list `property` and returns the objects it held (none for a list of
-    /// values), without deleting the embedded ones; when `marking`, the owner's row records
-    /// that the list is empty.
+    /// values; every element for a list of mixed values), without deleting the embedded ones;
+    /// when `marking`, the owner's row records that the list is empty.
     private func removeElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey, marking: Bool) throws(StorageError) -> [Value] {
         let dir = try directory(table, property, owner)
         if dir.total == 0 { return [] }
-        let removed = property.type == .link ? try values(table, property, owner: owner) : []
-        for case .link(let target) in removed {
-            try transaction.links.changeOccurrences(table, property, of: target, in: owner, by: -1)
-        }
+        let removed = property.canHoldLinks ? try values(table, property, owner: owner) : []
+        for v in removed { try transaction.links.changeOccurrences(of: v, table, property, in: owner, by: -1) }
         for c in dir.chunks { try deleteEntry(table, property, key: Self.key(owner, chunk: c.id)) }
         try deleteEntry(table, property, key: Self.key(owner))
         if property.isMap { try deleteEntry(table, property, key: Self.mapKeysKey(owner)) }
@@ -225,6 +223,11 @@ package struct ListStore {
         let owners = try owners(table, property)
         guard let db = table.lists[property.id] else { return }
         try transaction.recordOldLists(table, property)
+        if property.type == .mixed {
+            for owner in owners {
+                for v in try values(table, property, owner: owner) { try transaction.links.changeOccurrences(of: v, table, property, in: owner, by: -1) }
+            }
+        }
         let txn = transaction.lmdb
         try StorageError.translating("Clearing the lists of '\(table.name).\(property.name)'") { try txn.empty(db) }
         try transaction.links.removeAll(table, property)

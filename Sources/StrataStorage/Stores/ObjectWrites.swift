@@ -17,7 +17,7 @@ package struct ObjectWrites {
     package func insert(_ table: Table, values: [Value]) throws(StorageError) -> ObjectKey {
         try Self.checkSizes(table, values)
         for link in table.links { try checkLinkTarget(table, link, values[link.id]) }
-        for p in table.mixedProperties { try Self.checkMixedValue(table, p, values[p.id]) }
+        for p in table.mixedProperties { try checkMixedValue(table, p, values[p.id]) }
         for link in table.embeddedRelationships where link.isToOneLink { try claimEmbedded(table, link, CollectionOfOne(values[link.id])) }
         let key = try newKey(table, values)
         var row = RowEncoder.encode(values, table.mixedSlots, seal: transaction.rowSeal(table, key))
@@ -43,6 +43,7 @@ package struct ObjectWrites {
         for link in table.links {
             if case .link(let target) = values[link.id] { try transaction.links.add(table, link, target: target, origin: key) }
         }
+        for p in table.mixedProperties { try transaction.links.changeOccurrences(of: values[p.id], table, p, in: key, by: 1) }
         transaction.record(table) { $0.recordInsert(key) }
         return key
     }
@@ -76,7 +77,13 @@ package struct ObjectWrites {
         try transaction.recordOldRow(table, key, old)
         func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
         try Self.checkSizes(table, newValues.lazy.map(\.value))
-        for p in table.mixedProperties { if let new = newValue(p.id) { try Self.checkMixedValue(table, p, new) } }
+        var remixed: [(PropertySchema, old: Value, new: Value)] = []
+        for p in table.mixedProperties {
+            guard let new = newValue(p.id) else { continue }
+            try checkMixedValue(table, p, new)
+            let oldValue = old.value(p)
+            if oldValue != new { remixed.append((p, oldValue, new)) }
+        }
         var relinked: [(PropertySchema, old: Value, new: Value)] = []
         for link in table.links {
             guard let new = newValue(link.id) else { continue }
@@ -117,6 +124,10 @@ package struct ObjectWrites {
             if case .link(let target) = oldValue { try transaction.links.remove(table, link, target: target, origin: key) }
             if case .link(let target) = newValue { try transaction.links.add(table, link, target: target, origin: key) }
         }
+        for (p, oldValue, newValue) in remixed {
+            try transaction.links.changeOccurrences(of: oldValue, table, p, in: key, by: -1)
+            try transaction.links.changeOccurrences(of: newValue, table, p, in: key, by: 1)
+        }
         transaction.record(table) { c in for (id, _) in newValues { c.recordModify(key, property: id) } }
         for (link, oldValue, newValue) in relinked where oldValue != newValue { try releaseEmbedded(table, link, CollectionOfOne(oldValue)) }
         if table.schema.isEmbedded { try recordOwnersModified(table, key) }
@@ -129,11 +140,13 @@ package struct ObjectWrites {
         try transaction.recordOldRow(table, key, row)
         try unlinkIncoming(table, key)
         try unlistIncoming(table, key)
+        try clearTypedLinks(to: table, key)
         for list in table.listProperties { try transaction.lists.removeAll(table, list, owner: key, ownerStays: false) }
         guard let old = try transaction.rows.read(table, key) else { return false }
         for link in table.links {
             if case .link(let target) = old.value(link) { try transaction.links.remove(table, link, target: target, origin: key) }
         }
+        for p in table.mixedProperties { try transaction.links.changeOccurrences(of: old.value(p), table, p, in: key, by: -1) }
         for link in table.embeddedRelationships where link.isToOneLink { try releaseEmbedded(table, link, CollectionOfOne(old.value(link))) }
         var indexed: [(PropertySchema, Value)] = []
         for property in table.indexedProperties {
@@ -152,15 +165,30 @@ package struct ObjectWrites {
         try deleteAllOwned(table)
         try unlinkAllIncoming(table)
         try unlistAllIncoming(table)
+        try clearAllTypedLinks(to: table)
+        try forgetTypedLinks(from: table)
         try transaction.rows.removeAll(table)
         transaction.keys.last[table.name] = 0
         transaction.record(table) { $0.recordClear() }
     }
 
-    /// Refuses an object as the value of a mixed property: a mixed slot holds no link.
-    static func checkMixedValue(_ table: Table, _ property: PropertySchema, _ value: Value) throws(StorageError) {
-        if case .link = value {
-            throw StorageError(.invalidInput, "'\(table.name).\(property.name)' is mixed: it holds values of every kind but not objects")
+    /// Throws unless a mixed value's link is typed and names an existing object of a class
+    /// that is not embedded (RealmSwift keeps embedded objects out of mixed values).
+    func checkMixedValue(_ table: Table, _ property: PropertySchema, _ value: Value) throws(StorageError) {
+        switch value {
+        case .link:
+            throw StorageError(.invalidInput, "'\(table.name).\(property.name)' is mixed: a link it holds must name its class")
+        case .typedLink(let className, let key):
+            guard let target = try transaction.table(className) else {
+                throw StorageError(.invalidInput, "'\(table.name).\(property.name)' cannot hold a '\(className)' object: the file has no such class")
+            }
+            if target.schema.isEmbedded {
+                throw StorageError(.invalidInput, "'\(table.name).\(property.name)' cannot hold an embedded '\(className)' object: a mixed value holds only objects that are not embedded")
+            }
+            if try transaction.rows.read(target, key) == nil {
+                throw StorageError(.invalidInput, "'\(table.name).\(property.name)' cannot hold '\(className)' object \(key): it does not exist")
+            }
+        default: return
         }
     }
 

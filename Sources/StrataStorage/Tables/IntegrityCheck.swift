@@ -5,7 +5,9 @@ import LMDB
 /// points at an existing object and has its backlink, and every backlink stands for a link;
 /// every list's directory matches its chunks, and a walk over each list database meets as many
 /// entries as it counts; every mixed value has a known type code and a
-/// length of that type; every embedded object has exactly one owner; every retained history
+/// length of that type, and each link one holds points at an existing object and is counted
+/// in `TypedLinkStore`, which holds no other entry; every embedded object has exactly one
+/// owner; every retained history
 /// entry decodes. Every record read on the way is verified against its checksum (format 3).
 /// Used by tests, the stress suite and `strata check`. Reports the first inconsistency found.
 package struct IntegrityCheck {
@@ -23,8 +25,15 @@ package struct IntegrityCheck {
         package let description: String
     }
 
+    /// One origin of a link held by a mixed value, as `TypedLinkStore` keys it.
+    private struct HeldLink: Hashable {
+        let className: String, target: ObjectKey, origin: String, property: Int, owner: ObjectKey
+    }
+
     private let txn: StorageTransaction
     private var report = Report()
+    /// The links held by the mixed values met so far, each with how many times it is held.
+    private var heldLinks: [HeldLink: Int] = [:]
     private let progress: (Int) -> Void
 
     /// Checks the snapshot `txn` sees; `progress` is told the number of objects checked so
@@ -35,6 +44,7 @@ package struct IntegrityCheck {
             guard let table = try txn.table(schema.name) else { throw Problem(description: "class '\(schema.name)' has no table") }
             try check.check(table)
         }
+        try check.checkTypedLinks()
         try txn.history.forEach(after: nil, newestFirst: false) { _ in true }
         return check.report
     }
@@ -80,6 +90,7 @@ package struct IntegrityCheck {
                 if !ValueCodec.isWellFormedMixed(row.slotBytes(property.id)) {
                     throw Problem(description: "'\(table.name)' object \(key): the mixed value of '\(property.name)' is malformed (its type code or length is wrong)")
                 }
+                try count(row.value(property), table, property, key)
             }
             for list in table.listProperties {
                 try check(list: list, of: table, owner: key)
@@ -149,6 +160,9 @@ package struct IntegrityCheck {
                 throw Problem(description: "'\(table.name)' object \(owner): its map '\(list.name)' keys are out of order or do not match its values")
             }
         }
+        if list.type == .mixed {
+            for value in values { try count(value, table, list, owner) }
+        }
         guard list.type == .link else { return }
         var occurrences: [ObjectKey: Int] = [:]
         for case .link(let target) in values { occurrences[target, default: 0] += 1 }
@@ -174,6 +188,31 @@ package struct IntegrityCheck {
                     throw Problem(description: "'\(table.name).\(property.name)': a backlink says object \(origin) links to object \(target), but it does not")
                 }
             }
+        }
+    }
+
+    /// Counts `value` among the held links if it is a typed link, after checking its target.
+    private mutating func count(_ value: Value, _ table: Table, _ property: PropertySchema, _ owner: ObjectKey) throws {
+        guard case .typedLink(let name, let target) = value else { return }
+        guard let targetTable = try txn.table(name), try txn.rows.read(targetTable, target) != nil else {
+            throw Problem(description: "'\(table.name)' object \(owner): the mixed '\(property.name)' holds \(name) object \(target), which does not exist")
+        }
+        heldLinks[HeldLink(className: name, target: target, origin: table.name, property: property.id, owner: owner), default: 0] += 1
+        report.links += 1
+    }
+
+    /// The stored links held by mixed values are exactly those the walk counted.
+    private func checkTypedLinks() throws {
+        var unmatched = heldLinks
+        for (name, target, origin) in try txn.typedLinks.all() {
+            guard let origin else { throw Problem(description: "the links held by mixed values: an entry for \(name) object \(target) is malformed") }
+            let link = HeldLink(className: name, target: target, origin: origin.className, property: origin.property, owner: origin.owner)
+            guard unmatched.removeValue(forKey: link) == origin.count else {
+                throw Problem(description: "'\(origin.className)' object \(origin.owner): the links held by mixed values say it holds \(name) object \(target) \(origin.count) times, but it holds it \(heldLinks[link] ?? 0) times")
+            }
+        }
+        if let (link, n) = unmatched.first {
+            throw Problem(description: "'\(link.origin)' object \(link.owner): a mixed value holds \(link.className) object \(link.target) (\(n) times) with no entry among the links held by mixed values")
         }
     }
 
