@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Strata
+import StrataStorage
 
 /// A class a mixed value can hold (integer primary keys are object keys: a re-created
 /// object gets the key of the deleted one).
@@ -180,6 +181,44 @@ final class MixedObjectTests: StrataTestCase {
         try copy.write { copy.delete(copy.objects(MixedTarget.self)) }
         XCTAssertEqual(copy.objects(MixedOwner.self).first?.value, AnyRealmValue.none)
         XCTAssertEqual(copy.objects(MixedOwner.self).first?.members.count, 0)
+    }
+
+    func testAFileWrittenBeforeTypedLinksOpensReadOnlyAndGetsThemWhenOpenedForWriting() throws {
+        try closingRealms {
+            let realm = try open()
+            try realm.write { realm.create(MixedOwner.self, value: ["name": "o", "value": AnyRealmValue.int(3)]) }
+        }
+        try StorageFixtures.clearDatabase(path: fileURL().path, name: "strata.typedlinks", deleting: true)
+        try closingRealms {
+            let reader = try Realm(configuration: Realm.Configuration(fileURL: fileURL(), readOnly: true, objectTypes: [MixedTarget.self, MixedOwner.self]))
+            XCTAssertEqual(reader.objects(MixedOwner.self).first?.value, .int(3))
+        }
+        assertConsistent()
+        let realm = try open()
+        try realm.write { realm.objects(MixedOwner.self).first!.value = .object(realm.create(MixedTarget.self, value: ["id": 1])) }
+        try realm.write { realm.delete(target(realm, 1)) }
+        XCTAssertEqual(realm.objects(MixedOwner.self).first?.value, AnyRealmValue.none)
+        assertConsistent()
+    }
+
+    func testTheIntegrityCheckFindsAHeldObjectWithoutItsEntry() throws {
+        try closingRealms {
+            let realm = try open()
+            try realm.write {
+                realm.create(MixedOwner.self, value: ["name": "o", "value": AnyRealmValue.object(realm.create(MixedTarget.self, value: ["id": 1]))])
+            }
+        }
+        try StorageFixtures.clearDatabase(path: fileURL().path, name: "strata.typedlinks")
+        try closingRealms {
+            let txn = try StorageFile.open(path: fileURL().path, options: .init()).beginRead()
+            defer { txn.abort() }
+            XCTAssertThrowsError(try IntegrityCheck.run(txn)) { error in
+                XCTAssertTrue("\(error)".contains("'MixedOwner' object 1: a mixed value holds MixedTarget object"), "\(error)")
+                XCTAssertTrue("\(error)".contains("with no entry among the links held by mixed values"), "\(error)")
+            }
+        }
+        let realm = try open()
+        try realm.write { realm.delete(realm.objects(MixedOwner.self)) }
     }
 
     func testAMigrationThatDeletesTheHeldObjectsClearsTheValuesThatHeldThem() throws {

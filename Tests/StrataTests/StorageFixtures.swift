@@ -35,6 +35,16 @@ enum StorageFixtures {
         try txn.commit()
     }
 
+    /// Empties the named database `name` or, when `deleting`, removes it from the file (as a
+    /// file written before that database existed).
+    static func clearDatabase(path: String, name: String, deleting: Bool = false) throws {
+        let env = try Environment(path: path, options: .init())
+        let txn = try Transaction(env, readOnly: false)
+        let db = try txn.openDatabase(name)!
+        if deleting { try txn.drop(db) } else { try txn.empty(db) }
+        try txn.commit()
+    }
+
     /// Overwrites the row of object `key` of class `className` with bytes that are not a row.
     static func damageRow(path: String, className: String, key: ObjectKey) throws {
         let env = try Environment(path: path, options: .init())
