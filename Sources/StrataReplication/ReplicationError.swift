@@ -1,4 +1,4 @@
-/// Why a push cannot go on, beyond PostgreSQL's own failures (`PostgresError`).
+/// Why a push or a follower cannot go on, beyond PostgreSQL's own failures (`PostgresError`).
 public enum ReplicationError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file no longer keeps the history entries after the log's last version: its oldest
     /// retained entry is `oldestRetained`, but the log of `origin` ends at `logHolds`.
@@ -13,6 +13,15 @@ public enum ReplicationError: Error, CustomStringConvertible, Sendable, Equatabl
     case unreadableLog(origin: String, lastVersion: String)
     /// The history entries of the file are not consecutive: `expected` is missing before `found`.
     case missingEntry(expected: UInt64, found: UInt64)
+    /// The log has no origin of that id.
+    case unknownOrigin(String)
+    /// The log's entry of `version` of `origin` does not decode.
+    case unreadableEntry(origin: String, version: UInt64)
+    /// The log of `origin` has no row for `expected`, the version a follower needs next; its
+    /// next row is `found`.
+    case gapInLog(origin: String, expected: UInt64, found: UInt64)
+    /// The log of `origin` (up to `logHolds`) holds no snapshot for an empty follower to start from.
+    case noSnapshot(origin: String, logHolds: UInt64)
 
     /// The failure, in one sentence naming the versions.
     public var description: String {
@@ -30,6 +39,15 @@ public enum ReplicationError: Error, CustomStringConvertible, Sendable, Equatabl
             "The log's last version of origin \(origin) is '\(lastVersion)', which is not a version number"
         case let .missingEntry(expected, found):
             "The file's history has no entry for version \(expected) (the next one is \(found))"
+        case let .unknownOrigin(origin):
+            "The log has no origin \(origin): push it first (strata replicate push), or check the id (strata_origin lists them)"
+        case let .unreadableEntry(origin, version):
+            "The log's entry of version \(version) of origin \(origin) is damaged: it does not decode"
+        case let .gapInLog(origin, expected, found):
+            "The log of origin \(origin) has no version \(expected), which the follower needs next (its next version is \(found))"
+        case let .noSnapshot(origin, logHolds):
+            "The log of origin \(origin) (up to version \(logHolds)) holds no snapshot for an empty follower to start from: "
+                + "push the origin with this version of Strata (its first push records one), or start the follower from a copy of the origin"
         }
     }
 }

@@ -32,6 +32,51 @@ struct ReplicationLog {
                                [.text(origin), .text(path)])
     }
 
+    /// Whether the log has a row of `origin` in `strata_origin` (false when the tables do not
+    /// exist yet).
+    func knows(origin: String) throws -> Bool {
+        let exists = try connection.execute("SELECT to_regclass('strata_origin') IS NOT NULL").scalar
+        guard exists == "t" else { return false }
+        return try connection.execute("SELECT 1 FROM strata_origin WHERE origin = $1", [.text(origin)]).scalar != nil
+    }
+
+    /// Up to `limit` rows of `origin` after `version`, oldest first: each version and its entry.
+    func rows(of origin: String, after version: UInt64, limit: Int) throws -> [(version: UInt64, entry: [UInt8])] {
+        let result = try connection.execute(
+            "SELECT version, entry FROM strata_log WHERE origin = $1 AND version > $2::bigint ORDER BY version LIMIT $3::int",
+            [.text(origin), .text(String(version)), .text(String(limit))])
+        return try result.rows.map { row in
+            guard let text = row[0], let v = UInt64(text), let entry = row[1].flatMap(Self.bytea) else {
+                throw ReplicationError.unreadableEntry(origin: origin, version: UInt64(row[0] ?? "") ?? 0)
+            }
+            return (v, entry)
+        }
+    }
+
+    /// The bytes of a `bytea` in PostgreSQL's hex text form (`\x0a1b…`); nil for other text.
+    static func bytea(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2 - 1)
+        var i = 2
+        while i < utf8.count {
+            guard let high = hexDigit(utf8[i]), let low = hexDigit(utf8[i + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            i += 2
+        }
+        return bytes
+    }
+
+    private static func hexDigit(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// The newest version of `origin` the log holds, 0 when it holds none.
     func lastVersion(of origin: String) throws -> UInt64 {
         guard let text = try connection.execute("SELECT max(version) FROM strata_log WHERE origin = $1", [.text(origin)]).scalar else { return 0 }

@@ -127,18 +127,26 @@ public final class ReplicationPusher {
         return rows
     }
 
-    /// The origin id of `file`, given to it (in a commit of its own) when it has none.
+    /// The origin id of `file`. A file that has none is given one, and made to record the
+    /// new values of its commits, in a commit of its own whose new values are the whole file
+    /// (the snapshot an empty follower starts from); so is an origin whose commits do not
+    /// record them yet. A follower is refused: its commits are another origin's.
     private static func origin(of file: StorageFile) throws -> String {
         let read = try file.beginRead()
-        let known = try read.meta.replicationOrigin
+        let known = try read.meta.replicationOrigin, recording = try read.meta.recordsNewValues
+        let follows = try read.meta.replicationFollows
         read.abort()
-        if let known { return known }
+        if let follows {
+            throw StorageError(.invalidInput, "'\(file.path)' is a follower of origin \(follows): push the origin itself")
+        }
+        if let known, recording { return known }
         let write = try file.beginWrite()
         defer { write.abort() }
-        if let known = try write.meta.replicationOrigin { return known }
-        let origin = UUID().uuidString.lowercased()
+        if let known = try write.meta.replicationOrigin, try write.meta.recordsNewValues { return known }
+        let origin = try write.meta.replicationOrigin ?? UUID().uuidString.lowercased()
+        write.commitDescription = try write.meta.replicationOrigin == nil ? "Replication origin assigned" : "Replication snapshot"
         try write.meta.setReplicationOrigin(origin)
-        write.commitDescription = "Replication origin assigned"
+        try write.meta.startRecordingNewValues()
         try write.commit(processName: ProcessIdentity.currentName, pid: getpid())
         return origin
     }

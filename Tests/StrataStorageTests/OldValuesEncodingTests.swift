@@ -1,7 +1,7 @@
 import XCTest
 @testable import StrataStorage
 
-/// The encoding of before-images (`OldValues`, docs/FILE-FORMAT.md "Old values"): lists as
+/// The encoding of before-images (`ObjectImages`, docs/FILE-FORMAT.md "Old values"): lists as
 /// their old directory and the chunks a commit rewrote, and the damage it refuses.
 final class OldValuesEncodingTests: XCTestCase {
     /// A directory of a list with chunks 0 (2 elements) and 3 (1 element).
@@ -13,31 +13,31 @@ final class OldValuesEncodingTests: XCTestCase {
         return dir.encoded()
     }
 
-    private func oldValues(_ list: OldValues.List) -> OldValues {
-        var old = OldValues()
-        old.classes["Dog"] = [7: OldValues.Object(row: nil, lists: [2: list])]
+    private func oldValues(_ list: ObjectImages.List) -> ObjectImages {
+        var old = ObjectImages()
+        old.classes["Dog"] = [7: ObjectImages.Object(row: nil, lists: [2: list])]
         return old
     }
 
     func testAListImageRoundTripsWithItsCountFromTheDirectory() throws {
         let chunk = ListEncoding.chunk([[1, 2], nil][...])
-        let list = OldValues.List(directory: directory, chunks: [0: chunk], mapKeys: [9, 9])
-        let decoded = try XCTUnwrap(OldValues(decoding: oldValues(list).encoded()))
+        let list = ObjectImages.List(directory: directory, chunks: [0: chunk], mapKeys: [9, 9])
+        let decoded = try XCTUnwrap(ObjectImages(decoding: oldValues(list).encoded()))
         XCTAssertEqual(decoded, oldValues(list))
         XCTAssertEqual(decoded.classes["Dog"]?[7]?.lists[2]?.count, 3)
-        let empty = try XCTUnwrap(OldValues(decoding: oldValues(OldValues.List(directory: [])).encoded()))
+        let empty = try XCTUnwrap(ObjectImages(decoding: oldValues(ObjectImages.List(directory: [])).encoded()))
         XCTAssertEqual(empty.classes["Dog"]?[7]?.lists[2]?.count, 0, "a list that had no directory was empty")
     }
 
     func testAChunkTheDirectoryDoesNotNameOrADamagedDirectoryDoesNotDecode() {
-        let named = oldValues(OldValues.List(directory: directory, chunks: [3: [0]]))
-        XCTAssertNotNil(OldValues(decoding: named.encoded()))
-        XCTAssertNil(OldValues(decoding: oldValues(OldValues.List(directory: directory, chunks: [1: [0]])).encoded()),
+        let named = oldValues(ObjectImages.List(directory: directory, chunks: [3: [0]]))
+        XCTAssertNotNil(ObjectImages(decoding: named.encoded()))
+        XCTAssertNil(ObjectImages(decoding: oldValues(ObjectImages.List(directory: directory, chunks: [1: [0]])).encoded()),
                      "chunk 1 is not in the directory")
         var damaged = directory
         damaged[0] = 5  // a total the chunks' counts do not add up to
-        XCTAssertNil(OldValues(decoding: oldValues(OldValues.List(directory: damaged)).encoded()))
+        XCTAssertNil(ObjectImages(decoding: oldValues(ObjectImages.List(directory: damaged)).encoded()))
         let bytes = named.encoded()
-        XCTAssertNil(OldValues(decoding: Array(bytes.dropLast())), "truncated")
+        XCTAssertNil(ObjectImages(decoding: Array(bytes.dropLast())), "truncated")
     }
 }

@@ -31,7 +31,7 @@ final class PastVersionListTests: StrataTestCase {
     }
 
     /// The stored old values of the history entry of `version`, as bytes and decoded.
-    private func storedOldValues(_ version: UInt64) throws -> (bytes: Int, old: OldValues) {
+    private func storedOldValues(_ version: UInt64) throws -> (bytes: Int, old: ObjectImages) {
         let txn = try StorageFile.open(path: fileURL().path, options: .init()).beginRead()
         defer { txn.abort() }
         let entry = try XCTUnwrap(try txn.history.entry(version))

@@ -170,7 +170,7 @@ final class PastVersionTests: StrataTestCase {
         let full = realm.version
         try realm.write { realm.deleteAll() }
         try realm.write { realm.add(Dog(value: ["id": 9])) }
-        XCTAssertGreaterThan(5 * photo.count, OldValues.maximumBytes)
+        XCTAssertGreaterThan(5 * photo.count, ObjectImages.maximumBytes)
         XCTAssertEqual(realm.readableVersions, full + 1...realm.version, "the clear kept no old values")
         XCTAssertThrowsError(try realm.freeze(atVersion: full)) { error in
             XCTAssertTrue("\(error)".contains("the oldest readable version is \(full + 1)"), "\(error)")

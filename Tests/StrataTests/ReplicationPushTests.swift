@@ -7,34 +7,7 @@ import XCTest
 
 /// `strata replicate push` and `ReplicationPusher` against a real PostgreSQL server, one
 /// throwaway cluster for the class; each test pushes to a database of its own.
-final class ReplicationPushTests: StrataTestCase {
-    nonisolated(unsafe) private static var cluster: PostgresCluster?
-    nonisolated(unsafe) private static var clusterFailure: Error?
-    /// The connection string of this test's database.
-    private var conninfo = ""
-
-    override class func setUp() {
-        super.setUp()
-        guard PostgresCluster.unavailableReason == nil else { return }
-        do { cluster = try PostgresCluster() } catch { clusterFailure = error }
-    }
-
-    override class func tearDown() {
-        cluster?.stop()
-        cluster = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        if let reason = PostgresCluster.unavailableReason { throw XCTSkip(reason) }
-        if let failure = Self.clusterFailure { throw failure }
-        try super.setUpWithError()
-        let cluster = try XCTUnwrap(Self.cluster)
-        let name = "t_" + UUID().uuidString.prefix(8).lowercased()
-        try PostgresConnection(cluster.conninfo).execute("CREATE DATABASE \(name)")
-        conninfo = cluster.conninfo.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)")
-    }
-
+final class ReplicationPushTests: PostgresTestCase {
     /// The versions `strata_log` holds for `origin`, in order, one per row.
     private func loggedVersions(_ origin: String) throws -> [UInt64] {
         try PostgresConnection(conninfo).execute("SELECT version FROM strata_log WHERE origin = $1 ORDER BY version", [.text(origin)])

@@ -131,12 +131,14 @@ public struct Realm {
     /// compacting copy, so it holds no free pages and its records are as they are. With
     /// another key it is encrypted with that key, and with nil it is a plain copy: every
     /// record is opened and sealed again, the indexes are built again, and the history is
-    /// kept (docs/ENCRYPTION.md, "Copies with another key").
+    /// kept (docs/ENCRYPTION.md, "Copies with another key"). Either way the copy is a file of
+    /// its own (a new file id; not a replication origin, though a follower of the origin can
+    /// start from it: docs/REPLICATION.md).
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         core.confinement.check()
         let destination = fileURL.standardizedFileURL.path
         try translatingErrors(path: destination) {
-            if encryptionKey == core.configuration.encryptionKey { return try core.file.writeCompactedCopy(to: destination) }
+            if encryptionKey == core.configuration.encryptionKey { return try core.file.writeCompactedCopy(to: destination, asNewFile: true) }
             try core.file.writeCopy(to: destination, encryptionKey: try EncryptionKey(encryptionKey))
         }
     }

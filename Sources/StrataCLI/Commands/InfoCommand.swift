@@ -33,11 +33,22 @@ struct InfoCommand: Command {
         /// Objects of every class.
         var objects: Int
         var classes: [ClassJSON]
+        /// The file's part in replication (docs/REPLICATION.md), nil for none.
+        @NullWhenNil var replication: Replication?
 
         /// Pages in use, on the free list, and past the last one written.
         struct Pages: Encodable { var used, free, unused: Int }
         /// The retained history entries and their version range.
         struct History: Encodable { var count: Int; var oldest, newest: UInt64? }
+        /// An origin's id, or a follower's origin, the newest origin version it holds, when
+        /// that was committed there and how long after it the follower applied it (seconds).
+        struct Replication: Encodable {
+            var role: String
+            var origin: String
+            @NullWhenNil var applied: UInt64?
+            @NullWhenNil var appliedCommitted: String?
+            @NullWhenNil var lagSeconds: Double?
+        }
     }
 
     func run(_ arguments: [String]) throws -> Int32 {
@@ -66,7 +77,21 @@ struct InfoCommand: Command {
         return Info(file: path, bytes: bytes, pageSize: pageSize, pages: pages, usedBytes: pages.used * pageSize,
                     freeBytes: pages.free * pageSize, version: txn.version, schemaVersion: try txn.meta.schemaVersion,
                     history: Info.History(count: bounds.count, oldest: bounds.oldest, newest: bounds.newest),
-                    objects: classes.reduce(0) { $0 + ($1.objects ?? 0) }, classes: classes)
+                    objects: classes.reduce(0) { $0 + ($1.objects ?? 0) }, classes: classes,
+                    replication: try replication(txn))
+    }
+
+    /// The file's part in replication, read on snapshot `txn`.
+    private static func replication(_ txn: StorageTransaction) throws -> Info.Replication? {
+        if let (origin, applied) = try txn.followedOrigin() {
+            let committed = try txn.meta.replicationAppliedTime
+            let appliedHere = try txn.history.bounds().newest.flatMap { try txn.history.entry($0)?.time }
+            let lag = committed.flatMap { c in appliedHere.map { max(0, $0 - c) } }
+            return Info.Replication(role: "follower", origin: origin, applied: applied,
+                                    appliedCommitted: committed.flatMap { ISOTime.text(Date(timeIntervalSince1970: $0)) }, lagSeconds: lag)
+        }
+        guard let origin = try txn.meta.replicationOrigin, try txn.meta.recordsNewValues else { return nil }
+        return Info.Replication(role: "origin", origin: origin)
     }
 
     /// "int", "int8", "string?", "link<Person>", "list<string>", "list<Person>".
@@ -89,6 +114,14 @@ struct InfoCommand: Command {
             "version     \(info.version)",
             "schema      version \(info.schemaVersion.map(String.init) ?? "none"), \(Output.count(info.classes.count, "class", "classes")), \(Output.count(info.objects, "object"))",
         ]
+        if let r = info.replication {
+            if let applied = r.applied {
+                let lag = r.lagSeconds.map { String(format: ", applied %.3f s after its commit there", $0) } ?? ""
+                lines.append("replication follower of origin \(r.origin): holds its version \(applied)\(r.appliedCommitted.map { " (committed \($0))" } ?? "")\(lag)")
+            } else {
+                lines.append("replication origin \(r.origin)")
+            }
+        }
         if let oldest = info.history.oldest, let newest = info.history.newest {
             lines.append("history     versions \(oldest)–\(newest) retained (\(Output.count(info.history.count, "entry", "entries")))")
         } else {

@@ -149,7 +149,7 @@ final class CellReader {
     /// lists the image holds are read from it instead (lists as counts); the object then need
     /// not exist any more.
     func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema], elements: Bool = false,
-               image: OldValues.Object? = nil) throws -> [Cell]? {
+               image: ObjectImages.Object? = nil) throws -> [Cell]? {
         guard let bytes = image?.row else {
             return try cells(table, key, properties, row: try txn.rows.read(table, key), lists: image?.lists ?? [:],
                              elements: elements)
@@ -166,7 +166,7 @@ final class CellReader {
     /// The cells of `properties` from `row`, and lists from `lists` where they hold them (else
     /// the object's stored lists, empty when it no longer exists).
     private func cells(_ table: Table, _ key: ObjectKey, _ properties: [PropertySchema], row: RowView?,
-                       lists: [Int: OldValues.List], elements: Bool) throws -> [Cell]? {
+                       lists: [Int: ObjectImages.List], elements: Bool) throws -> [Cell]? {
         guard let row else { return nil }
         var cells: [Cell] = []
         cells.reserveCapacity(properties.count)

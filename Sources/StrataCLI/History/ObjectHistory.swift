@@ -49,7 +49,7 @@ struct ObjectHistory {
         var partial = false
         // The state after the entry being read: nil while it is the stored object; unknown
         // (`known` false) past an entry without old values.
-        var after: OldValues.Object?
+        var after: ObjectImages.Object?
         var known = true
         try txn.history.forEach(after: nil, newestFirst: true) { entry in
             let old = try entry.oldValues()
@@ -83,7 +83,7 @@ struct ObjectHistory {
     }
 
     /// `image` with what it does not hold taken from `later` (the state after it).
-    private static func merged(_ image: OldValues.Object, over later: OldValues.Object?) -> OldValues.Object {
+    private static func merged(_ image: ObjectImages.Object, over later: ObjectImages.Object?) -> ObjectImages.Object {
         var result = image
         if result.row == nil { result.row = later?.row }
         if let later { result.lists.merge(later.lists) { mine, _ in mine } }
@@ -91,7 +91,7 @@ struct ObjectHistory {
     }
 
     /// The key of the object among `images` whose primary key is `value` (a deleted object).
-    private static func find(_ value: Value, of pk: PropertySchema, in images: [ObjectKey: OldValues.Object]) -> ObjectKey? {
+    private static func find(_ value: Value, of pk: PropertySchema, in images: [ObjectKey: ObjectImages.Object]) -> ObjectKey? {
         images.first { _, image in
             image.row?.withUnsafeBytes { RowView($0)?.value(pk) } == value
         }?.key

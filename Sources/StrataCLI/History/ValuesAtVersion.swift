@@ -25,7 +25,7 @@ final class ValuesAtVersion {
         case absent
         /// Its row and lists as the first later images hold them; `final` once a later commit
         /// deleted it (images after that are of a newer object with its key).
-        case image(OldValues.Object, final: Bool)
+        case image(ObjectImages.Object, final: Bool)
     }
 
     /// What later commits did to one class: emptied it, inserted or deleted objects (whose

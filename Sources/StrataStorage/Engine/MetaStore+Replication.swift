@@ -21,7 +21,51 @@ extension MetaStore {
     }
 }
 
+extension MetaStore {
+    /// The origin whose commits this file replays (meta `replicationFollows`), nil for a file
+    /// that follows none: a follower is written only by replaying (`StorageTransaction.replay`).
+    package var replicationFollows: String? {
+        get throws(StorageError) {
+            guard let db = transaction.database(MetaKeys.database) else { return nil }
+            let bytes = try StorageError.translating("Reading the replication settings of '\(transaction.file.path)'") {
+                try MetaKeys.readBytes(transaction.lmdb, db, MetaKeys.replicationFollows)
+            }
+            return bytes.map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// The newest origin version a follower holds (meta `replicationApplied`), 0 for none.
+    package var replicationApplied: UInt64 {
+        get throws(StorageError) { try integer(MetaKeys.replicationApplied, "Reading the replication settings of '\(transaction.file.path)'") ?? 0 }
+    }
+
+    /// When the newest origin version a follower holds was committed on the origin (meta
+    /// `replicationAppliedTime`, seconds since 1970), nil for none.
+    package var replicationAppliedTime: Double? {
+        get throws(StorageError) {
+            let bits: UInt64? = try integer(MetaKeys.replicationAppliedTime, "Reading the replication settings of '\(transaction.file.path)'")
+            return bits.map { Double(bitPattern: $0) }
+        }
+    }
+
+    /// Records that this file follows `origin` and holds its version `applied`, committed
+    /// there at `time` (committed with the rest of this write).
+    func setReplicationFollows(_ origin: String, applied: UInt64, committedAt time: Double) throws(StorageError) {
+        let context = "Writing the replication settings of '\(transaction.file.path)'"
+        guard let db = transaction.database(MetaKeys.database) else { throw StorageError(.fail, "\(context): the file has no meta database") }
+        try StorageError.translating(context) { try MetaKeys.writeBytes(transaction.lmdb, db, MetaKeys.replicationFollows, Array(origin.utf8)) }
+        try setInteger(MetaKeys.replicationApplied, applied, context)
+        try setInteger(MetaKeys.replicationAppliedTime, time.bitPattern, context)
+    }
+}
+
 extension MetaKeys {
     /// UTF-8: the id under which the file's commits are pushed to PostgreSQL.
     static let replicationOrigin = "replicationOrigin"
+    /// UTF-8: the origin whose commits a follower replays.
+    static let replicationFollows = "replicationFollows"
+    /// u64 LE: the newest origin version a follower holds.
+    static let replicationApplied = "replicationApplied"
+    /// f64 LE: when that version was committed on the origin, seconds since 1970.
+    static let replicationAppliedTime = "replicationAppliedTime"
 }

@@ -97,8 +97,10 @@ extension StorageFile {
     }
 
     /// Writes a compacted copy (`mdb_env_copy2` with `MDB_CP_COMPACT`: a consistent snapshot,
-    /// while other processes keep writing) to `destination`, which must not exist.
-    package func writeCompactedCopy(to destination: String) throws {
+    /// while other processes keep writing) to `destination`, which must not exist. `asNewFile`
+    /// makes the copy a file of its own: a new file id, and not a replication origin (its
+    /// commits record no new values; it keeps the origin id, so a follower can start from it).
+    package func writeCompactedCopy(to destination: String, asNewFile: Bool = false) throws {
         let destination = URL(fileURLWithPath: destination).standardizedFileURL.path
         if FileManager.default.fileExists(atPath: destination) {
             throw StorageError(.fileExists, "Cannot write a copy to '\(destination)': the file exists")
@@ -114,6 +116,16 @@ extension StorageFile {
             }
             throw StorageError.lmdb(error, "Writing a copy of '\(path)' to '\(destination)'")
         }
+        if asNewFile { try Self.makeNewFile(destination, encryptionKey: encryption?.key) }
+    }
+
+    /// Gives the file at `path` a new file id and stops its commits recording new values,
+    /// with no commit of its own.
+    private static func makeNewFile(_ path: String, encryptionKey: EncryptionKey?) throws {
+        let txn = try StorageFile.open(path: path, options: Options(encryptionKey: encryptionKey)).beginWrite()
+        defer { txn.abort() }
+        try txn.meta.makeNewFile()
+        try txn.commitRebuilt(txn.version)
     }
 
     /// Compacts the file at `path` in place when `decide(totalBytes, usedBytes)` says so and

@@ -39,13 +39,14 @@ extension StorageFile {
         }
     }
 
-    /// The meta values a copy keeps: the schema version, the property-id and key counters and
-    /// whether commits record old values (the format, file id, key check and schema are
+    /// The meta values a copy keeps: the schema version, the property-id and key counters,
+    /// the replication origin it is a copy of (a follower can start from it), and whether
+    /// commits record old values (the format, file id, key check and schema are
     /// written by the copy's own commit).
     private static func copyMeta(from source: StorageTransaction, to target: StorageTransaction) throws {
         guard let from = source.database(MetaKeys.database), let to = target.database(MetaKeys.database) else { return }
         let kept = { (key: String) in
-            key == MetaKeys.schemaVersion || key == MetaKeys.oldValues
+            key == MetaKeys.schemaVersion || key == MetaKeys.oldValues || key == MetaKeys.replicationOrigin
                 || key.hasPrefix(MetaKeys.propertyIDPrefix) || key.hasPrefix(MetaKeys.sequencePrefix)
         }
         try StorageError.translating("Copying the meta records of '\(source.file.path)'") {

@@ -1,6 +1,6 @@
 import LMDB
 
-/// The recording of before-images (`OldValues`) by a write: each store's write calls these
+/// The recording of before-images (`ObjectImages`) by a write: each store's write calls these
 /// before it changes an object's row or list for the first time in the commit.
 extension StorageTransaction {
     /// Whether this write records before-images: the file's setting (meta `oldValues`), read
@@ -54,7 +54,7 @@ extension StorageTransaction {
     }
 
     /// Records every object of `table`, rows and lists, before the class is cleared: within
-    /// `OldValues.maximumBytes`, beyond which the commit's before-images are incomplete.
+    /// `ObjectImages.maximumBytes`, beyond which the commit's before-images are incomplete.
     func recordOldClass(_ table: Table) throws(StorageError) {
         guard try needsImage(table) else { return }
         oldValues.clearsClasses = true
@@ -77,7 +77,7 @@ extension StorageTransaction {
 
     /// The before-images this commit stores in its history entry: nil when old values are off
     /// and the commit recorded none.
-    func oldValuesForEntry() throws(StorageError) -> OldValues? {
+    func oldValuesForEntry() throws(StorageError) -> ObjectImages? {
         guard try recordsOldValues() else { return nil }
         return oldValues.kept(for: changes)
     }

@@ -54,9 +54,15 @@ package final class StorageTransaction {
     /// The object keys this write hands out.
     var keys = KeyCounters()
     /// The before-images this write has recorded (`StorageTransaction+OldValues.swift`).
-    var oldValues = OldValues()
+    var oldValues = ObjectImages()
     /// Whether this write records before-images: nil until its first change asks the meta.
     var oldValuesEnabled: Bool?
+    /// Whether this commit's new values are the whole file (the commit that makes the file a
+    /// replication origin: `StorageTransaction+NewValues.swift`).
+    var newValuesAreSnapshot = false
+    /// The history extensions of the origin commit this write replays on a follower, which
+    /// its entry keeps instead of its own old and new values (`StorageTransaction+Replay.swift`).
+    var replayedExtensions: [HistoryEntry.Extension]?
 
     /// Whether this read snapshot is counted in the file's pins (until it ends).
     private var isPinned = false
@@ -182,11 +188,19 @@ package final class StorageTransaction {
         }
         let newVersion = version + 1
         let context = "Committing to '\(file.path)'"
+        if replayedExtensions == nil, let origin = try meta.replicationFollows {
+            throw StorageError(.invalidInput, "'\(file.path)' is a follower of replication origin \(origin): only the commits it replays from the origin's log are written to it (strata replicate follow)")
+        }
         let format = try meta.prepareCommit(of: newVersion, context)
         var pagesBefore: [UInt8] = []
         Varint.append(UInt64(file.environment.usedBytes / file.environment.pageSize), to: &pagesBefore)
         var extensions = [HistoryEntry.Extension(tag: HistoryEntry.Extension.pagesBeforeTag, bytes: pagesBefore)]
-        if let old = try oldValuesForEntry() { extensions.insert(HistoryEntry.Extension(tag: HistoryEntry.Extension.oldValuesTag, bytes: old.encoded()), at: 0) }
+        if let replayed = replayedExtensions {
+            extensions += replayed
+        } else {
+            if let old = try oldValuesForEntry() { extensions.insert(HistoryEntry.Extension(tag: HistoryEntry.Extension.oldValuesTag, bytes: old.encoded()), at: 0) }
+            extensions += try newValuesExtensions()
+        }
         let entry = HistoryEntry(version: newVersion, time: Date().timeIntervalSince1970, pid: pid,
                                  processName: processName, description: commitDescription, changes: changes,
                                  extensions: extensions)
@@ -224,10 +238,12 @@ package final class StorageTransaction {
     }
 
     /// Forgets the changes recorded so far (a migration commits without per-class change sets,
-    /// and without before-images: the versions before it cannot be rebuilt).
+    /// and without before-images: the versions before it cannot be rebuilt; on a replication
+    /// origin its new values are the whole file, which followers start again from).
     package func discardChanges() {
         changes = ChangeSet()
         oldValues.giveUp()
+        newValuesAreSnapshot = true
     }
 
     /// Records a change of `table` (used by the stores' writes).

@@ -11,17 +11,25 @@ package struct HistoryEntry: Equatable, Sendable {
     package var description: String?
     package var changes: ChangeSet
     /// Tagged sections after the change set (docs/FILE-FORMAT.md, "Extensions"): the commit's
-    /// before-images under `Extension.oldValuesTag` (`OldValues`), the pages in use before it
-    /// under `Extension.pagesBeforeTag`. Unknown tags are kept as they are.
+    /// before-images under `Extension.oldValuesTag` (`ObjectImages`), the pages in use before it
+    /// under `Extension.pagesBeforeTag`, and on a replication origin its after-images under
+    /// `Extension.newValuesTag` and the schema it set under `Extension.schemaTag`. Unknown tags
+    /// are kept as they are.
     package var extensions: [Extension]
 
     /// One tagged section at the end of an entry.
     package struct Extension: Equatable, Sendable {
-        /// The before-images of what the commit modified or deleted (`OldValues`).
+        /// The before-images of what the commit modified or deleted (`ObjectImages`).
         package static let oldValuesTag: UInt8 = 1
         /// The pages in use by the file's newest committed version when the write began (the
         /// previous version's size), as a varint.
         package static let pagesBeforeTag: UInt8 = 2
+        /// The after-images of what the commit inserted or modified (`ObjectImages`), recorded
+        /// on a replication origin.
+        package static let newValuesTag: UInt8 = 3
+        /// The stored schema after the commit (its JSON), when the commit changed it, recorded
+        /// on a replication origin.
+        package static let schemaTag: UInt8 = 4
 
         package var tag: UInt8
         package var bytes: [UInt8]

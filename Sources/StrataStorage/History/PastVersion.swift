@@ -2,7 +2,7 @@ import Foundation
 import LMDB
 
 /// Rebuilding a past version: a copy of the file whose newer commits are undone one by one,
-/// newest first, from the before-images in their history entries (`OldValues`). Rows, lists,
+/// newest first, from the before-images in their history entries (`ObjectImages`). Rows, lists,
 /// index entries and backlinks are written back by the same stores as any write, so every
 /// query, sort, aggregate and backlink of the copy answers as the version did.
 extension StorageFile {
@@ -85,7 +85,7 @@ extension StorageTransaction {
 
     /// Removes object `key` with its index entries, outgoing backlinks and lists, touching no
     /// other object.
-    private func removeObject(_ table: Table, _ key: ObjectKey) throws(StorageError) {
+    func removeObject(_ table: Table, _ key: ObjectKey) throws(StorageError) {
         guard let row = try rows.read(table, key) else { return }
         try unindex(table, key, row)
         for property in table.listProperties { try lists.clear(table, property, owner: key) }
@@ -94,7 +94,7 @@ extension StorageTransaction {
 
     /// Writes `row` (unsealed) as the row of object `key`, moving its index entries and
     /// outgoing backlinks (those of its mixed values' links too) from the row it replaces.
-    private func restoreRow(_ table: Table, _ key: ObjectKey, _ row: [UInt8]) throws(StorageError) {
+    func restoreRow(_ table: Table, _ key: ObjectKey, _ row: [UInt8]) throws(StorageError) {
         if let current = try rows.read(table, key) { try unindex(table, key, current) }
         let values: [(PropertySchema, Value)]? = row.withUnsafeBytes { bytes in
             RowView(bytes).map { view in (table.indexedProperties + table.links + table.mixedProperties).map { ($0, view.value($0)) } }

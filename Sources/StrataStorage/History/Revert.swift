@@ -44,7 +44,7 @@ extension StorageTransaction {
         // Deleted objects come back without links and lists first, so that they can link to
         // one another; `newKeys` maps their old keys to those they get now.
         var newKeys: [String: [ObjectKey: ObjectKey]] = [:]
-        var restored: [(Table, ObjectKey, OldValues.Object)] = []
+        var restored: [(Table, ObjectKey, ObjectImages.Object)] = []
         for (table, c) in tables {
             let images = old.classes[table.name] ?? [:]
             for key in c.cleared ? images.keys.sorted() : c.deleted {
@@ -114,7 +114,7 @@ extension StorageTransaction {
     /// Replaces `owner`'s list `property` with the elements it had before the commit `image`
     /// is from (no later commit changed it: `revertConflicts`), links translated. `imaged` is
     /// the key the object had then (another when it comes back from a delete).
-    private func restoreList(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ image: OldValues.List,
+    private func restoreList(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ image: ObjectImages.List,
                              imageOf imaged: ObjectKey, _ translated: (Value, PropertySchema) -> Value) throws(StorageError) {
         let values = try lists.oldElements(table, property, owner: imaged, image).map { translated(lists.decode($0, property), property) }
         if property.isMap {

@@ -1,20 +1,20 @@
-/// The before-images of lists (`OldValues.List`): taken at a commit's first change to a list,
+/// The before-images of lists (`ObjectImages.List`): taken at a commit's first change to a list,
 /// assembled back into the old elements, and written back when a commit is undone.
 extension ListStore {
     /// The start of `owner`'s list `property`'s before-image: its directory and map keys as
     /// they are now (the chunks follow as the commit changes them).
-    func image(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> OldValues.List {
+    func image(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> ObjectImages.List {
         let directory = try read(table, property, key: Self.key(owner)) { $0.map(Array.init) } ?? []
         var mapKeys: [UInt8]?
         if property.isMap {
             mapKeys = try read(table, property, key: Self.mapKeysKey(owner)) { $0.map(Array.init) }
         }
-        return OldValues.List(directory: directory, mapKeys: mapKeys)
+        return ObjectImages.List(directory: directory, mapKeys: mapKeys)
     }
 
     /// The directory `image` holds (empty when the list had none).
     private func oldDirectory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
-                              _ image: OldValues.List) throws(StorageError) -> ListEncoding.Directory {
+                              _ image: ObjectImages.List) throws(StorageError) -> ListEncoding.Directory {
         if image.directory.isEmpty { return ListEncoding.Directory() }
         guard let dir = image.directory.withUnsafeBytes({ ListEncoding.Directory($0) }) else { throw damagedList(table, property, owner) }
         return dir
@@ -26,7 +26,7 @@ extension ListStore {
     /// commit is undone with every later one undone first, or when no later commit changed
     /// the list.
     func oldElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey,
-                     _ image: OldValues.List) throws(StorageError) -> [[UInt8]?] {
+                     _ image: ObjectImages.List) throws(StorageError) -> [[UInt8]?] {
         let dir = try oldDirectory(table, property, owner, image)
         var elements: [[UInt8]?] = []
         elements.reserveCapacity(dir.total)
@@ -56,7 +56,7 @@ extension ListStore {
     /// are written back under their ids; the chunks the commit created are deleted; the others
     /// the commit did not touch and stay. The list then has the layout it had before the
     /// commit, chunk ids included, as undoing the commit before it needs.
-    func restore(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ image: OldValues.List) throws(StorageError) {
+    func restore(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ image: ObjectImages.List) throws(StorageError) {
         let old = try oldDirectory(table, property, owner, image)
         let current = try directory(table, property, owner)
         let untouched = Set(old.chunks.lazy.map(\.id).filter { image.chunks[$0] == nil })

@@ -24,18 +24,30 @@ enum SchemaStore {
                 return Checksum.opened(stored, Checksum.metaSeed, key: key, required: sealRequired).map { Data($0) }
             }
         }
-        guard let json, let classes = try? JSONDecoder().decode([ClassSchema].self, from: json) else { throw damaged() }
-        let schema = FileSchema(classes: Dictionary(uniqueKeysWithValues: classes.map { ($0.name, $0) }))
+        guard let json, let schema = self.schema(json: [UInt8](json)) else { throw damaged() }
         file.cacheSchema(schema, for: bytes)
         return schema
+    }
+
+    /// The stored form of `schema` before it is sealed: JSON, an array of classes.
+    static func json(_ schema: FileSchema) throws(StorageError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do { return [UInt8](try encoder.encode(schema.sorted)) } catch {
+            throw StorageError(.fail, "The schema cannot be encoded: \(error)")
+        }
+    }
+
+    /// The schema stored as `json` (`json(_:)`), nil when it does not decode.
+    static func schema(json: [UInt8]) -> FileSchema? {
+        guard let classes = try? JSONDecoder().decode([ClassSchema].self, from: Data(json)) else { return nil }
+        return FileSchema(classes: Dictionary(classes.map { ($0.name, $0) }) { a, _ in a })
     }
 
     /// Writes `schema`, sealed when `sealed` (a file of format 3 or later), encrypted with
     /// `crypto` in an encrypted file.
     static func save(_ schema: FileSchema, _ txn: Transaction, _ meta: Database, sealed: Bool, crypto: RecordCrypto?) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json = [UInt8](try encoder.encode(schema.sorted))
+        let json = try self.json(schema)
         let key = Array(MetaKeys.schema.utf8)
         let record = if let crypto {
             key.withUnsafeBytes { k in json.withUnsafeBytes { crypto.seal(metaName, key: k, $0) } }

@@ -1,18 +1,18 @@
-/// The byte layout of `OldValues`, the payload of a history entry's extension
-/// `HistoryEntry.Extension.oldValuesTag` (docs/FILE-FORMAT.md, "Old values"):
+/// The byte layout of `ObjectImages`, the payload of a history entry's extensions
+/// `HistoryEntry.Extension.oldValuesTag` and `newValuesTag` (docs/FILE-FORMAT.md, "Old values"):
 ///
-///   oldValues := flags:u8 (bit 0: complete) classCount:varint class*
+///   images    := flags:u8 (bit 0: complete, bit 1: snapshot) classCount:varint class*
 ///   class     := name:str objectCount:varint object*          (objects by ascending key)
 ///   object    := keyDelta:varint rowLength:varint row listCount:varint list*
 ///                                                              (rowLength 0: no row recorded)
 ///   list      := propertyId:varint directory:str chunkCount:varint chunk* mapKeys:(0 | (length + 1):varint bytes)
 ///                                               (directory as stored, unsealed; length 0: the list had none)
-///   chunk     := chunkId:varint bytes:str                      (ascending ids; the old chunk, unsealed)
+///   chunk     := chunkId:varint bytes:str                      (ascending ids; the chunk, unsealed)
 ///   str       := length:varint bytes
-extension OldValues {
-    /// The encoded before-images.
+extension ObjectImages {
+    /// The encoded images.
     package func encoded() -> [UInt8] {
-        var out: [UInt8] = [isComplete ? 1 : 0]
+        var out: [UInt8] = [(isComplete ? 1 : 0) | (isSnapshot ? 2 : 0)]
         Varint.append(UInt64(classes.count), to: &out)
         for (name, objects) in classes.sorted(by: { $0.key < $1.key }) {
             Self.appendBytes(Array(name.utf8), to: &out)
@@ -43,7 +43,7 @@ extension OldValues {
         return out
     }
 
-    /// Decodes encoded before-images; nil if they are damaged.
+    /// Decodes encoded images; nil if they are damaged.
     package init?(decoding bytes: [UInt8]) {
         self.init()
         let decoded: Bool = bytes.withUnsafeBytes { b in
@@ -51,6 +51,7 @@ extension OldValues {
             guard let flags = b.first else { return false }
             o = 1
             isComplete = flags & 1 != 0
+            isSnapshot = flags & 2 != 0
             guard let classCount = Varint.read(b, at: &o) else { return false }
             for _ in 0..<classCount {
                 guard let name = Self.readBytes(b, &o), let objectCount = Varint.read(b, at: &o) else { return false }
@@ -112,9 +113,9 @@ extension HistoryEntry {
     /// The commit's before-images: nil when the entry has none (written with old values off,
     /// or by Strata before they were recorded), and then the versions before it cannot be
     /// rebuilt. Throws `.invalidDatabase` when they do not decode.
-    package func oldValues() throws(StorageError) -> OldValues? {
+    package func oldValues() throws(StorageError) -> ObjectImages? {
         guard let ext = extensions.first(where: { $0.tag == Extension.oldValuesTag }) else { return nil }
-        guard let decoded = OldValues(decoding: ext.bytes) else {
+        guard let decoded = ObjectImages(decoding: ext.bytes) else {
             throw StorageError(.invalidDatabase, "The old values in the history entry of version \(version) do not decode")
         }
         return decoded

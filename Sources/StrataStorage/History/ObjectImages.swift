@@ -1,14 +1,17 @@
-/// The before-images of one commit: what the objects it modified or deleted held before it,
-/// stored in the commit's history entry (extension `HistoryEntry.Extension.oldValuesTag`,
-/// docs/FILE-FORMAT.md, "Old values") so that a past version can be rebuilt from the current
-/// data by undoing the commits after it (`StorageTransaction.undo`).
+/// Images of the objects one commit changed, stored in its history entry: its before-images
+/// (its old values, extension `HistoryEntry.Extension.oldValuesTag`, docs/FILE-FORMAT.md "Old
+/// values"), so that a past version can be rebuilt from the current data by undoing the commits
+/// after it (`StorageTransaction.undo`), and on a replication origin its after-images (its new
+/// values, `newValuesTag`, "New values"), so that a follower can redo it
+/// (`StorageTransaction.replay`).
 ///
-/// Per object: its whole row as it was before its first change in the commit (when the commit
-/// changed the row), and for each list, set or map it changed, the old directory and the old
-/// bytes of the chunks the commit rewrote or deleted (`List`). Inserted objects need none:
-/// undoing removes them.
-package struct OldValues: Equatable, Sendable {
-    /// The old state of one object.
+/// Per object: its whole row as it was before its first change in the commit (or after its
+/// last), when the commit changed the row, and for each list, set or map it changed, the
+/// directory then and the bytes of the chunks of that directory the commit rewrote, deleted
+/// (before) or wrote (after) (`List`). Before-images leave out inserted objects (undoing removes
+/// them), after-images deleted ones (redoing removes them).
+package struct ObjectImages: Equatable, Sendable {
+    /// The state of one object.
     package struct Object: Equatable, Sendable {
         /// The row as it was, unsealed; nil when the commit changed only lists of the object.
         package var row: [UInt8]?
@@ -16,9 +19,9 @@ package struct OldValues: Equatable, Sendable {
         package var lists: [Int: List] = [:]
     }
 
-    /// The before-image of one list, set or map: its old directory, the old bytes of the
-    /// chunks of that directory the commit overwrote or deleted, and a map's old keys. The
-    /// chunks it does not hold were not changed by the commit (`ListStore.oldElements`).
+    /// The image of one list, set or map: its directory, the bytes of the chunks of that
+    /// directory the commit changed, and a map's keys. The chunks it does not hold were not
+    /// changed by the commit (`ListStore.oldElements`).
     package struct List: Equatable, Sendable {
         /// The directory as it was (`ListEncoding.Directory`, unsealed); empty when the list
         /// had none (it was empty).
@@ -56,10 +59,13 @@ package struct OldValues: Equatable, Sendable {
 
     /// The objects by class name and object key.
     package var classes: [String: [ObjectKey: Object]] = [:]
-    /// False when the commit's before-images are not all recorded (the commit went over
+    /// False when the commit's images are not all recorded (the commit went over
     /// `maximumBytes`, or rewrote rows wholesale, as a migration does): the versions before
-    /// the commit cannot be rebuilt.
+    /// the commit cannot be rebuilt (old values), or a follower cannot redo it (new values).
     package var isComplete = true
+    /// Whether the images are every object of the file (new values of the commit that made
+    /// the file a replication origin): a follower empties itself before applying them.
+    package var isSnapshot = false
     /// The bytes recorded so far (rows and list contents).
     private(set) var byteCount = 0
     /// Whether the commit cleared a class (whose later changes then need no images).
@@ -130,8 +136,8 @@ package struct OldValues: Equatable, Sendable {
     /// The images of the objects `changes` lists as modified or deleted (or, for a cleared
     /// class, every recorded one): what a commit stores. Images of objects the commit
     /// inserted are dropped (undoing it removes them).
-    func kept(for changes: ChangeSet) -> OldValues {
-        var result = OldValues()
+    func kept(for changes: ChangeSet) -> ObjectImages {
+        var result = ObjectImages()
         result.isComplete = isComplete
         guard isComplete else { return result }
         for (name, objects) in classes {
