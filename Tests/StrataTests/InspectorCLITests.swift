@@ -122,7 +122,8 @@ final class InspectorCLITests: StrataTestCase {
         XCTAssertEqual(run.lines.count, 1, run.transcript)
         let info = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.lines[0].utf8)) as? [String: Any])
         XCTAssertEqual(Set(info.keys), ["file", "bytes", "pageSize", "pages", "usedBytes", "freeBytes", "version",
-                                        "schemaVersion", "history", "objects", "classes"])
+                                        "schemaVersion", "history", "objects", "classes", "replication"])
+        XCTAssertTrue(info["replication"] is NSNull, "a file that takes no part in replication")
         XCTAssertEqual(info["version"] as? Int, 2)
         XCTAssertEqual(info["schemaVersion"] as? Int, 0)
         XCTAssertEqual(info["objects"] as? Int, 5)

@@ -128,7 +128,8 @@ public struct Realm {
     /// write.
     ///
     /// With the key this Realm was opened with (nil for a plain file), it is made with LMDB's
-    /// compacting copy, so it holds no free pages and its records are as they are. With
+    /// compacting copy, so its records are as they are and it holds no free pages but the few
+    /// of the change that makes it a file of its own (below). With
     /// another key it is encrypted with that key, and with nil it is a plain copy: every
     /// record is opened and sealed again, the indexes are built again, and the history is
     /// kept (docs/ENCRYPTION.md, "Copies with another key"). Either way the copy is a file of

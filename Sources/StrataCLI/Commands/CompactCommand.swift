@@ -40,7 +40,7 @@ struct CompactCommand: Command {
         let (before, used) = try file.sizes()
         let progress = Progress("compacting", unit: "KiB", total: used / 1024) { Self.size(destination) / 1024 }
         defer { progress.finish() }
-        try file.writeCompactedCopy(to: destination, asNewFile: true)
+        try file.writeCompactedCopy(to: destination)
         progress.finish()
         let result = Result(file: source, bytes: before, out: destination, outBytes: Self.size(destination))
         if options.has("--json") {
