@@ -177,6 +177,54 @@ final class ReplicationFollowTests: PostgresTestCase {
         try assertSameExport()
     }
 
+    func testTwoFollowersOfBusyWritersSurviveKillsAndAPostgresRestart() throws {
+        let writers = try (0..<2).map { _ in try WorkerProcess.stress(["worker", "history", "--file", origin.path, "--nosync"]) }
+        for writer in writers { _ = try writer.expectLine(startingWith: "READY") }
+        let id = try push()
+        let replicas = [fileURL("replica-a.strata"), fileURL("replica-b.strata")]
+        let strata = try BuiltProducts.executable("strata")
+        func pusher() throws -> WorkerProcess {
+            try WorkerProcess(strata, ["replicate", "push", origin.path, "--to", conninfo, "--batch", "3", "--follow"])
+        }
+        func follower(_ replica: URL) throws -> WorkerProcess {
+            try WorkerProcess(strata, ["replicate", "follow", replica.path, "--from", conninfo, "--origin", id, "--batch", "4", "--follow"])
+        }
+        var running = [try pusher()] + (try replicas.map(follower))
+        var random = SplitMix64(seed: 0x5eed)
+        for step in 0..<80 {
+            let writer = writers[step % 2]
+            writer.send("step \(random.next())")
+            _ = try writer.expectLine(startingWith: "OK")
+            if step % 9 == 4 {
+                // SIGKILL one of the pusher and the followers at random, and start it again.
+                let victim = Int(random.next() % 3)
+                running[victim].kill()
+                running[victim] = victim == 0 ? try pusher() : try follower(replicas[victim - 1])
+            }
+            if step == 40 {
+                let cluster = try XCTUnwrap(Self.cluster)
+                try cluster.stopServer()
+                Thread.sleep(forTimeInterval: 0.3)
+                try cluster.start()
+            }
+        }
+        for writer in writers {
+            writer.send("quit")
+            _ = try writer.expectLine(startingWith: "BYE")
+        }
+        running.forEach { $0.kill() }
+        try push()
+        for replica in replicas {
+            try follow(id, into: replica)
+            try assertSameExport(replica)
+            assertConsistent(replica.lastPathComponent)
+        }
+        let newest = try StorageFile.open(path: origin.path, options: .init(readOnly: true)).beginRead().version
+        let counts = try PostgresConnection(conninfo).execute(
+            "SELECT count(*), count(DISTINCT version), min(version), max(version) FROM strata_log WHERE origin = $1", [.text(id)]).rows
+        XCTAssertEqual(counts.first, ["\(newest)", "\(newest)", "1", "\(newest)"], "every version in the log exactly once")
+    }
+
     func testWrongOriginsAndFilesAreRefusedClearly() throws {
         try RelicFile.fill(try originRealm(), count: 4, seed: 2)
         let id = try push()
