@@ -22,6 +22,9 @@ public enum ReplicationError: Error, CustomStringConvertible, Sendable, Equatabl
     case gapInLog(origin: String, expected: UInt64, found: UInt64)
     /// The log of `origin` (up to `logHolds`) holds no snapshot for an empty follower to start from.
     case noSnapshot(origin: String, logHolds: UInt64)
+    /// The follower holds version `holds` of `origin`, past the log's newest (`logHolds`): the
+    /// log lost versions, or the follower was started from a copy newer than the log.
+    case followerAhead(origin: String, holds: UInt64, logHolds: UInt64)
 
     /// The failure, in one sentence naming the versions.
     public var description: String {
@@ -45,6 +48,9 @@ public enum ReplicationError: Error, CustomStringConvertible, Sendable, Equatabl
             "The log's entry of version \(version) of origin \(origin) is damaged: it does not decode"
         case let .gapInLog(origin, expected, found):
             "The log of origin \(origin) has no version \(expected), which the follower needs next (its next version is \(found))"
+        case let .followerAhead(origin, holds, logHolds):
+            "The follower holds version \(holds) of origin \(origin), but the log ends at version \(logHolds): "
+                + "push the origin first, or start the follower again if the log lost versions"
         case let .noSnapshot(origin, logHolds):
             "The log of origin \(origin) (up to version \(logHolds)) holds no snapshot for an empty follower to start from: "
                 + "push the origin with this version of Strata (its first push records one), or start the follower from a copy of the origin"

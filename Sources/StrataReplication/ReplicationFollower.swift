@@ -71,6 +71,7 @@ public final class ReplicationFollower {
         var after = position ?? 0
         var first: UInt64?
         var logHolds = try log.lastVersion(of: origin)
+        if let position, position > logHolds { throw ReplicationError.followerAhead(origin: origin, holds: position, logHolds: logHolds) }
         while after < logHolds {
             let rows = try log.rows(of: origin, after: after, limit: batchSize)
             guard !rows.isEmpty else { break }

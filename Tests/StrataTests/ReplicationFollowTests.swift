@@ -170,6 +170,10 @@ final class ReplicationFollowTests: PostgresTestCase {
         let realm = try originRealm()
         try realm.write { realm.create(Relic.self, value: ["id": 200]) }
         try realm.writeCopy(toFile: follower)
+        let early = try strata(["replicate", "follow", follower.path, "--from", conninfo, "--origin", id])
+        XCTAssertEqual(early.process.terminationStatus, 1, early.transcript)
+        XCTAssertTrue(early.errorOutput.contains("The follower holds version \(realm.version) of origin \(id), but the log ends at version \(realm.version - 1)"),
+                      early.transcript)
         try realm.write { realm.create(Relic.self, value: ["id": 201]) }
         try push()
         let run = try follow(id)
@@ -182,24 +186,34 @@ final class ReplicationFollowTests: PostgresTestCase {
         for writer in writers { _ = try writer.expectLine(startingWith: "READY") }
         let id = try push()
         let replicas = [fileURL("replica-a.strata"), fileURL("replica-b.strata")]
-        let strata = try BuiltProducts.executable("strata")
+        let tool = try BuiltProducts.executable("strata")
         func pusher() throws -> WorkerProcess {
-            try WorkerProcess(strata, ["replicate", "push", origin.path, "--to", conninfo, "--batch", "3", "--follow"])
+            try WorkerProcess(tool, ["replicate", "push", origin.path, "--to", conninfo, "--batch", "3", "--follow"])
         }
         func follower(_ replica: URL) throws -> WorkerProcess {
-            try WorkerProcess(strata, ["replicate", "follow", replica.path, "--from", conninfo, "--origin", id, "--batch", "4", "--follow"])
+            try WorkerProcess(tool, ["replicate", "follow", replica.path, "--from", conninfo, "--origin", id, "--batch", "4", "--follow"])
+        }
+        func mirror() throws -> WorkerProcess {
+            try WorkerProcess(tool, ["replicate", "mirror", replicas[1].path, "--to", conninfo, "--schema", "mirror", "--follow"])
         }
         var running = [try pusher()] + (try replicas.map(follower))
+        // The mirror of a follower starts once the follower has a file.
+        spin { FileManager.default.fileExists(atPath: replicas[1].path) }
+        running.append(try mirror())
         var random = SplitMix64(seed: 0x5eed)
         for step in 0..<80 {
             let writer = writers[step % 2]
             writer.send("step \(random.next())")
             _ = try writer.expectLine(startingWith: "OK")
             if step % 9 == 4 {
-                // SIGKILL one of the pusher and the followers at random, and start it again.
-                let victim = Int(random.next() % 3)
+                // SIGKILL one of the pusher, the followers and the mirror at random, and start it again.
+                let victim = Int(random.next() % 4)
                 running[victim].kill()
-                running[victim] = victim == 0 ? try pusher() : try follower(replicas[victim - 1])
+                running[victim] = switch victim {
+                case 0: try pusher()
+                case 3: try mirror()
+                default: try follower(replicas[victim - 1])
+                }
             }
             if step == 40 {
                 let cluster = try XCTUnwrap(Self.cluster)
@@ -218,6 +232,19 @@ final class ReplicationFollowTests: PostgresTestCase {
             try follow(id, into: replica)
             try assertSameExport(replica)
             assertConsistent(replica.lastPathComponent)
+        }
+        // The mirror's tables hold the objects the origin holds: by class, the same keys.
+        let run = try strata(["replicate", "mirror", replicas[1].path, "--to", conninfo, "--schema", "mirror"])
+        XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
+        var expected: [String: Set<String>] = [:]
+        for line in try strata(["export", origin.path]).lines {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let name = object["class"] as? String, let key = (object["key"] as? String)?.dropFirst(), let k = UInt64(key) else { continue }
+            expected[name, default: []].insert(String(Int64(bitPattern: k)))
+        }
+        for (name, keys) in expected {
+            let mirrored = try PostgresConnection(conninfo).execute("SELECT _key FROM mirror.\"\(name)\"").rows.compactMap { $0[0] }
+            XCTAssertEqual(Set(mirrored), keys, name)
         }
         let newest = try StorageFile.open(path: origin.path, options: .init(readOnly: true)).beginRead().version
         let counts = try PostgresConnection(conninfo).execute(

@@ -60,6 +60,8 @@ package final class StorageTransaction {
     /// Whether this commit's new values are the whole file (the commit that makes the file a
     /// replication origin: `StorageTransaction+NewValues.swift`).
     var newValuesAreSnapshot = false
+    /// Whether this write is a migration (`discardChanges`), which its entry says.
+    var isMigration = false
     /// The history extensions of the origin commit this write replays on a follower, which
     /// its entry keeps instead of its own old and new values (`StorageTransaction+Replay.swift`).
     var replayedExtensions: [HistoryEntry.Extension]?
@@ -195,6 +197,7 @@ package final class StorageTransaction {
         var pagesBefore: [UInt8] = []
         Varint.append(UInt64(file.environment.usedBytes / file.environment.pageSize), to: &pagesBefore)
         var extensions = [HistoryEntry.Extension(tag: HistoryEntry.Extension.pagesBeforeTag, bytes: pagesBefore)]
+        if isMigration { extensions.append(HistoryEntry.Extension(tag: HistoryEntry.Extension.migrationTag, bytes: [])) }
         if let replayed = replayedExtensions {
             extensions += replayed
         } else {
@@ -244,6 +247,7 @@ package final class StorageTransaction {
         changes = ChangeSet()
         oldValues.giveUp()
         newValuesAreSnapshot = true
+        isMigration = true
     }
 
     /// Records a change of `table` (used by the stores' writes).

@@ -30,6 +30,9 @@ package struct HistoryEntry: Equatable, Sendable {
         /// The stored schema after the commit (its JSON), when the commit changed it, recorded
         /// on a replication origin.
         package static let schemaTag: UInt8 = 4
+        /// Marks a migration's commit (empty): its change set is empty, though it may have
+        /// rewritten every object.
+        package static let migrationTag: UInt8 = 5
 
         package var tag: UInt8
         package var bytes: [UInt8]
@@ -60,6 +63,10 @@ package struct HistoryEntry: Equatable, Sendable {
             return pages
         }
     }
+
+    /// Whether the commit was a migration (`Extension.migrationTag`): what it changed is not
+    /// in its change set.
+    package var isMigration: Bool { extensions.contains { $0.tag == Extension.migrationTag } }
 
     /// Record layout version (the first byte). Changing the layout means a new value.
     /// Layout 2 is layout 1 sealed: followed by its checksum (`Checksum`), in files of format 3.

@@ -62,6 +62,7 @@ extension StorageTransaction {
         } else if !images.isSnapshot {
             throw StorageError(.invalidInput, "\(name) is not a snapshot: an empty follower starts from the snapshot the origin made when it began to record new values (or from a copy of the origin)")
         }
+        oldValuesEnabled = false  // the entry keeps the origin's old values
         if images.isSnapshot { for table in try allTables() { try removeAll(table) } }
         if let schema = try entry.replicatedSchema() { try adopt(schema.classes, schemaVersion: schema.version) }
         for (className, c) in entry.changes.classes where !images.isSnapshot {
@@ -84,7 +85,8 @@ extension StorageTransaction {
         changes = entry.changes
         commitDescription = "Replicated from origin \(origin) version \(entry.version)" + (entry.description.map { ": \($0)" } ?? "")
         replayedExtensions = entry.extensions.filter {
-            $0.tag == HistoryEntry.Extension.oldValuesTag || $0.tag == HistoryEntry.Extension.newValuesTag || $0.tag == HistoryEntry.Extension.schemaTag
+            [HistoryEntry.Extension.oldValuesTag, HistoryEntry.Extension.newValuesTag, HistoryEntry.Extension.schemaTag,
+             HistoryEntry.Extension.migrationTag].contains($0.tag)
         }
         try meta.setReplicationFollows(origin, applied: entry.version, committedAt: entry.time)
     }

@@ -6,7 +6,7 @@ import LMDB
 /// In a file of format 3 or later the record is sealed (`Checksum`), and verified before it is
 /// decoded (the cache holds verified bytes only); in an encrypted file it is encrypted
 /// (`RecordCrypto`), class and property names with it.
-enum SchemaStore {
+package enum SchemaStore {
     /// The meta database's name as the additional data of the encrypted schema.
     static let metaName = RecordCipher.name(MetaKeys.database)
 
@@ -30,7 +30,7 @@ enum SchemaStore {
     }
 
     /// The stored form of `schema` before it is sealed: JSON, an array of classes.
-    static func json(_ schema: FileSchema) throws(StorageError) -> [UInt8] {
+    package static func json(_ schema: FileSchema) throws(StorageError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do { return [UInt8](try encoder.encode(schema.sorted)) } catch {
@@ -39,7 +39,7 @@ enum SchemaStore {
     }
 
     /// The schema stored as `json` (`json(_:)`), nil when it does not decode.
-    static func schema(json: [UInt8]) -> FileSchema? {
+    package static func schema(json: [UInt8]) -> FileSchema? {
         guard let classes = try? JSONDecoder().decode([ClassSchema].self, from: Data(json)) else { return nil }
         return FileSchema(classes: Dictionary(classes.map { ($0.name, $0) }) { a, _ in a })
     }
