@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "StrataReplication", dependencies: ["Strata", "StrataStorage", "CLibPQ"], swiftSettings: swift5),
         .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataValues", "StrataStorage", "StrataQuery", "StrataReplication"],
                           swiftSettings: swift5),
-        .executableTarget(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "LMDB", "CLMDB", "CSQLite"],
+        .executableTarget(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "StrataReplication", "StrataTestSupport", "LMDB", "CLMDB", "CSQLite"],
                           swiftSettings: swift5),
         .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",
                           swiftSettings: swift5),

@@ -46,6 +46,8 @@ struct Options {
     var lists = false
     /// Run the old-values and past-version measurement instead of the workload.
     var past = false
+    /// Run the replication lag and throughput measurement instead of the workload.
+    var replication = false
     /// Run the W1-W17 workload (off with `--processes` or `--notifications`).
     var workload = true
     /// Run the multi-process rows (off with `--only`, unless `--processes` is given too).
@@ -70,7 +72,7 @@ struct Options {
         usage: strata-bench [--n N] [--nosync] [--only W1,W3,...] [--json] [--repeat R]
                             [--rounds K] [--engines strata,lmdb,sqlite] [--dir PATH]
                             [--processes] [--notifications] [--seconds S] [--encrypted]
-                            [--lists | --past]
+                            [--lists | --past | --replication]
           --n N        objects inserted by W1 (default 1000000)
           --nosync     commits without flushing (LMDB MDB_NOSYNC, SQLite synchronous=OFF)
           --only LIST  ops to run, from W1-W17, W8b, RSS (W1 always runs):
@@ -94,6 +96,9 @@ struct Options {
           --past       instead: Strata's W5 and W8 with history old values on and
                        off, and the time to open the version 1, 100 and 10,000 commits
                        back with freeze(atVersion:) on the N-object file
+          --replication instead: replication through a throwaway local PostgreSQL:
+                       origin-to-follower lag at 100 and 1,000 commits/s (p50/p99/max) and
+                       push and follow throughput for 5,000 commits
           --processes  only the multi-process rows (also part of the default run, left out
                        when --only is given), each with real child processes on one file:
                        Strata's commit-to-callback latency (p50/p99/max, observer in another
@@ -144,6 +149,8 @@ struct Options {
                 options.lists = true
             case "--past":
                 options.past = true
+            case "--replication":
+                options.replication = true
             case "--encrypted":
                 encrypted = true
             case "--processes":

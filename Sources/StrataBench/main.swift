@@ -101,6 +101,8 @@ if let role = options.role {
     runInFreshDirectory("strata-lists", options) { try ListScale.run(directory: $0) }
 } else if options.past {
     runInFreshDirectory("strata-past", options) { try PastVersions.run(directory: $0, n: options.n, durable: options.durable) }
+} else if options.replication {
+    runInFreshDirectory("strata-replication", options) { try ReplicationBench.run(directory: $0, durable: options.durable) }
 } else if let engine = options.childEngine {
     do {
         try ChildProcess.serve(engine, options: options)
