@@ -40,7 +40,8 @@ public final class ReplicationFollower {
     }
 
     /// Connects to PostgreSQL with `conninfo` and opens (or creates) the file of
-    /// `configuration` as a follower of `origin`. Throws `PostgresError` with PostgreSQL's
+    /// `configuration` (its `fileURL`, `encryptionKey` and `syncOnCommit`) as a follower of
+    /// `origin`. Throws `PostgresError` with PostgreSQL's
     /// message when it cannot connect, `ReplicationError.unknownOrigin` when the log has no
     /// such origin, and `Realm.Error` (`.invalidInput`) when the file follows another origin,
     /// is the origin itself or holds objects of its own.
@@ -53,7 +54,8 @@ public final class ReplicationFollower {
         guard try log.knows(origin: origin) else { throw ReplicationError.unknownOrigin(origin) }
         self.origin = origin
         file = try translatingErrors(path: path) {
-            let file = try StorageFile.open(path: path, options: .init(encryptionKey: try EncryptionKey(configuration.encryptionKey)))
+            let file = try StorageFile.open(path: path, options: .init(syncOnCommit: configuration.syncOnCommit,
+                                                                       encryptionKey: try EncryptionKey(configuration.encryptionKey)))
             let txn = try file.beginRead()
             defer { txn.abort() }
             _ = try txn.replayPosition(for: origin)
