@@ -45,7 +45,7 @@ let package = Package(
         // The public, RealmSwift-compatible API.
         .target(name: "Strata", dependencies: ["StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
         // Shipping a file's history entries to a log table in PostgreSQL (docs/REPLICATION.md).
-        .target(name: "StrataReplication", dependencies: ["Strata", "StrataStorage", "CLibPQ"], swiftSettings: swift5),
+        .target(name: "StrataReplication", dependencies: ["Strata", "StrataValues", "StrataStorage", "CLibPQ"], swiftSettings: swift5),
         .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataValues", "StrataStorage", "StrataQuery", "StrataReplication"],
                           swiftSettings: swift5),
         .executableTarget(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "StrataReplication", "StrataTestSupport", "LMDB", "CLMDB", "CSQLite"],

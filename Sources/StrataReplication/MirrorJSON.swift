@@ -14,16 +14,16 @@ enum MirrorJSON {
 
     /// A map as an object, by key.
     static func object(keys: [String], values: [Value], of property: PropertySchema) -> String {
-        "{" + zip(keys, values).map { string($0) + ":" + element($1, of: property) }.joined(separator: ",") + "}"
+        "{" + zip(keys, values).map { TextEscapes.jsonString($0) + ":" + element($1, of: property) }.joined(separator: ",") + "}"
     }
 
     /// A mixed value with its kind.
     static func mixed(_ value: Value) -> String {
         guard let kind = value.storedType else { return "null" }
         if case .typedLink(let className, let key) = value {
-            return "{\"type\":\"link\",\"class\":\(string(className)),\"value\":\(Int64(bitPattern: key))}"
+            return "{\"type\":\"link\",\"class\":\(TextEscapes.jsonString(className)),\"value\":\(Int64(bitPattern: key))}"
         }
-        return "{\"type\":\(string(kind.description)),\"value\":\(scalar(value))}"
+        return "{\"type\":\(TextEscapes.jsonString(kind.description)),\"value\":\(scalar(value))}"
     }
 
     private static func element(_ value: Value, of property: PropertySchema) -> String {
@@ -37,13 +37,13 @@ enum MirrorJSON {
         case .int(let i): return String(i)
         case .float(let f): return number(Double(f))
         case .double(let d): return number(d)
-        case .string(let s): return string(s)
-        case .data(let d): return string(d.base64EncodedString())
+        case .string(let s): return TextEscapes.jsonString(s)
+        case .data(let d): return TextEscapes.jsonString(d.base64EncodedString())
         case .date(let d): return number(d.timeIntervalSince1970)
-        case .uuid(let u): return string(u.uuidString)
+        case .uuid(let u): return TextEscapes.jsonString(u.uuidString)
         case .link(let k), .typedLink(_, let k): return String(Int64(bitPattern: k))
-        case .objectId(let id): return string(id.stringValue)
-        case .decimal128(let d): return string(d.text)
+        case .objectId(let id): return TextEscapes.jsonString(id.stringValue)
+        case .decimal128(let d): return TextEscapes.jsonString(d.text)
         }
     }
 
@@ -52,22 +52,5 @@ enum MirrorJSON {
         if d.isNaN { return "\"NaN\"" }
         if d.isInfinite { return d > 0 ? "\"Infinity\"" : "\"-Infinity\"" }
         return "\(d)"
-    }
-
-    /// `s` as a JSON string.
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }

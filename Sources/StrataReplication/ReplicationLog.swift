@@ -1,4 +1,5 @@
 import Foundation
+import StrataValues
 
 /// The log tables in PostgreSQL (docs/REPLICATION.md, "The log"): `strata_origin`, one row
 /// per origin file, and `strata_log`, one row per pushed commit, unique by origin and version.
@@ -61,20 +62,11 @@ struct ReplicationLog {
         bytes.reserveCapacity(utf8.count / 2 - 1)
         var i = 2
         while i < utf8.count {
-            guard let high = hexDigit(utf8[i]), let low = hexDigit(utf8[i + 1]) else { return nil }
+            guard let high = TextEscapes.hexDigit(utf8[i]), let low = TextEscapes.hexDigit(utf8[i + 1]) else { return nil }
             bytes.append(high << 4 | low)
             i += 2
         }
         return bytes
-    }
-
-    private static func hexDigit(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The newest version of `origin` the log holds, 0 when it holds none.

@@ -8,7 +8,7 @@ extension ObjectId: CustomStringConvertible, Codable {
         var digits = string.utf8.makeIterator()
         var high: UInt32 = 0, low: UInt64 = 0, count = 0
         while let c = digits.next() {
-            guard count < 24, let digit = Self.hexDigit(c) else { throw Self.parsingError(string) }
+            guard count < 24, let digit = TextEscapes.hexDigit(c) else { throw Self.parsingError(string) }
             if count < 8 { high = high << 4 | UInt32(digit) } else { low = low << 4 | UInt64(digit) }
             count += 1
         }
@@ -54,16 +54,6 @@ extension ObjectId: CustomStringConvertible, Codable {
 
     /// The 24-digit string, as `stringValue`.
     public var description: String { stringValue }
-
-    /// The value of one ASCII hexadecimal digit, or nil.
-    private static func hexDigit(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     private static func parsingError(_ text: String) -> ValueParsingError {
         ValueParsingError(typeName: "ObjectId", text: text, expected: "24 hexadecimal digits")

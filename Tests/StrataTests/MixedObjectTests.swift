@@ -29,6 +29,14 @@ final class MixedObjectTests: StrataTestCase {
         realm.object(ofType: MixedTarget.self, forPrimaryKey: id)!
     }
 
+    /// Commits an owner "o" and a target "Rex" (id 1), which `hold` puts into the owner.
+    private func writeOwner(_ realm: Realm, holdingRex hold: (MixedOwner, MixedTarget) -> Void) throws {
+        try realm.write {
+            let rex = realm.create(MixedTarget.self, value: ["id": 1, "name": "Rex"])
+            hold(realm.create(MixedOwner.self, value: ["name": "o"]), rex)
+        }
+    }
+
     func testAnUnmanagedObjectInAMixedValueIsAddedWithItsHolderAndReadsBackAsItsClass() throws {
         let realm = try open()
         let owner = MixedOwner()
@@ -109,9 +117,7 @@ final class MixedObjectTests: StrataTestCase {
 
     func testClearingAClassClearsTheMixedValuesThatHeldItsObjects() throws {
         let realm = try open()
-        try realm.write {
-            let rex = realm.create(MixedTarget.self, value: ["id": 1, "name": "Rex"])
-            let owner = realm.create(MixedOwner.self, value: ["name": "o"])
+        try writeOwner(realm) { owner, rex in
             owner.value = .object(rex)
             owner.values.append(.object(rex))
             owner.entries["a"] = .object(rex)
@@ -141,10 +147,7 @@ final class MixedObjectTests: StrataTestCase {
 
     func testAPastVersionStillHoldsTheObjectTheNewestNoLongerHolds() throws {
         let realm = try open()
-        try realm.write {
-            let owner = realm.create(MixedOwner.self, value: ["name": "o"])
-            owner.value = .object(realm.create(MixedTarget.self, value: ["id": 1, "name": "Rex"]))
-        }
+        try writeOwner(realm) { owner, rex in owner.value = .object(rex) }
         let before = try XCTUnwrap(realm.readableVersions?.upperBound)
         try realm.write { realm.delete(target(realm, 1)) }
         let past = try realm.freeze(atVersion: before)
@@ -154,9 +157,7 @@ final class MixedObjectTests: StrataTestCase {
 
     func testExportThenImportKeepsTheObjectsMixedValuesHold() throws {
         let realm = try open()
-        try realm.write {
-            let rex = realm.create(MixedTarget.self, value: ["id": 1, "name": "Rex"])
-            let owner = realm.create(MixedOwner.self, value: ["name": "o"])
+        try writeOwner(realm) { owner, rex in
             owner.value = .object(rex)
             owner.values.append(objectsIn: [.object(rex), .int(2)])
             owner.entries["k"] = .object(rex)
@@ -224,9 +225,7 @@ final class MixedObjectTests: StrataTestCase {
     func testAMigrationThatDeletesTheHeldObjectsClearsTheValuesThatHeldThem() throws {
         try closingRealms {
             let realm = try open()
-            try realm.write {
-                let owner = realm.create(MixedOwner.self, value: ["name": "o"])
-                let rex = realm.create(MixedTarget.self, value: ["id": 1, "name": "Rex"])
+            try writeOwner(realm) { owner, rex in
                 owner.value = .object(rex)
                 owner.members.insert(.object(rex))
                 owner.entries["k"] = .object(rex)
@@ -250,9 +249,7 @@ final class MixedObjectTests: StrataTestCase {
         var deleted: UInt64 = 0
         try closingRealms {
             let realm = try open()
-            try realm.write {
-                let owner = realm.create(MixedOwner.self, value: ["name": "o"])
-                let rex = realm.create(MixedTarget.self, value: ["id": 1, "name": "Rex"])
+            try writeOwner(realm) { owner, rex in
                 owner.value = .object(rex)
                 owner.values.append(.object(rex))
             }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// The object lines of `export`, one per object of a table, in key order.
 struct ExportLines {
@@ -10,8 +11,8 @@ struct ExportLines {
 
     /// Calls `body` with the line of every object of `table`.
     func forEachLine(of table: Table, _ body: (String) throws -> Void) throws {
-        let prefix = "{\"class\":" + QueryObjects.jsonString(table.name) + ",\"key\":"
-        let names = table.schema.properties.map { QueryObjects.jsonString($0.name) + ":" }
+        let prefix = "{\"class\":" + TextEscapes.jsonString(table.name) + ",\"key\":"
+        let names = table.schema.properties.map { TextEscapes.jsonString($0.name) + ":" }
         var linkKeys: [Int: (ObjectKey) throws -> String] = [:]
         for property in table.schema.properties where property.type == .link {
             linkKeys[property.id] = try linkKey(to: property.linkTarget)
@@ -51,7 +52,7 @@ struct ExportLines {
         let keys = try txn.lists.mapKeys(table, property, owner: owner)
         let values = try txn.lists.values(table, property, owner: owner)
         let entries = try zip(keys, values).map { k, v in
-            QueryObjects.jsonString(k) + ":" + (try ObjectLines.json(v, of: property.type, linkKey: linkKey, heldLinkKey: heldLinkKey))
+            TextEscapes.jsonString(k) + ":" + (try ObjectLines.json(v, of: property.type, linkKey: linkKey, heldLinkKey: heldLinkKey))
         }
         return "{" + entries.joined(separator: ",") + "}"
     }

@@ -102,10 +102,10 @@ enum JSONScalar: Encodable {
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
         case .number(let d, let text): return d.isFinite ? text : ObjectLines.number(d)
-        case .string(let s): return QueryObjects.jsonString(s)
+        case .string(let s): return TextEscapes.jsonString(s)
         case .array(let elements): return "[" + elements.map(\.text).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.map { QueryObjects.jsonString($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+            return "{" + members.map { TextEscapes.jsonString($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
     }
 

@@ -36,7 +36,7 @@ enum ObjectLines {
         case .int(let i): return String(i)
         case .float(let f): return number(Double(f))
         case .double(let d): return number(d)
-        case .string(let s): return QueryObjects.jsonString(s)
+        case .string(let s): return TextEscapes.jsonString(s)
         case .data(let d): return "\"" + d.base64EncodedString() + "\""
         case .date(let d): return ISOTime.text(d).map { "\"" + $0 + "\"" } ?? number(d.timeIntervalSinceReferenceDate)
         case .uuid(let u): return "\"" + u.uuidString + "\""
@@ -72,7 +72,7 @@ enum ObjectLines {
                      heldLinkKey: (String, ObjectKey) throws -> String) rethrows -> String {
         guard type == .mixed, let kind = value.storedType else { return try json(value, linkKey: linkKey) }
         if case .typedLink(let className, let key) = value {
-            return "{\"type\":\"link\",\"value\":{\"class\":" + QueryObjects.jsonString(className) + ",\"key\":" + (try heldLinkKey(className, key)) + "}}"
+            return "{\"type\":\"link\",\"value\":{\"class\":" + TextEscapes.jsonString(className) + ",\"key\":" + (try heldLinkKey(className, key)) + "}}"
         }
         return "{\"type\":\"\(kind)\",\"value\":" + (try json(value, linkKey: linkKey)) + "}"
     }

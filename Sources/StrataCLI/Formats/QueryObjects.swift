@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataValues
 
 /// The objects `strata query` prints, read on its snapshot: the properties asked for (every
 /// stored property by default) of each, with links as the target's primary key (or
@@ -65,31 +66,9 @@ struct QueryObjects {
             var members: [String] = []
             if showsObjectKeys { members.append("\"\(Self.objectKeyColumn)\":\"#\(row.key)\"") }
             for (property, cell) in zip(properties, row.cells) {
-                members.append(Self.jsonString(property.name) + ":" + cell.json.text)
+                members.append(TextEscapes.jsonString(property.name) + ":" + cell.json.text)
             }
             return "{" + members.joined(separator: ",") + "}"
         }
-    }
-
-    /// `s` as a JSON string literal.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
