@@ -1,4 +1,5 @@
 import CLMDB
+import CStrataFaultGuard
 
 /// A position in a database, for ordered scans and range seeks (`MDB_cursor`).
 ///
@@ -31,10 +32,16 @@ package struct Cursor: ~Copyable {
     @inline(__always)
     private var readBounds: ReadBounds? { transaction._withUnsafeGuaranteedRef { $0.readBounds } }
 
+    /// Throws `LMDBError.faulted` when a read of the transaction faulted: a write then does
+    /// not reach LMDB (`Transaction.unguarded`).
+    private func refuseIfFaulted() throws(LMDBError) {
+        if transaction._withUnsafeGuaranteedRef({ $0.faulted }) { throw .faulted }
+    }
+
     @inline(__always)
     private func move(_ op: MDB_cursor_op) throws(LMDBError) -> Entry? {
         var key = MDB_val(), data = MDB_val()
-        let rc = serialized { mdb_cursor_get(handle, &key, &data, op) }
+        let rc = serialized { strata_guarded_cursor_get(handle, &key, &data, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return (try key.bytes(within: readBounds), try data.bytes(within: readBounds))
@@ -45,7 +52,7 @@ package struct Cursor: ~Copyable {
                       value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var d = MDB_val(mv_size: value?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: value?.baseAddress))
-        let rc = serialized { mdb_cursor_get(handle, &k, &d, op) }
+        let rc = serialized { strata_guarded_cursor_get(handle, &k, &d, op) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return (try k.bytes(within: readBounds), try d.bytes(within: readBounds))
@@ -58,7 +65,7 @@ package struct Cursor: ~Copyable {
         var key = MDB_val(), data = MDB_val()
         var op = MDB_FIRST
         while true {
-            let rc = serialized { mdb_cursor_get(handle, &key, &data, op) }
+            let rc = serialized { strata_guarded_cursor_get(handle, &key, &data, op) }
             if rc == MDB_NOTFOUND { return }
             try check(rc)
             if try !body(try key.bytes(within: readBounds), try data.bytes(within: readBounds)) { return }
@@ -69,15 +76,15 @@ package struct Cursor: ~Copyable {
     /// Calls `body` with each duplicate of `key`, in order (`MDB_SET_KEY`, then
     /// `MDB_NEXT_DUP`); never when the key is absent. Only for a database with duplicates
     /// (`MDB_DUPSORT`): in any other, `MDB_NEXT_DUP` would move on to the next key.
-    package func forEachDuplicate(of key: UnsafeRawBufferPointer, _ body: (_ value: UnsafeRawBufferPointer) -> Void) throws(LMDBError) {
+    package func forEachDuplicate(of key: UnsafeRawBufferPointer, _ body: (_ value: UnsafeRawBufferPointer) throws(LMDBError) -> Void) throws(LMDBError) {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var data = MDB_val()
         var op = MDB_SET_KEY
         while true {
-            let rc = serialized { mdb_cursor_get(handle, &k, &data, op) }
+            let rc = serialized { strata_guarded_cursor_get(handle, &k, &data, op) }
             if rc == MDB_NOTFOUND { return }
             try check(rc)
-            body(try data.bytes(within: readBounds))
+            try body(try data.bytes(within: readBounds))
             op = MDB_NEXT_DUP
         }
     }
@@ -120,12 +127,13 @@ package struct Cursor: ~Copyable {
     /// Number of duplicates of the current key (`mdb_cursor_count`).
     package func duplicateCount() throws(LMDBError) -> Int {
         var n = 0
-        try check(serialized { mdb_cursor_count(handle, &n) })
+        try check(serialized { strata_guarded_cursor_count(handle, &n) })
         return n
     }
 
     /// Deletes the entry under the cursor (`mdb_cursor_del`).
     package func deleteCurrent() throws(LMDBError) {
+        try refuseIfFaulted()
         let rc = mdb_cursor_del(handle, 0)
         transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
         try check(rc)
@@ -135,6 +143,7 @@ package struct Cursor: ~Copyable {
     package func replaceCurrent(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(LMDBError) {
         try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
             try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
+                try refuseIfFaulted()
                 let rc = mdb_cursor_put(handle, &k, &v, UInt32(MDB_CURRENT))
                 transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
                 try check(rc)

@@ -1,4 +1,5 @@
 import CLMDB
+import CStrataFaultGuard
 import Glibc
 import Synchronization
 
@@ -56,6 +57,7 @@ package final class Environment: @unchecked Sendable {
         var env: OpaquePointer?
         try check(mdb_env_create(&env))
         guard let env else { throw LMDBError(ENOMEM) }
+        strata_fault_guard_install(env)
         do throws(LMDBError) {
             try check(mdb_env_set_maxdbs(env, options.maxDatabases))
             try check(mdb_env_set_maxreaders(env, options.maxReaders))

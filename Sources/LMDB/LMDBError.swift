@@ -1,14 +1,23 @@
 import CLMDB
+import CStrataFaultGuard
 import Glibc
 
 /// An error returned by an LMDB call, translated once from its `MDB_*` or errno code.
 ///
 /// Higher layers wrap it with context (the file, the table); the `message` is `mdb_strerror`'s.
 package struct LMDBError: Error, Equatable, CustomStringConvertible {
-    /// The raw return code: an `MDB_*` constant or an errno value.
+    /// The raw return code: an `MDB_*` constant, an errno value, or `STRATA_LMDB_FAULT`.
     package let code: Int32
+    /// For `faulted`, what stopped LMDB: the signal, or its assertion's text.
+    private let faultReason: String?
 
-    package init(_ code: Int32) { self.code = code }
+    package init(_ code: Int32) {
+        self.code = code
+        faultReason = code == STRATA_LMDB_FAULT ? String(cString: strata_fault_guard_reason()) : nil
+    }
+
+    /// Errors are equal when their codes are.
+    package static func == (a: LMDBError, b: LMDBError) -> Bool { a.code == b.code }
 
     /// `MDB_KEYEXIST`: the key/data pair already exists (with `MDB_NOOVERWRITE`/`MDB_NODUPDATA`).
     package static let keyExists = LMDBError(MDB_KEYEXIST)
@@ -32,9 +41,15 @@ package struct LMDBError: Error, Equatable, CustomStringConvertible {
     package static let corrupted = LMDBError(MDB_CORRUPTED)
     /// A page number points past the file's last page: the file is damaged.
     package static let pageNotFound = LMDBError(MDB_PAGE_NOTFOUND)
+    /// LMDB faulted or failed one of its own assertions reading a page (`CStrataFaultGuard`):
+    /// the file is damaged where LMDB does not check it.
+    package static let faulted = LMDBError(STRATA_LMDB_FAULT)
 
-    /// `mdb_strerror`'s text for the code.
-    package var message: String { String(cString: mdb_strerror(code)) }
+    /// `mdb_strerror`'s text for the code, or what stopped LMDB for `faulted`.
+    package var message: String {
+        if let faultReason { return "LMDB stopped reading a page: \(faultReason)" }
+        return String(cString: mdb_strerror(code))
+    }
 
     package var description: String { "LMDB error \(code): \(message)" }
 

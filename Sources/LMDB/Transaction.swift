@@ -1,4 +1,5 @@
 import CLMDB
+import CStrataFaultGuard
 import Glibc
 import Synchronization
 
@@ -27,6 +28,11 @@ package final class Transaction {
     /// Where a read transaction's keys and values may lie (`ReadBounds`), set when its
     /// snapshot begins; nil for a write transaction, which reads its own new pages too.
     @exclusivity(unchecked) private(set) var readBounds: ReadBounds?
+    /// Whether a page read of this transaction ended early because LMDB faulted or failed an
+    /// assertion on a damaged page (`CStrataFaultGuard`). LMDB's state for the transaction is
+    /// then unknown: every later call fails the same way without reaching LMDB, and a write
+    /// cannot commit. A renewed read transaction starts clear.
+    @exclusivity(unchecked) private(set) var faulted = false
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold. When another process grew the file past this process's
@@ -93,6 +99,10 @@ package final class Transaction {
         let txn = live
         handle = nil
         defer { releaseMap() }
+        if faulted {
+            mdb_txn_abort(txn)
+            throw LMDBError(STRATA_LMDB_FAULT)
+        }
         try checkWrite(mdb_txn_commit(txn))
     }
 
@@ -120,6 +130,7 @@ package final class Transaction {
         try Self.registered(environment) { mdb_txn_renew(txn) }
         isReset = false
         holdsMap = true
+        faulted = false
         readBounds = environment.readBounds()
     }
 
@@ -131,33 +142,52 @@ package final class Transaction {
         isShared = true
     }
 
-    /// Runs one LMDB call, holding `sharedLock` if the transaction is shared.
+    /// Runs one guarded LMDB page read (`CStrataFaultGuard`), holding `sharedLock` if the
+    /// transaction is shared; after a fault, fails without running it.
     @inline(__always)
     func serialized(_ call: () -> Int32) -> Int32 {
-        guard isShared else { return call() }
-        return sharedLock.withLock { _ in call() }
+        guard isShared else { return unlessFaulted(call) }
+        return sharedLock.withLock { _ in unlessFaulted(call) }
+    }
+
+    /// Runs `call` unless an earlier call faulted, noting when this one does.
+    @inline(__always)
+    private func unlessFaulted(_ call: () -> Int32) -> Int32 {
+        if faulted { return STRATA_LMDB_FAULT }
+        let rc = call()
+        if rc == STRATA_LMDB_FAULT { faulted = true }
+        return rc
+    }
+
+    /// The handle for a call not guarded against faults (writes, opening a database): refused
+    /// once a read of the transaction faulted.
+    var unguarded: OpaquePointer {
+        get throws(LMDBError) {
+            if faulted { throw LMDBError(STRATA_LMDB_FAULT) }
+            return live
+        }
     }
 
     /// Opens (or with `.create`, creates) the named database. Returns nil if it does not exist.
     package func openDatabase(_ name: String?, flags: Database.Flags = []) throws(LMDBError) -> Database? {
         var dbi: MDB_dbi = 0
-        let rc = mdb_dbi_open(live, name, flags.rawValue, &dbi)
+        let rc = mdb_dbi_open(try unguarded, name, flags.rawValue, &dbi)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return Database(handle: dbi)
     }
 
     /// Removes every entry of a database, keeping it (`mdb_drop` with 0).
-    package func empty(_ db: Database) throws(LMDBError) { try checkWrite(mdb_drop(live, db.handle, 0)) }
+    package func empty(_ db: Database) throws(LMDBError) { try checkWrite(mdb_drop(try unguarded, db.handle, 0)) }
 
     /// Deletes a database and closes its handle (`mdb_drop` with 1).
-    package func drop(_ db: Database) throws(LMDBError) { try checkWrite(mdb_drop(live, db.handle, 1)) }
+    package func drop(_ db: Database) throws(LMDBError) { try checkWrite(mdb_drop(try unguarded, db.handle, 1)) }
 
     /// The value stored under `key`, or nil. The bytes are valid as described on the type.
     @inline(__always)
     package func get(_ db: Database, key: UnsafeRawBufferPointer) throws(LMDBError) -> UnsafeRawBufferPointer? {
         var data = MDB_val()
-        let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) in serialized { mdb_get(live, db.handle, &k, &data) } }
+        let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) in serialized { strata_guarded_get(live, db.handle, &k, &data) } }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return try data.bytes(within: readBounds)
@@ -169,7 +199,7 @@ package final class Transaction {
                      flags: PutFlags = PutFlags()) throws(LMDBError) {
         try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
             try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
-                try checkWrite(mdb_put(live, db.handle, &k, &v, flags.rawValue))
+                try checkWrite(mdb_put(try unguarded, db.handle, &k, &v, flags.rawValue))
             }
         }
     }
@@ -178,11 +208,12 @@ package final class Transaction {
     @discardableResult
     package func delete(_ db: Database, key: UnsafeRawBufferPointer,
                         value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Bool {
+        let txn = try unguarded
         let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) -> Int32 in
             if let value {
-                return try withValue(value) { (v: inout MDB_val) throws(LMDBError) in mdb_del(live, db.handle, &k, &v) }
+                return try withValue(value) { (v: inout MDB_val) throws(LMDBError) in mdb_del(txn, db.handle, &k, &v) }
             }
-            return mdb_del(live, db.handle, &k, nil)
+            return mdb_del(txn, db.handle, &k, nil)
         }
         if rc == MDB_NOTFOUND { return false }
         try checkWrite(rc)
@@ -206,14 +237,14 @@ package final class Transaction {
     /// Number of entries in a database.
     package func count(_ db: Database) throws(LMDBError) -> Int {
         var stat = MDB_stat()
-        try check(serialized { mdb_stat(live, db.handle, &stat) })
+        try check(serialized { strata_guarded_stat(live, db.handle, &stat) })
         return stat.ms_entries
     }
 
     /// Page statistics of a database (`mdb_stat`).
     package func statistics(_ db: Database) throws(LMDBError) -> (entries: Int, pages: Int, depth: Int) {
         var stat = MDB_stat()
-        try check(serialized { mdb_stat(live, db.handle, &stat) })
+        try check(serialized { strata_guarded_stat(live, db.handle, &stat) })
         return (stat.ms_entries, stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages,
                 Int(stat.ms_depth))
     }
@@ -223,7 +254,7 @@ package final class Transaction {
     @inline(__always)
     package func withCursor<R>(_ db: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
         var handle: OpaquePointer?
-        try check(serialized { mdb_cursor_open(live, db.handle, &handle) })
+        try check(serialized { strata_guarded_cursor_open(live, db.handle, &handle) })
         defer { mdb_cursor_close(handle) }
         return try body(Cursor(handle: handle!, transaction: self))
     }

@@ -9,9 +9,9 @@ import XCTest
 /// (`FileDamage`, from a fixed seed). Each copy is read whole in a child process
 /// (`DamagedFileReader`), so that a crash is seen, not suffered, and checked with
 /// `strata check`. No copy may crash the reader except by a trap that says the file is
-/// damaged (or a fault inside LMDB itself, counted per kind), none may read back different
-/// data without an error, and `strata check` must flag every copy that does not read back as
-/// the original.
+/// damaged (a fault inside LMDB is an error, `CStrataFaultGuard`), none may read back
+/// different data without an error, and `strata check` (whose worker must not die either)
+/// must flag every copy that does not read back as the original.
 final class DamagedFileCorpusTests: StrataTestCase {
     /// What reading one copy gave.
     enum Outcome: Equatable {
@@ -24,8 +24,7 @@ final class DamagedFileCorpusTests: StrataTestCase {
         /// The reader trapped saying the file is damaged (a property read on a damaged row).
         case trappedOnDamage(String)
         /// The reader died of a signal inside LMDB (a fault or LMDB's own assertion), with no
-        /// Swift trap: page damage that LMDB follows before Strata can see it. Counted and
-        /// printed per kind of damage (docs/RELIABILITY.md), not hidden.
+        /// Swift trap: a page read the fault guard did not end with an error.
         case crashedInLMDB(String)
         /// The reader died some other way.
         case crashed(String)
@@ -36,6 +35,12 @@ final class DamagedFileCorpusTests: StrataTestCase {
     private static let copiesPerChild = 40
 
     static func copyName(_ i: Int) -> String { "copy-\(i).strata" }
+
+    /// The damage's seed: 0x5EED_2026, or the hexadecimal number in `STRATA_CORPUS_SEED`
+    /// (to run other corpora by hand).
+    static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["STRATA_CORPUS_SEED"].flatMap { UInt64($0, radix: 16) } ?? 0x5EED_2026
+    }
 
     /// FNV-1a of the lines, as 16 hex digits: what the reader reports instead of its lines.
     static func digest(_ lines: [String]) -> String {
@@ -56,7 +61,7 @@ final class DamagedFileCorpusTests: StrataTestCase {
         }
         let file = try Data(contentsOf: original)
         let lock = try Data(contentsOf: URL(fileURLWithPath: original.path + ".lock"))
-        var random = SplitMix64(seed: 0x5EED_2026)
+        var random = SplitMix64(seed: Self.seed)
         let damages = FileDamage.corpus(for: file, &random)
         let copies = directory.appendingPathComponent("copies")
         try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
@@ -80,7 +85,7 @@ final class DamagedFileCorpusTests: StrataTestCase {
             case .different: label = "WRONG DATA"; failures.append("copy \(i) (\(damage.kind)): read different data without an error")
             case .refused: label = "refused with an error"
             case .trappedOnDamage: label = "trapped saying it is damaged"
-            case .crashedInLMDB: label = "reader crashed inside LMDB"
+            case .crashedInLMDB(let how): label = "CRASHED INSIDE LMDB"; failures.append("copy \(i) (\(damage.kind)): the reader crashed inside LMDB: \(how)")
             case .crashed(let how): label = "CRASHED"; failures.append("copy \(i) (\(damage.kind)): the reader crashed: \(how)")
             }
             if check.process.terminationReason != .exit {
@@ -89,7 +94,9 @@ final class DamagedFileCorpusTests: StrataTestCase {
             if outcomes[i] != .same && !flagged {
                 failures.append("copy \(i) (\(damage.kind)): reads as \(outcomes[i]) but strata check says: \(check.transcript)")
             }
-            if check.errorOutput.contains("reading stopped with signal") { summary[damage.kind, default: [:]]["check's worker crashed", default: 0] += 1 }
+            if check.errorOutput.contains("reading stopped with signal") {
+                failures.append("copy \(i) (\(damage.kind)): strata check's worker crashed: \(check.transcript)")
+            }
             summary[damage.kind, default: [:]][label, default: 0] += 1
             summary[damage.kind, default: [:]][flagged ? "check flagged" : "check passed", default: 0] += 1
         }

@@ -17,9 +17,8 @@ struct FileDamage {
     /// bit flips in the meta pages, and meta pages damaged so that LMDB opens the previous
     /// commit.
     static func corpus(for file: Data, _ random: inout SplitMix64) -> [FileDamage] {
-        let newer = txnID(file, meta: 0) > txnID(file, meta: 1) ? 0 : 1
-        let lastPage = Int(word(file, at: newer * pageSize + lastPageOffset))
-        let pages = 2...max(2, min(lastPage, file.count / pageSize - 1))
+        let newer = newerMeta(of: file)
+        let pages = pagesInUse(of: file)
         func page() -> Int { Int.random(in: pages, using: &random) }
         func byte(_ range: Range<Int>) -> Int { Int.random(in: range, using: &random) }
         var damages: [FileDamage] = []
@@ -72,6 +71,16 @@ struct FileDamage {
         })
         return damages
     }
+
+    /// The numbers of the pages of `file` in use after its meta pages (0 and 1), by its newer
+    /// meta page.
+    static func pagesInUse(of file: Data) -> ClosedRange<Int> {
+        let lastPage = Int(word(file, at: newerMeta(of: file) * pageSize + lastPageOffset))
+        return 2...max(2, min(lastPage, file.count / pageSize - 1))
+    }
+
+    /// Which meta page (0 or 1) has the higher transaction id: the one LMDB opens.
+    private static func newerMeta(of file: Data) -> Int { txnID(file, meta: 0) > txnID(file, meta: 1) ? 0 : 1 }
 
     private static func txnID(_ data: Data, meta: Int) -> UInt64 { word(data, at: meta * pageSize + txnIDOffset) }
 

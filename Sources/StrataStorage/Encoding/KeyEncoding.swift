@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 import StrataValues
 
 /// The one place where index keys and object keys are built (docs/FILE-FORMAT.md, "Keys").
@@ -89,10 +90,12 @@ package enum ObjectKeyCoding {
     @inlinable @inline(__always)
     package static func encode(_ key: ObjectKey) -> UInt64 { key.bigEndian }
 
-    /// Reads a stored object key.
-    @inlinable @inline(__always)
-    package static func decode(_ bytes: UnsafeRawBufferPointer) -> ObjectKey {
-        UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
+    /// Reads the stored object key `bytes` begin with (a backlink's value may go on with a
+    /// count); fewer than 8 bytes are damage (`LMDBError.corrupted`).
+    @inline(__always)
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(LMDBError) -> ObjectKey {
+        guard bytes.count >= 8 else { throw .corrupted }
+        return UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
     }
 
     /// The object key of an object whose integer primary key is `pk`: the key order is the

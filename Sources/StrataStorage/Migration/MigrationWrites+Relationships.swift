@@ -28,7 +28,7 @@ extension MigrationWrites {
                             throw StorageError(.invalidDatabase, "'\(transaction.file.path)' is damaged: a list of '\(target)' does not match its checksum or cannot be read; run `strata check \(transaction.file.path)`")
                         }
                         var key = Array(e.key)
-                        if let moved = map[ObjectKeyCoding.decode(e.key)] {
+                        if let moved = map[try ObjectKeyCoding.decode(e.key)] {
                             var prefix: [UInt8] = []
                             IndexKey.appendBigEndian(moved, to: &prefix)
                             key.replaceSubrange(0..<8, with: prefix)
@@ -128,7 +128,7 @@ extension MigrationWrites {
                 var entry = try cursor.first()
                 while let e = entry {
                     if e.key.count >= 8 {
-                        let owner = ObjectKeyCoding.decode(e.key)
+                        let owner = try ObjectKeyCoding.decode(e.key)
                         if try rows.read(table, owner) == nil {
                             dead.append(Array(e.key))
                         } else if e.key.count == 8 {

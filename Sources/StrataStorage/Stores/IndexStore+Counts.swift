@@ -81,7 +81,7 @@ extension IndexStore {
                     }
                     var duplicate: Cursor.Entry? = e
                     while let d = duplicate {
-                        let key = ObjectKeyCoding.decode(d.value)
+                        let key = try ObjectKeyCoding.decode(d.value)
                         if cut { unsure.append(key) } else { matches.append(key) }
                         duplicate = unique ? nil : try cursor.nextDuplicate()
                     }

@@ -48,7 +48,7 @@ extension IndexStore {
                                 entry = try cursor.nextKey()
                                 continue
                             }
-                            guard try body(ObjectKeyCoding.decode(value)) else { break }
+                            guard try body(try ObjectKeyCoding.decode(value)) else { break }
                             entry = try cursor.next()
                         }
                     }
@@ -81,7 +81,7 @@ extension IndexStore {
                 try transaction.lmdb.withCursor(db) { cursor in
                     var entry = try cursor.seek(atLeast: s)
                     while let e = entry, e.key.count >= s.count, compareBytes(UnsafeRawBufferPointer(rebasing: e.key[..<s.count]), s) == 0 {
-                        guard try body(ObjectKeyCoding.decode(e.value)) else { break }
+                        guard try body(try ObjectKeyCoding.decode(e.value)) else { break }
                         entry = try cursor.next()
                     }
                 }

@@ -36,9 +36,9 @@ package struct IndexStore {
             // A local function, not a closure value: it captures `keys` without boxing it.
             func find(_ k: UnsafeRawBufferPointer) throws {
                 if unique {
-                    if let found = try txn.get(db, key: k) { keys.append(ObjectKeyCoding.decode(found)) }
+                    if let found = try txn.get(db, key: k) { keys.append(try ObjectKeyCoding.decode(found)) }
                 } else {
-                    try txn.withCursor(db) { try $0.forEachDuplicate(of: k) { keys.append(ObjectKeyCoding.decode($0)) } }
+                    try txn.withCursor(db) { try $0.forEachDuplicate(of: k) { (v) throws(LMDBError) in keys.append(try ObjectKeyCoding.decode(v)) } }
                 }
             }
             if transaction.crypto != nil {

@@ -17,7 +17,7 @@ package struct LinkStore {
         try withCursor(origin, property, at: target) { cursor, entry in
             var entry = entry
             while let e = entry {
-                keys.append(ObjectKeyCoding.decode(e.value))
+                keys.append(try ObjectKeyCoding.decode(e.value))
                 entry = try cursor.nextDuplicate()
             }
         }
@@ -32,7 +32,7 @@ package struct LinkStore {
             var entry = entry
             while let e = entry {
                 let count = e.value.count == 12 ? Int(UInt32(bigEndian: e.value.loadUnaligned(fromByteOffset: 8, as: UInt32.self))) : 1
-                found.append((ObjectKeyCoding.decode(e.value), count))
+                found.append((try ObjectKeyCoding.decode(e.value), count))
                 entry = try cursor.nextDuplicate()
             }
         }
@@ -69,7 +69,7 @@ package struct LinkStore {
             try txn.withCursor(db) { cursor in
                 var entry = try cursor.first()
                 while let e = entry {
-                    entries.append((ObjectKeyCoding.decode(e.key), ObjectKeyCoding.decode(e.value)))
+                    entries.append((try ObjectKeyCoding.decode(e.key), try ObjectKeyCoding.decode(e.value)))
                     entry = try cursor.next()
                 }
             }
@@ -112,7 +112,7 @@ package struct LinkStore {
                 try txn.withCursor(db) { cursor in
                     var count = 0
                     if let e = try probe.withUnsafeBytes({ try cursor.seek(key: k, valueAtLeast: $0) }), e.value.count == 12,
-                       ObjectKeyCoding.decode(e.value) == owner {
+                       try ObjectKeyCoding.decode(e.value) == owner {
                         count = Int(UInt32(bigEndian: e.value.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
                         try cursor.deleteCurrent()
                     }

@@ -28,12 +28,12 @@ extension ListStore {
                 guard let stored = try txn.get(db, key: k) else { return try body(nil) }
                 if let crypto = transaction.crypto {
                     guard let (plain, block) = crypto.open(table.listNames[property.id] ?? [], key: k, stored) else {
-                        throw damagedList(table, property, ObjectKeyCoding.decode(k))
+                        throw damagedList(table, property, try ObjectKeyCoding.decode(k))
                     }
                     return try withExtendedLifetime(block) { try body(plain) }
                 }
                 guard let opened = Checksum.opened(stored, seed, key: k, required: sealRequired) else {
-                    throw damagedList(table, property, ObjectKeyCoding.decode(k))
+                    throw damagedList(table, property, try ObjectKeyCoding.decode(k))
                 }
                 return try body(opened)
             }
@@ -96,10 +96,12 @@ extension ListStore {
     /// changes the entry: the list's old directory and map keys at its first change, and the
     /// entry's old bytes when it is a chunk the old directory names.
     private func recordOldList(_ table: Table, _ property: PropertySchema, _ key: [UInt8]) throws(StorageError) {
-        let (owner, chunk) = key.withUnsafeBytes { k -> (ObjectKey, UInt32?) in
-            let owner = ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: k.prefix(8)))
-            guard k.count == 12 else { return (owner, nil) }
-            return (owner, k.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian)
+        let (owner, chunk) = try StorageError.translating("Reading the list entry key of '\(table.name).\(property.name)'") {
+            try key.withUnsafeBytes { k -> (ObjectKey, UInt32?) in
+                let owner = try ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: k.prefix(8)))
+                guard k.count == 12 else { return (owner, nil) }
+                return (owner, k.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian)
+            }
         }
         try transaction.recordOldList(table, property, owner: owner)
         if let chunk { try transaction.recordOldChunk(table, property, owner: owner, chunk) }

@@ -209,7 +209,7 @@ package struct ListStore {
             try txn.withCursor(db) { cursor in
                 var entry = try cursor.first()
                 while let e = entry {
-                    if e.key.count == 8 { owners.append(ObjectKeyCoding.decode(e.key)) }
+                    if e.key.count == 8 { owners.append(try ObjectKeyCoding.decode(e.key)) }
                     entry = try cursor.next()
                 }
             }

@@ -59,7 +59,7 @@ package final class RowCursor {
                     var entry = try withUnsafeBytes(of: &key) { try cursor.seek(atLeast: $0) }
                     while let (k, v) = entry {
                         guard k.count == 8 else { throw transaction.rows.damaged(table, 0) }
-                        let key = ObjectKeyCoding.decode(k)
+                        let key = try ObjectKeyCoding.decode(k)
                         // Keys out of order: the walk went through a damaged branch page.
                         if key < start || batch.last.map({ key <= $0.0 }) == true { throw transaction.rows.damaged(table, key) }
                         batch.append((key, try transaction.rows.view(table, key, v)))

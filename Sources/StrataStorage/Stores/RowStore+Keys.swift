@@ -13,11 +13,11 @@ extension RowStore {
                 var current: (key: ObjectKey, value: UnsafeRawBufferPointer)?
                 for key in keys {
                     while let c = current, c.key < key, key &- c.key <= 4 {
-                        current = try cursor.next().map { (ObjectKeyCoding.decode($0.key), $0.value) }
+                        current = try cursor.next().map { (try ObjectKeyCoding.decode($0.key), $0.value) }
                     }
                     if current?.key != key {
                         var k = ObjectKeyCoding.encode(key)
-                        current = try withUnsafeBytes(of: &k) { try cursor.seek(atLeast: $0) }.map { (ObjectKeyCoding.decode($0.key), $0.value) }
+                        current = try withUnsafeBytes(of: &k) { try cursor.seek(atLeast: $0) }.map { (try ObjectKeyCoding.decode($0.key), $0.value) }
                     }
                     guard let c = current, c.key == key else { continue }
                     try body(key, try view(table, key, c.value))
@@ -55,7 +55,7 @@ extension RowStore {
                 try transaction.lmdb.withCursor(table.rows) { cursor in
                     var entry = try cursor.seek(atLeast: s)
                     while let e = entry {
-                        let k = ObjectKeyCoding.decode(e.key)
+                        let k = try ObjectKeyCoding.decode(e.key)
                         if k > high { break }
                         guard try body(k, try view(table, k, e.value)) else { break }
                         entry = try cursor.next()

@@ -70,7 +70,7 @@ package struct RowStore {
                 var previous: ObjectKey?
                 try cursor.forEach { k, v in
                     guard k.count == 8 else { throw damaged(table, 0) }
-                    let key = ObjectKeyCoding.decode(k)
+                    let key = try ObjectKeyCoding.decode(k)
                     // Keys out of order: the walk went through a damaged branch page.
                     if let previous, key <= previous { throw damaged(table, key) }
                     previous = key
@@ -100,7 +100,7 @@ package struct RowStore {
         if let k = transaction.keys.last[table.name] { return k }
         let txn = transaction.lmdb
         let k = try StorageError.translating("Reading '\(table.name)'") {
-            try txn.withCursor(table.rows) { try $0.last() }.map { ObjectKeyCoding.decode($0.key) } ?? 0
+            try txn.withCursor(table.rows) { try $0.last() }.map { try ObjectKeyCoding.decode($0.key) } ?? 0
         }
         transaction.keys.last[table.name] = k
         return k

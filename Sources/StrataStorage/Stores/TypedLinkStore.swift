@@ -53,7 +53,7 @@ package struct TypedLinkStore {
                 try txn.withCursor(db) { cursor in
                     var entry = try cursor.seek(atLeast: p)
                     while let e = entry, e.key.count == prefix.count + 8, e.key.starts(with: prefix) {
-                        let target = ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: e.key.suffix(8)))
+                        let target = try ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: e.key.suffix(8)))
                         if let origin = Self.origin(e.value) { found.append((target, origin)) }
                         entry = try cursor.next()
                     }
@@ -76,7 +76,7 @@ package struct TypedLinkStore {
                         return true
                     }
                     let name = String(decoding: UnsafeRawBufferPointer(rebasing: k[..<zero]), as: UTF8.self)
-                    found.append((name, ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: k[(zero + 1)...])), Self.origin(v)))
+                    found.append((name, try ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: k[(zero + 1)...])), Self.origin(v)))
                     return true
                 }
             }

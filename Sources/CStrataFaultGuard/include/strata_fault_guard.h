@@ -1,0 +1,36 @@
+// Reads of LMDB's pages that survive damage LMDB itself does not check: a fault (SIGSEGV,
+// SIGBUS) or one of LMDB's own assertions inside a guarded call ends that call with
+// STRATA_LMDB_FAULT instead of ending the process (docs/RELIABILITY.md, "Damaged files").
+//
+// Only calls that read pages are guarded. Leaving one of them early abandons what it was
+// doing: the transaction it ran in must not be used for LMDB calls again, only aborted
+// (the Swift binding, `Transaction`, enforces that).
+#ifndef STRATA_FAULT_GUARD_H
+#define STRATA_FAULT_GUARD_H
+
+#include <lmdb.h>
+#include <stddef.h>
+
+/// What a guarded call returns when LMDB faulted or failed an assertion on a damaged page;
+/// outside LMDB's own codes (MDB_KEYEXIST..MDB_LAST_ERRCODE).
+#define STRATA_LMDB_FAULT (-30420)
+
+/// Installs the fault handlers (once per process, chaining to those installed before) and
+/// makes `env`'s assertion failures end a guarded call instead of aborting.
+void strata_fault_guard_install(MDB_env *env);
+
+/// What ended this thread's last guarded call early: the signal, or LMDB's assertion text.
+const char *strata_fault_guard_reason(void);
+
+/// `mdb_get`, guarded.
+int strata_guarded_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
+/// `mdb_cursor_get`, guarded.
+int strata_guarded_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *data, MDB_cursor_op op);
+/// `mdb_cursor_count`, guarded.
+int strata_guarded_cursor_count(MDB_cursor *cursor, size_t *count);
+/// `mdb_cursor_open`, guarded (it may read the database's root to refresh it).
+int strata_guarded_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor);
+/// `mdb_stat`, guarded.
+int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
+
+#endif
