@@ -86,7 +86,7 @@ public enum AnyRealmValue: Hashable {
     }
 }
 
-extension AnyRealmValue: _Persistable, RealmCollectionValue, _Indexable, SortableType, _QueryNumeric {
+extension AnyRealmValue: _Persistable, RealmCollectionValue, _Indexable, SortableType, MinMaxType, AddableType, _QueryNumeric {
     public typealias PersistedType = AnyRealmValue
 
     /// Stored as `mixed`, always nullable: `.none` is null.

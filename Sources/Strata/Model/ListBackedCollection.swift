@@ -66,9 +66,22 @@ extension ListBackedCollection {
         results.average(ofProperty: property)
     }
 
-    public func value(forKey key: String) -> Any? { results.value(forKey: key) }
+    /// The values of property `key` of the elements, in order, as key-value coding hands them
+    /// out (numbers as `NSNumber`); `"self"`: the elements themselves, which also serves a
+    /// collection of values.
+    public func value(forKey key: String) -> Any? { elementValues(forKey: key) }
     public func value(forKeyPath keyPath: String) -> Any? { results.value(forKeyPath: keyPath) }
     public func setValue(_ value: Any?, forKey key: String) { results.setValue(value, forKey: key) }
+
+    /// `value(forKey:)` as an array: of the elements for `"self"`, of their property `key`
+    /// (read through the results of a managed collection, or object by object) otherwise.
+    func elementValues(forKey key: String) -> [Any?] {
+        if key == "self" { return map { KeyValueCoding.bridged($0) } }
+        if store == nil, Element.self is Object.Type {
+            return unmanaged.map { ($0 as! Object).value(forKey: key) }
+        }
+        return results.value(forKey: key) as? [Any?] ?? []
+    }
 
     /// The collection's objects as results (for queries): a managed collection of objects only.
     var results: Results<Element> {

@@ -26,8 +26,9 @@ extension Map {
         return SingleMapEntry(key: key, value: object(forKey: key)!)
     }
 
-    /// The value under `key` (key-value coding), or nil when there is none.
+    /// The value under `key` as key-value coding hands it out (numbers as `NSNumber`, a mixed
+    /// value as what it holds), or nil when there is none.
     public func value(forKey key: String) -> AnyObject? {
-        object(forKey: Key._strataMapKey(key)).map { $0 as AnyObject }
+        object(forKey: Key._strataMapKey(key)).flatMap { KeyValueCoding.bridged($0) }.map { $0 as AnyObject }
     }
 }

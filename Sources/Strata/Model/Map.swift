@@ -98,6 +98,11 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         AnySequence(zip(keys, values).map { (key: $0, value: $1) })
     }
 
+    /// Whether some entry satisfies `predicate`, given its key and value.
+    public func contains(where predicate: @escaping (_ key: Key, _ value: Value) -> Bool) -> Bool {
+        asKeyValueSequence().contains { predicate($0.key, $0.value) }
+    }
+
     // MARK: Mutating (inside a write once managed)
 
     /// Stores `value` under `key`, replacing the value there. Traps on a key with "." or
@@ -213,8 +218,9 @@ extension Map where Value.PersistedType: MinMaxType {
 }
 
 extension Map where Value.PersistedType: AddableType {
-    /// The sum of the values.
-    public func sum() -> Value { valueList.sum() }
+    /// The sum of the values (of mixed values, of the numbers among them; zero as an integer
+    /// when there are none, as RealmSwift's maps give it).
+    public func sum() -> Value { valueList.sum(emptyMixedAsInteger: true) }
     /// The mean of the values, or nil when there are none.
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType { valueList.average() }
 }

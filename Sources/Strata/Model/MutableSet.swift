@@ -50,9 +50,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
     }
 
     /// The distinct values of property `key` of the members, as a set (RealmSwift's key-value
-    /// coding of a set of objects; nil values are left out).
+    /// coding of a set; `"self"`: the members; nil values are left out).
     public func value(forKey key: String) -> Any? {
-        Set((results.value(forKey: key) as? [Any?] ?? []).compactMap { $0 as? AnyHashable })
+        Set(elementValues(forKey: key).compactMap { $0 as? AnyHashable })
     }
 
     /// Whether every member of this set is a member of `possibleSuperset`.
