@@ -7,7 +7,8 @@
 #include <string.h>
 
 /// Where the guarded call running on this thread resumes; NULL outside guarded calls.
-static __thread sigjmp_buf *resume_point;
+/// Initial-exec: a guarded call then reaches it with one load, not a `__tls_get_addr` call.
+static __thread sigjmp_buf *resume_point __attribute__((tls_model("initial-exec")));
 /// Why this thread's last guarded call ended early.
 static __thread char reason[256] = "a fault or one of its own assertions";
 
