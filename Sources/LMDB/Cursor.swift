@@ -32,12 +32,6 @@ package struct Cursor: ~Copyable {
     @inline(__always)
     private var readBounds: ReadBounds? { transaction._withUnsafeGuaranteedRef { $0.readBounds } }
 
-    /// Throws `LMDBError.faulted` when a read of the transaction faulted: a write then does
-    /// not reach LMDB (`Transaction.unguarded`).
-    private func refuseIfFaulted() throws(LMDBError) {
-        if transaction._withUnsafeGuaranteedRef({ $0.faulted }) { throw .faulted }
-    }
-
     @inline(__always)
     private func move(_ op: MDB_cursor_op) throws(LMDBError) -> Entry? {
         var key = MDB_val(), data = MDB_val()
@@ -133,7 +127,7 @@ package struct Cursor: ~Copyable {
 
     /// Deletes the entry under the cursor (`mdb_cursor_del`).
     package func deleteCurrent() throws(LMDBError) {
-        try refuseIfFaulted()
+        try transaction.takeUnretainedValue().refuseIfFaulted()
         let rc = mdb_cursor_del(handle, 0)
         transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
         try check(rc)
@@ -143,7 +137,7 @@ package struct Cursor: ~Copyable {
     package func replaceCurrent(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(LMDBError) {
         try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
             try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
-                try refuseIfFaulted()
+                try transaction.takeUnretainedValue().refuseIfFaulted()
                 let rc = mdb_cursor_put(handle, &k, &v, UInt32(MDB_CURRENT))
                 transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
                 try check(rc)

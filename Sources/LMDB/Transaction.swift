@@ -32,7 +32,7 @@ package final class Transaction {
     /// assertion on a damaged page (`CStrataFaultGuard`). LMDB's state for the transaction is
     /// then unknown: every later call fails the same way without reaching LMDB, and a write
     /// cannot commit. A renewed read transaction starts clear.
-    @exclusivity(unchecked) private(set) var faulted = false
+    @exclusivity(unchecked) private var faulted = false
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold. When another process grew the file past this process's
@@ -159,11 +159,16 @@ package final class Transaction {
         return rc
     }
 
-    /// The handle for a call not guarded against faults (writes, opening a database): refused
-    /// once a read of the transaction faulted.
+    /// Throws once a read of the transaction faulted: a call not guarded against faults
+    /// (a write, opening a database) must not then reach LMDB.
+    func refuseIfFaulted() throws(LMDBError) {
+        if faulted { throw LMDBError(STRATA_LMDB_FAULT) }
+    }
+
+    /// The handle for a call not guarded against faults, after `refuseIfFaulted`.
     var unguarded: OpaquePointer {
         get throws(LMDBError) {
-            if faulted { throw LMDBError(STRATA_LMDB_FAULT) }
+            try refuseIfFaulted()
             return live
         }
     }
