@@ -14,6 +14,9 @@ open class ObjectBase: NSObject {
     @exclusivity(unchecked) private var attachedInvalidations: UInt32 = 0
     /// The row last read and the Realm stamp it was read at.
     @exclusivity(unchecked) private var cachedRow: (stamp: UInt64, row: RowView)?
+    /// On an encrypted file, the block of decrypted rows `cachedRow` lies in when it came from
+    /// a loop's cursor (`RowCursor`), held so that the cursor does not reuse it; nil otherwise.
+    @exclusivity(unchecked) private var cachedRowBlock: DecryptedRecords?
 
     public required override init() { super.init() }
 
@@ -47,8 +50,8 @@ open class ObjectBase: NSObject {
     open class func indexedProperties() -> [String] { [] }
 
     /// Makes this instance the accessor of stored object `key`.
-    func attach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil) {
-        reattach(core, binding, key, row: row)
+    func attach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil, block: DecryptedRecords? = nil) {
+        reattach(core, binding, key, row: row, block: block)
         let base = Unmanaged.passUnretained(self).toOpaque()
         let info = binding.info
         for (offset, index) in info.managedFields {
@@ -59,25 +62,28 @@ open class ObjectBase: NSObject {
 
     /// Makes this accessor, attached before to an object of the same class, the accessor of
     /// stored object `key` instead (`AccessorRecycler`); `attach` without the field indexes,
-    /// which the class fixes. `row` is the object's row when the caller has it.
+    /// which the class fixes. `row` is the object's row when the caller has it (lying in
+    /// `block` when a cursor decrypted it there).
     @inline(__always)
-    func reattach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView?) {
+    func reattach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView?, block: DecryptedRecords? = nil) {
         // Compared first: a loop reattaches to the same core and binding, and assigning them
         // would count references on every object.
         if managingCore !== core { managingCore = core }
         if self.binding !== binding { self.binding = binding }
-        move(to: key, in: core, binding, row: row)
+        move(to: key, in: core, binding, row: row, block: block)
     }
 
     /// Makes this accessor, attached to an object of `binding`'s table in `core`, the accessor
     /// of that table's object `key` instead: `reattach` for a caller that knows the core and
     /// binding are already this accessor's, so that nothing is compared or counted.
     @inline(__always)
-    func move(to key: ObjectKey, in core: RealmCore, _ binding: TableBinding, row: RowView?) {
+    func move(to key: ObjectKey, in core: RealmCore, _ binding: TableBinding, row: RowView?, block: DecryptedRecords? = nil) {
         objectKey = key
         attachedInvalidations = core.invalidations
         if let row {
             cachedRow = (core.snapshot.stamp, row)
+            // Compared first: on a plain file both are nil, and assigning would count references.
+            if block !== cachedRowBlock { cachedRowBlock = block }
         } else {
             dropOrFetchRow(core, binding, key)
         }
@@ -93,6 +99,7 @@ open class ObjectBase: NSObject {
         } else {
             cachedRow = nil
         }
+        cachedRowBlock = nil
     }
 
     /// Whether a weak or unowned reference to this object exists (`isKnownUniquelyReferenced`
@@ -115,6 +122,7 @@ open class ObjectBase: NSObject {
             do { found = try core.row(binding!, objectKey) } catch { core.trapReading(error) }
             guard let row = found else { core.trapMissingRow(binding!, objectKey) }
             cachedRow = (stamp, row)
+            if cachedRowBlock != nil { cachedRowBlock = nil }
             return row
         }
     }

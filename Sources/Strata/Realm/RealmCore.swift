@@ -275,10 +275,12 @@ final class RealmCore {
         try transaction().rows.read(binding.table, key)
     }
 
-    /// A managed accessor for stored object `key`.
-    func object<T: ObjectBase>(_ type: T.Type, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil) -> T {
+    /// A managed accessor for stored object `key`, given its row when the caller has it (in
+    /// `block` when a cursor decrypted it there).
+    func object<T: ObjectBase>(_ type: T.Type, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil,
+                               block: DecryptedRecords? = nil) -> T {
         let object = (binding.info.type as ObjectBase.Type).init()
-        object.attach(self, binding, key, row: row)
+        object.attach(self, binding, key, row: row, block: block)
         return unsafeDowncast(object, to: T.self)
     }
 }

@@ -21,8 +21,9 @@ struct AccessorRecycler {
     init(_ info: ModelClass?) { reuses = info?.accessorsAreInterchangeable ?? false }
 
     /// An accessor of object `key` of `binding`'s class in `core`, whose row is `row` when the
-    /// caller has it.
-    mutating func accessor(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView?) -> ObjectBase {
+    /// caller has it (in `block` when a cursor decrypted it there).
+    mutating func accessor(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView?,
+                           block: DecryptedRecords? = nil) -> ObjectBase {
         let attachment = (core: ObjectIdentifier(core), binding: ObjectIdentifier(binding))
         if isKnownUniquelyReferenced(&last) {
             // Used at +0 until it is handed out: `last` holds it.
@@ -31,9 +32,9 @@ struct AccessorRecycler {
             let moved = reused._withUnsafeGuaranteedRef { object in
                 if object.isReferencedWeakly { return false }
                 if sameTable {
-                    object.move(to: key, in: core, binding, row: row)
+                    object.move(to: key, in: core, binding, row: row, block: block)
                 } else {
-                    object.reattach(core, binding, key, row: row)
+                    object.reattach(core, binding, key, row: row, block: block)
                 }
                 return true
             }
@@ -42,7 +43,7 @@ struct AccessorRecycler {
                 return reused.takeUnretainedValue()
             }
         }
-        let object = core.object(ObjectBase.self, binding, key, row: row)
+        let object = core.object(ObjectBase.self, binding, key, row: row, block: block)
         if reuses {
             last = object
             lastAttachment = attachment

@@ -180,6 +180,7 @@ final class RowScan {
             accessors = AccessorRecycler(binding.info)
             return nil
         }
-        return accessors.accessor(core, binding, key, row: row)
+        // Read only when there is one: a plain file's loop touches no reference here.
+        return accessors.accessor(core, binding, key, row: row, block: cursor.decrypts ? cursor.block : nil)
     }
 }

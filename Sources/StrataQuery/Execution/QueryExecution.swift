@@ -244,17 +244,32 @@ package enum QueryExecution {
         private let txn: StorageTransaction
         /// The entry under the cursor (only this reader's calls touch it).
         @exclusivity(unchecked) private var current: (ObjectKey, RowView)?
+        /// On an encrypted file, the blocks of the batches read so far: the rows handed out
+        /// stay valid while the reader lives.
+        @exclusivity(unchecked) private var blocks: [DecryptedRecords] = []
 
         init(_ table: Table, _ txn: StorageTransaction) throws {
             cursor = txn.rows.scan(table)
             self.table = table
             self.txn = txn
             current = try cursor.next()
+            keepBlock()
+        }
+
+        /// The cursor's next entry.
+        private func advance() throws -> (ObjectKey, RowView)? {
+            defer { keepBlock() }
+            return try cursor.next()
+        }
+
+        /// Holds the block of the cursor's batch, so that its next batch does not reuse it.
+        private func keepBlock() {
+            if let block = cursor.block, blocks.last !== block { blocks.append(block) }
         }
 
         /// The row of `key`, which is above every key asked for before.
         func row(_ key: ObjectKey) throws -> RowView? {
-            while let (k, _) = current, k < key { current = try cursor.next() }
+            while let (k, _) = current, k < key { current = try advance() }
             if let (k, row) = current, k == key { return row }
             return try txn.rows.read(table, key)
         }

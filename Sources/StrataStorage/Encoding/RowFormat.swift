@@ -31,6 +31,11 @@ package struct Slot: Sendable {
 
 /// A read-only view of one encoded row. Reading a slot decodes only that slot.
 ///
+/// A plain value: copying one counts no references. Its bytes lie in the memory map, or on an
+/// encrypted file in decrypted memory (`RecordCrypto`); either way they stay valid while the
+/// transaction that read them is open (a view from a `RowCursor` handing rows to objects,
+/// while its block is held).
+///
 /// `@usableFromInline`, as are the other types whose methods are `@inlinable`: the methods
 /// of a plain `package` type are not inlined into other modules, and a row is read on every
 /// property access and every scanned row.
@@ -42,9 +47,6 @@ package struct RowView {
     @usableFromInline let nullsOffset: Int
     @usableFromInline let endsOffset: Int
     @usableFromInline let payloadOffset: Int
-    /// The decrypted block `bytes` lie in, on an encrypted file (held as long as the view is);
-    /// nil when they lie in the memory map.
-    @usableFromInline let owner: DecryptedRecords?
 
     /// The row stored under `key` (8 bytes) in the rows database of `seed`: parsed without its
     /// seal once the seal is verified. Nil if it is damaged, or not sealed where
@@ -64,13 +66,12 @@ package struct RowView {
     /// Parses the header of `bytes`, a row without its seal; returns nil if the bytes are not
     /// a well-formed row.
     @inlinable @inline(__always)
-    package init?(_ bytes: UnsafeRawBufferPointer, owner: DecryptedRecords? = nil) {
+    package init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 2 else { return nil }
         let flags = bytes[0]
         var offset = 1
         guard let count = Varint.read(bytes, at: &offset), count < 1 << 16 else { return nil }
         self.bytes = bytes
-        self.owner = owner
         slotCount = Int(count)
         width = 1 << Int(flags & 3)
         nullsOffset = flags & 4 != 0 ? offset : -1

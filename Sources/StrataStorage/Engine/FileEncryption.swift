@@ -44,21 +44,23 @@ package final class FileEncryption: @unchecked Sendable {
 /// The encryption of one transaction: its borrowed cipher, and the memory its reads decrypt
 /// into.
 ///
-/// Decrypted records live in blocks (`DecryptedRecords`) that every view of them retains, so
-/// a row handed out stays valid for as long as it is held, as a row in the memory map does.
-/// The first read allocates a block; when the current block is full, it is reused if no view
-/// holds it any more, and a new one is allocated otherwise (the old one lives on while its
-/// views do). Reads and writes take a lock: a frozen snapshot's transaction is read from
-/// several threads.
+/// A row read on an encrypted file is decrypted into blocks (`DecryptedRecords`) that live as
+/// long as the transaction: a `RowView` stays valid for the transaction's life, as a row in
+/// the memory map does, and holds no reference to keep it so (a row view is a plain value,
+/// copied with no reference counting). Reads whose bytes are used only inside one call
+/// (`withOpened`: list chunks, history entries, the schema) decrypt into temporary memory
+/// instead, and a cursor handing rows to objects decrypts into blocks of its own, which those
+/// objects keep (`open(_:key:_:into:)`). Reads and writes take a lock: a frozen snapshot's
+/// transaction is read from several threads.
 package final class RecordCrypto {
     private let encryption: FileEncryption
     private let cipher: RecordCipher
     private let lock = NSLock()
-    /// The block reads decrypt into (none before the first read: a transaction that only
-    /// writes never needs one).
-    private var block: DecryptedRecords?
-    /// Bytes of a block: many rows and list chunks per allocation.
-    private static let blockSize = 64 << 10
+    /// The blocks rows are decrypted into, the last one filling (none before the first read: a
+    /// transaction that only writes never needs one). Kept until the transaction ends.
+    private var blocks: [DecryptedRecords] = []
+    /// Bytes of a block: many rows per allocation.
+    static let blockSize = 64 << 10
 
     init(_ encryption: FileEncryption) throws(StorageError) {
         self.encryption = encryption
@@ -74,27 +76,53 @@ package final class RecordCrypto {
         return cipher.seal(name, key: key, plain)
     }
 
-    /// The plaintext of `stored`, sealed for `key` in the database of `name`, and the block
-    /// holding it (keep it while the bytes are used); nil when it does not authenticate.
-    func open(_ name: [UInt8], key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) -> (UnsafeRawBufferPointer, DecryptedRecords)? {
+    /// The plaintext of `stored`, sealed for `key` in the database of `name`, valid until the
+    /// transaction ends; nil when it does not authenticate.
+    func open(_ name: [UInt8], key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let count = stored.count - RecordCipher.overhead
         guard count >= 0 else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        // No local reference to the block is held while its uniqueness is asked.
-        if block.map({ $0.used + count > $0.capacity }) == true {
-            if count <= block!.capacity && isKnownUniquelyReferenced(&block) {
-                block!.used = 0
-            } else {
-                block = nil
-            }
+        if blocks.last.map({ !$0.hasRoom(count) }) ?? true {
+            blocks.append(DecryptedRecords(capacity: max(Self.blockSize, count)))
         }
-        let current = block ?? DecryptedRecords(capacity: max(Self.blockSize, count))
-        block = current
-        let out = current.base + current.used
+        return open(name, key: key, stored, count: count, appendingTo: blocks[blocks.count - 1])
+    }
+
+    /// The plaintext of `stored` decrypted into `block`, valid while the block is held; nil
+    /// when it does not authenticate. The block must have room (`DecryptedRecords.hasRoom`).
+    func open(_ name: [UInt8], key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer,
+              into block: DecryptedRecords) -> UnsafeRawBufferPointer? {
+        let count = stored.count - RecordCipher.overhead
+        guard count >= 0 else { return nil }
+        precondition(block.hasRoom(count), "a decrypted-records block has no room for the record")
+        lock.lock()
+        defer { lock.unlock() }
+        return open(name, key: key, stored, count: count, appendingTo: block)
+    }
+
+    /// Calls `body` with the plaintext of `stored` (nil when it does not authenticate), held in
+    /// temporary memory that is gone when `body` returns.
+    func withOpened<T, E: Error>(_ name: [UInt8], key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer,
+                                 _ body: (UnsafeRawBufferPointer?) throws(E) -> T) throws(E) -> T {
+        let count = stored.count - RecordCipher.overhead
+        guard count >= 0 else { return try body(nil) }
+        let result: Result<T, E> = withUnsafeTemporaryAllocation(byteCount: max(count, 1), alignment: 16) { out in
+            lock.lock()
+            let opened = cipher.open(name, key: key, stored, into: out.baseAddress!)
+            lock.unlock()
+            do throws(E) { return .success(try body(opened ? UnsafeRawBufferPointer(start: out.baseAddress, count: count) : nil)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Decrypts `stored` (`count` bytes of plaintext) at the end of `block`; the lock is held.
+    private func open(_ name: [UInt8], key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer, count: Int,
+                      appendingTo block: DecryptedRecords) -> UnsafeRawBufferPointer? {
+        let out = block.base + block.used
         guard cipher.open(name, key: key, stored, into: out) else { return nil }
-        current.used += count
-        return (UnsafeRawBufferPointer(start: out, count: count), current)
+        block.used += count
+        return UnsafeRawBufferPointer(start: out, count: count)
     }
 
     /// Bytes of an index key on an encrypted file: the first half of the keyed hash.
@@ -111,8 +139,8 @@ package final class RecordCrypto {
     }
 }
 
-/// One block of decrypted records (see `RecordCrypto`): freed when no view holds it.
-@usableFromInline
+/// One block of decrypted records (see `RecordCrypto`): the transaction's, or a cursor's
+/// that the objects given its rows keep (`RowCursor`).
 package final class DecryptedRecords {
     let base: UnsafeMutableRawPointer
     let capacity: Int
@@ -124,4 +152,10 @@ package final class DecryptedRecords {
     }
 
     deinit { base.deallocate() }
+
+    /// Whether `count` more bytes fit.
+    func hasRoom(_ count: Int) -> Bool { used + count <= capacity }
+
+    /// Whether the plaintext of the sealed record `stored` fits.
+    func hasRoom(forSealed stored: UnsafeRawBufferPointer) -> Bool { hasRoom(stored.count - RecordCipher.overhead) }
 }

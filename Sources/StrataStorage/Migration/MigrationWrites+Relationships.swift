@@ -21,7 +21,7 @@ extension MigrationWrites {
                 try txn.withCursor(db) { cursor in
                     var entry = try cursor.first()
                     while let e = entry {
-                        let opened = if let crypto { crypto.open(name, key: e.key, e.value).map { Array($0.0) } } else {
+                        let opened = if let crypto { crypto.withOpened(name, key: e.key, e.value) { $0.map { Array($0) } } } else {
                             Checksum.opened(e.value, seed, key: e.key, required: seals).map { Array($0) }
                         }
                         guard e.key.count >= 8, let body = opened else {

@@ -80,7 +80,7 @@ package struct HistoryStore {
             try Self.trim(txn, db, retention, now: entry.time) { oldest in
                 // An encrypted entry's time is read once it is decrypted.
                 guard let crypto else { return HistoryEntry.header(oldest.value)?.time }
-                return crypto.open(Self.historyName, key: oldest.key, oldest.value).flatMap { HistoryEntry.header($0.0)?.time }
+                return crypto.withOpened(Self.historyName, key: oldest.key, oldest.value) { $0.flatMap { HistoryEntry.header($0)?.time } }
             }
         }
     }
@@ -139,7 +139,7 @@ package struct HistoryStore {
     private func decode(_ stored: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, _ version: UInt64) throws(StorageError) -> HistoryEntry {
         let sealRequired = transaction.seals
         let entry: HistoryEntry? = if let crypto = transaction.crypto {
-            crypto.open(Self.historyName, key: key, stored).flatMap { plain, block in withExtendedLifetime(block) { HistoryEntry(decoding: plain) } }
+            crypto.withOpened(Self.historyName, key: key, stored) { $0.flatMap { HistoryEntry(decoding: $0) } }
         } else {
             HistoryEntry.opened(stored, key: key, sealRequired: sealRequired).flatMap { HistoryEntry(decoding: $0) }
         }

@@ -27,10 +27,10 @@ extension ListStore {
             try key.withUnsafeBytes { k in
                 guard let stored = try txn.get(db, key: k) else { return try body(nil) }
                 if let crypto = transaction.crypto {
-                    guard let (plain, block) = crypto.open(table.listNames[property.id] ?? [], key: k, stored) else {
-                        throw damagedList(table, property, try ObjectKeyCoding.decode(k))
+                    return try crypto.withOpened(table.listNames[property.id] ?? [], key: k, stored) { (plain) throws in
+                        guard let plain else { throw damagedList(table, property, try ObjectKeyCoding.decode(k)) }
+                        return try body(plain)
                     }
-                    return try withExtendedLifetime(block) { try body(plain) }
                 }
                 guard let opened = Checksum.opened(stored, seed, key: k, required: sealRequired) else {
                     throw damagedList(table, property, try ObjectKeyCoding.decode(k))

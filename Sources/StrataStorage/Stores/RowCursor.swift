@@ -4,6 +4,11 @@ import LMDB
 /// batch is one LMDB cursor walk that ends before `next` returns, so no cursor outlives the
 /// call that opened it, whatever becomes of the transaction afterwards.
 ///
+/// On an encrypted file a batch's rows are decrypted into one block (`block`), which the next
+/// batch reuses unless someone holds it: a row handed out stays valid until the cursor reads
+/// its next batch, or for as long as its batch's block is held (an object given the row holds
+/// it). On a plain file rows lie in the memory map and `block` is nil.
+///
 /// In a read transaction, a walk that reaches the table's end having met a different number
 /// of rows than the table counts (`mdb_stat`, which reads no page of the table) ends with a
 /// damage error rather than with fewer objects: a damaged branch page hid rows or led the
@@ -21,12 +26,17 @@ package final class RowCursor {
     @exclusivity(unchecked) private var met = 0
     /// An error met while reading ahead, thrown when `next` reaches it.
     @exclusivity(unchecked) private var failure: StorageError?
+    /// On an encrypted file, the block the rows of the current batch are decrypted into.
+    @exclusivity(unchecked) package private(set) var block: DecryptedRecords?
+    /// Whether the rows are decrypted (the file is encrypted): only then is there a `block`.
+    package let decrypts: Bool
     /// Rows per batch: enough that the cursor open and seek of a batch cost little per row.
     private static let batchSize = 128
 
     init(_ table: Table, transaction: StorageTransaction) {
         self.table = table
         self.transaction = transaction
+        decrypts = transaction.crypto != nil
         batch.reserveCapacity(Self.batchSize)
     }
 
@@ -52,6 +62,7 @@ package final class RowCursor {
         guard let start = resume else { return }
         resume = nil
         let table = self.table, transaction = self.transaction
+        if decrypts { takeBlock(RecordCrypto.blockSize) }
         do {
             try StorageError.translating("Scanning '\(table.name)'") {
                 try transaction.lmdb.withCursor(table.rows) { cursor in
@@ -62,7 +73,17 @@ package final class RowCursor {
                         let key = try ObjectKeyCoding.decode(k)
                         // Keys out of order: the walk went through a damaged branch page.
                         if key < start || batch.last.map({ key <= $0.0 }) == true { throw transaction.rows.damaged(table, key) }
-                        batch.append((key, try transaction.rows.view(table, key, v)))
+                        // `decrypts` first: a plain file's walk touches no reference here.
+                        if decrypts, !block!.hasRoom(forSealed: v) {
+                            // The next batch starts at this row, in a block with room for it.
+                            if !batch.isEmpty {
+                                resume = key
+                                return
+                            }
+                            takeBlock(v.count)
+                        }
+                        let row = decrypts ? try transaction.rows.view(table, key, v, into: block!) : try transaction.rows.view(table, key, v)
+                        batch.append((key, row))
                         met += 1
                         if batch.count == Self.batchSize {
                             resume = key == .max ? nil : key + 1
@@ -75,6 +96,16 @@ package final class RowCursor {
             }
         } catch {
             failure = error
+        }
+    }
+
+    /// Makes `block` an empty block of at least `capacity` bytes: the current one when nothing
+    /// else holds it and it is large enough, a new one otherwise.
+    private func takeBlock(_ capacity: Int) {
+        if isKnownUniquelyReferenced(&block), block!.capacity >= capacity {
+            block!.used = 0
+        } else {
+            block = DecryptedRecords(capacity: max(RecordCrypto.blockSize, capacity))
         }
     }
 

@@ -21,19 +21,29 @@ package struct RowStore {
     }
 
     /// The row stored as `bytes` under object `key`, its seal verified (`Checksum`), or
-    /// decrypted on an encrypted file; throws when it is damaged.
+    /// decrypted into the transaction's memory on an encrypted file; throws when it is damaged.
     @inline(__always)
     func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
         var k = ObjectKeyCoding.encode(key)
         if let crypto = transaction.crypto {
-            guard let (plain, block) = withUnsafeBytes(of: &k, { crypto.open(table.rowsName, key: $0, bytes) }),
-                  let row = RowView(plain, owner: block) else { throw damaged(table, key) }
+            guard let opened = withUnsafeBytes(of: &k, { crypto.open(table.rowsName, key: $0, bytes) }),
+                  let row = RowView(opened) else { throw damaged(table, key) }
             return row
         }
         let sealRequired = transaction.seals, seed = table.rowSeed
         guard let row = withUnsafeBytes(of: &k, { RowView(stored: bytes, seed, key: $0, sealRequired: sealRequired) }) else {
             throw damaged(table, key)
         }
+        return row
+    }
+
+    /// The row stored as `bytes` under object `key` of an encrypted file, decrypted into
+    /// `block`, which must have room for it (`RowCursor`); throws when it is damaged.
+    func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer, into block: DecryptedRecords) throws(StorageError) -> RowView {
+        var k = ObjectKeyCoding.encode(key)
+        guard let crypto = transaction.crypto,
+              let opened = withUnsafeBytes(of: &k, { crypto.open(table.rowsName, key: $0, bytes, into: block) }),
+              let row = RowView(opened) else { throw damaged(table, key) }
         return row
     }
 

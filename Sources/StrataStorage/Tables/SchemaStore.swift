@@ -20,7 +20,7 @@ package enum SchemaStore {
         func damaged() -> StorageError { StorageError(.invalidDatabase, "'\(file.path)' is damaged: its stored schema \(sealRequired ? "does not match its checksum or " : "")cannot be read; run `strata check \(file.path)`") }
         let json = bytes.withUnsafeBytes { stored in
             Array(MetaKeys.schema.utf8).withUnsafeBytes { key in
-                if let crypto { return crypto.open(metaName, key: key, stored).map { Data($0.0) } }
+                if let crypto { return crypto.withOpened(metaName, key: key, stored) { $0.map { Data($0) } } }
                 return Checksum.opened(stored, Checksum.metaSeed, key: key, required: sealRequired).map { Data($0) }
             }
         }
