@@ -132,17 +132,18 @@ protocol LinkingObjectsAccess {
     static func managed(core: RealmCore, originProperty: String, target: ObjectKey) -> Any
 }
 
-/// Marks the types `@Persisted(originProperty:)` accepts.
-public protocol LinkingObjectsProtocol {}
+/// The types `@Persisted(originProperty:)` accepts.
+public protocol LinkingObjectsProtocol {
+    /// The collection of an object not yet managed: empty, its origin property named.
+    init(_unmanagedOriginProperty originProperty: String)
+}
 
 extension Persisted where Value: LinkingObjectsProtocol {
     /// `@Persisted(originProperty: "owner") var dogs: LinkingObjects<Dog>`: the inverse of
     /// the named link property of the element class.
+    @inlinable
     public init(originProperty: String) {
-        guard let type = Value.self as? any LinkingObjectsTyped.Type else {
-            preconditionFailure("@Persisted(originProperty:) needs a LinkingObjects property")
-        }
-        self.init(wrappedValue: type.unmanaged(originProperty: originProperty) as! Value, options: [])
+        self.init(wrappedValue: Value(_unmanagedOriginProperty: originProperty), options: [])
     }
 }
 
@@ -153,6 +154,8 @@ protocol LinkingObjectsTyped {
     var linkingKeys: [ObjectKey] { get }
 }
 extension LinkingObjects: LinkingObjectsTyped {
-    static func unmanaged(originProperty: String) -> Any { LinkingObjects(originProperty: originProperty, results: nil) }
+    /// The collection of an object not yet managed: empty, its origin property named.
+    public init(_unmanagedOriginProperty originProperty: String) { self.init(originProperty: originProperty, results: nil) }
+    static func unmanaged(originProperty: String) -> Any { LinkingObjects(_unmanagedOriginProperty: originProperty) }
     var linkingKeys: [ObjectKey] { results?.keys ?? [] }
 }

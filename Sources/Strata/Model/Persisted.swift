@@ -41,18 +41,21 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// Access through the enclosing object (restricts @Persisted to ObjectBase subclasses).
+    /// Always inlined into the model's property, where `storageKeyPath` is a constant that
+    /// compiles to the field's address; left a call, it is a key path walked at run time
+    /// (about a thousand instructions per access).
     @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance observed: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
-        get {
+        @inline(__always) get {
             let index = observed[keyPath: storageKeyPath].managedIndex
             if index < 0 { return observed[keyPath: storageKeyPath].value }
             return observed._managedGet(Int(index), as: Value.self)
         }
-        set {
+        @inline(__always) set {
             let index = observed[keyPath: storageKeyPath].managedIndex
             if index < 0 {
                 observed[keyPath: storageKeyPath].value = newValue
