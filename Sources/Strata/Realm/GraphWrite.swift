@@ -188,7 +188,10 @@ final class GraphWrite {
     @inline(__always)
     private static func newRow(_ info: ModelClass, _ binding: TableBinding,
                                _ value: (Int) -> StrataStorage.Value) -> [StrataStorage.Value] {
-        var row = [StrataStorage.Value](repeating: .null, count: binding.table.slotCount)
+        // Grown from empty: `Array(repeating:)` looks its buffer's type up at run time.
+        var row: [StrataStorage.Value] = []
+        row.reserveCapacity(binding.table.slotCount)
+        for _ in 0..<binding.table.slotCount { row.append(.null) }
         for index in info.properties.indices { row[binding.slots[index].id] = value(index) }
         return row
     }

@@ -189,8 +189,14 @@ package struct RowSeal {
 
     /// Appends the seal of `row` (everything in it so far).
     func append(to row: inout [UInt8]) {
+        let crc = row.withUnsafeBytes { checksum(of: $0) }
+        withUnsafeBytes(of: crc.littleEndian) { row.append(contentsOf: $0) }
+    }
+
+    /// The seal of `row` (everything in it before the seal).
+    func checksum(of row: UnsafeRawBufferPointer) -> UInt32 {
         var k = ObjectKeyCoding.encode(key)
-        withUnsafeBytes(of: &k) { Checksum.appendSeal(to: &row, seed, key: $0) }
+        return withUnsafeBytes(of: &k) { Checksum.seal(seed, key: $0, row) }
     }
 }
 
@@ -257,9 +263,7 @@ package enum RowEncoder {
             }
             if let seal {
                 copy[0] |= sealedFlag
-                var key = ObjectKeyCoding.encode(seal.key)
-                let crc = withUnsafeBytes(of: &key) { Checksum.seal(seal.seed, key: $0, UnsafeRawBufferPointer(rebasing: copy[..<length])) }
-                copy.storeBytes(of: crc.littleEndian, toByteOffset: length, as: UInt32.self)
+                copy.storeBytes(of: seal.checksum(of: UnsafeRawBufferPointer(rebasing: copy[..<length])).littleEndian, toByteOffset: length, as: UInt32.self)
             } else {
                 copy[0] &= ~sealedFlag
             }
@@ -268,31 +272,52 @@ package enum RowEncoder {
     }
 
     /// Lays out a row; `slot(i, &payload)` appends slot i's bytes and returns false for null.
-    /// The slot ends and the null bitmap are gathered on the stack: the row and its payload
-    /// are the only allocations.
+    /// The slot ends, the null bitmap and the header are gathered on the stack: the row and its
+    /// payload are the only allocations. (Both grow from empty arrays: `Array(repeating:)` and
+    /// `Array(unsafeUninitializedCapacity:)` look their buffer's type up at run time, several
+    /// hundred instructions per array.)
     private static func build(slotCount: Int, payload: inout [UInt8], seal: RowSeal?,
                               _ slot: (Int, inout [UInt8]) -> Bool) -> [UInt8] {
         let nullBytes = (slotCount + 7) / 8
+        // Flags, a slot count below 2^16 (3 varint bytes), the null bitmap, ends of 4 bytes.
+        let headerCapacity = 4 + nullBytes + 4 * slotCount
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: slotCount) { ends in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: nullBytes) { nulls in
-                nulls.initialize(repeating: 0)
+            withUnsafeTemporaryAllocation(byteCount: headerCapacity, alignment: 1) { header in
+                let nulls = header.baseAddress! + 4
+                nulls.initializeMemory(as: UInt8.self, repeating: 0, count: nullBytes)
                 var anyNull = false
                 for i in 0..<slotCount {
                     if !slot(i, &payload) {
-                        nulls[i >> 3] |= 1 << UInt8(i & 7)
+                        nulls.storeBytes(of: nulls.load(fromByteOffset: i >> 3, as: UInt8.self) | 1 << UInt8(i & 7), toByteOffset: i >> 3, as: UInt8.self)
                         anyNull = true
                     }
                     ends[i] = payload.count
                 }
                 let widthCode: UInt8 = payload.count < 1 << 8 ? 0 : (payload.count < 1 << 16 ? 1 : 2)
-                var row: [UInt8] = []
-                row.reserveCapacity(8 + nullBytes + slotCount << widthCode + payload.count)
-                row.append(widthCode | (anyNull ? 4 : 0) | (seal == nil ? 0 : sealedFlag))
-                Varint.append(UInt64(slotCount), to: &row)
-                if anyNull { row.append(contentsOf: nulls) }
-                for end in ends {
-                    for b in 0..<(1 << Int(widthCode)) { row.append(UInt8(truncatingIfNeeded: end >> (8 * b))) }
+                let width = 1 << Int(widthCode)
+                // The header is laid out from its end backwards: ends, nulls, count, flags.
+                var start = 4 + (anyNull ? nullBytes : 0)
+                var o = start
+                for end in ends.prefix(slotCount) {
+                    switch width {
+                    case 1: header.storeBytes(of: UInt8(truncatingIfNeeded: end), toByteOffset: o, as: UInt8.self)
+                    case 2: header.storeBytes(of: UInt16(truncatingIfNeeded: end).littleEndian, toByteOffset: o, as: UInt16.self)
+                    default: header.storeBytes(of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: o, as: UInt32.self)
+                    }
+                    o += width
                 }
+                var countBytes = 1
+                while slotCount >> (7 * countBytes) != 0 { countBytes += 1 }
+                start = 4 - countBytes - 1
+                header[start] = widthCode | (anyNull ? 4 : 0) | (seal == nil ? 0 : sealedFlag)
+                var count = slotCount
+                for i in 0..<countBytes {
+                    header[start + 1 + i] = UInt8(truncatingIfNeeded: count) | (i < countBytes - 1 ? 0x80 : 0)
+                    count >>= 7
+                }
+                var row: [UInt8] = []
+                row.reserveCapacity(o - start + payload.count + (seal == nil ? 0 : 4))
+                row.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[start..<o]))
                 row.append(contentsOf: payload)
                 seal?.append(to: &row)
                 return row

@@ -73,5 +73,26 @@ struct KeyCounters {
     /// Per class: the key the next new object gets.
     var next: [String: UInt64] = [:]
     /// Per class: the highest key in its rows, when known (a new higher key is appended).
-    var last: [String: ObjectKey] = [:]
+    var last = LastKeys()
+}
+
+/// The highest object key of each class, by class name, when known. The class met last is
+/// kept apart from the others, so that a loop inserting into one class reads and writes its
+/// entry with a comparison of names, not a hash of one per object.
+struct LastKeys {
+    /// Every class's entry but `recent`'s.
+    private var others: [String: ObjectKey] = [:]
+    /// The class met last and its entry, newer than any of `others` for the same class.
+    private var recent: (name: String, key: ObjectKey?)?
+
+    subscript(name: String) -> ObjectKey? {
+        get {
+            if let recent, recent.name == name { return recent.key }
+            return others[name]
+        }
+        set {
+            if let recent, recent.name != name { others[recent.name] = recent.key }
+            recent = (name, newValue)
+        }
+    }
 }
