@@ -25,7 +25,7 @@ extension IndexStore {
     package func forEachEntry(_ table: Table, _ property: PropertySchema, in range: IndexRange,
                               _ body: (ObjectKey) throws -> Bool) throws {
         if property.isPrimaryKey, table.keysArePrimaryKeys {
-            try transaction.rows.forEach(table, primaryKeyIn: range) { key, _ in try body(key) }
+            try transaction.rows.forEachKey(table, primaryKeyIn: range, body)
             return
         }
         requireOrderedKeys(table, property)

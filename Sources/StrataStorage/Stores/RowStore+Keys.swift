@@ -33,6 +33,19 @@ extension RowStore {
     @discardableResult
     package func forEach(_ table: Table, primaryKeyIn range: IndexRange,
                          _ body: (ObjectKey, RowView) throws -> Bool) throws -> Bool {
+        try forEachStored(table, primaryKeyIn: range) { key, stored in try body(key, try view(table, key, stored)) }
+    }
+
+    /// Calls `body` with each object key in `range`, as `forEach(_:primaryKeyIn:_:)` does, but
+    /// reads no row: the keys of the table are the index.
+    @discardableResult
+    package func forEachKey(_ table: Table, primaryKeyIn range: IndexRange, _ body: (ObjectKey) throws -> Bool) throws -> Bool {
+        try forEachStored(table, primaryKeyIn: range) { key, _ in try body(key) }
+    }
+
+    /// `forEach(_:primaryKeyIn:_:)` with each row as it is stored (sealed, or encrypted).
+    private func forEachStored(_ table: Table, primaryKeyIn range: IndexRange,
+                               _ body: (ObjectKey, UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
         guard table.keysArePrimaryKeys else { return false }
         func key(_ v: Value?) -> ObjectKey? {
             guard case .int(let i)? = v else { return nil }
@@ -57,7 +70,7 @@ extension RowStore {
                     while let e = entry {
                         let k = try ObjectKeyCoding.decode(e.key)
                         if k > high { break }
-                        guard try body(k, try view(table, k, e.value)) else { break }
+                        guard try body(k, e.value) else { break }
                         entry = try cursor.next()
                     }
                 }
