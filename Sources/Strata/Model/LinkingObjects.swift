@@ -112,12 +112,22 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: RealmC
     }
     public static func _strataFrom(_ value: _StrataValue) -> LinkingObjects<Element> { value.collection as! LinkingObjects<Element> }
     public var _strataValue: _StrataValue { _StrataValue(.null, collection: self) }
+    /// A managed object's collection made directly, with no value boxed and cast on the way
+    /// (a key-path recorder's read still goes through `_managedValue`).
+    public static func _strataRead(_ object: ObjectBase, _ index: Int) -> LinkingObjects<Element> {
+        object._managedLinkingObjects(index, of: Element.self) ?? _strataFrom(object._managedValue(index))
+    }
 }
 
 extension LinkingObjects: LinkingObjectsAccess {
     var originPropertyName: String { originProperty }
 
     static func managed(core: RealmCore, originProperty: String, target: ObjectKey) -> Any {
+        managedCollection(core: core, originProperty: originProperty, target: target)
+    }
+
+    /// The live collection of the objects linking to object `target` through `originProperty`.
+    static func managedCollection(core: RealmCore, originProperty: String, target: ObjectKey) -> LinkingObjects<Element> {
         let info = ModelClass.forType(Element.self)
         return LinkingObjects(originProperty: originProperty,
                               results: Results(core: core, info: info, source: .backlinks(property: info.storedName(of: originProperty), target: target)))

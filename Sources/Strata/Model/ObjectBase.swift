@@ -204,6 +204,17 @@ open class ObjectBase: NSObject {
         return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, originProperty: inverse.originProperty, target: objectKey))
     }
 
+    /// The inverse relationship at declaration index `index` of a managed object (`index`
+    /// counts the stored properties first); nil for a key-path recorder, whose reads
+    /// `_managedValue` notes.
+    @usableFromInline
+    func _managedLinkingObjects<Element>(_ index: Int, of _: Element.Type) -> LinkingObjects<Element>? {
+        guard let binding else { return nil }
+        _ = currentRow()  // traps if the object was deleted
+        let inverse = binding.info.linkingObjects[index - binding.slots.count]
+        return .managedCollection(core: managingCore!, originProperty: inverse.originProperty, target: objectKey)
+    }
+
     /// Writes a managed property (called from `@Persisted`'s accessor).
     @usableFromInline
     func _managedSet<V: _Persistable>(_ value: V, _ index: Int) {
