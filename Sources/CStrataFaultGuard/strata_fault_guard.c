@@ -86,6 +86,23 @@ int strata_guarded_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *data, M
     GUARDED(mdb_cursor_get(cursor, key, data, op));
 }
 
+int strata_guarded_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,
+                                size_t max, size_t *count) {
+    // One jump point for the whole batch: a fault anywhere ends it, keeping `*count`.
+    *count = 0;
+    sigjmp_buf resume;
+    if (sigsetjmp(resume, 0) != 0) return STRATA_LMDB_FAULT;
+    resume_point = &resume;
+    int rc = MDB_SUCCESS;
+    for (size_t n = 0; n < max; n++) {
+        rc = mdb_cursor_get(cursor, &keys[n], &values[n], n == 0 ? first : MDB_NEXT);
+        if (rc != MDB_SUCCESS) break;
+        *count = n + 1;
+    }
+    resume_point = NULL;
+    return rc;
+}
+
 int strata_guarded_cursor_count(MDB_cursor *cursor, size_t *count) {
     GUARDED(mdb_cursor_count(cursor, count));
 }

@@ -52,18 +52,39 @@ package struct Cursor: ~Copyable {
         return (try k.bytes(within: readBounds), try d.bytes(within: readBounds))
     }
 
-    /// Calls `body` with every entry from the first, in key order, until it returns false:
-    /// the loop of a whole scan, with one call per entry and no `Entry` built in between.
-    /// Errors are `LMDBError`s and those `body` throws.
+    /// Entries `scan` asks LMDB for in one guarded call.
+    private static let batchSize = 128
+
+    /// Calls `body` with every entry from the first, in key order, until it returns false
+    /// (`scan` from the start).
     package func forEach(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
-        var key = MDB_val(), data = MDB_val()
-        var op = MDB_FIRST
-        while true {
-            let rc = serialized { strata_guarded_cursor_get(handle, &key, &data, op) }
-            if rc == MDB_NOTFOUND { return }
-            try check(rc)
-            if try !body(try key.bytes(within: readBounds), try data.bytes(within: readBounds)) { return }
-            op = MDB_NEXT
+        _ = try scan(from: nil, body)
+    }
+
+    /// Calls `body` with every entry from the first key ≥ `start` (from the first, for nil),
+    /// in key order, until it returns false; returns whether the walk reached the end. The
+    /// loop of a scan: LMDB is asked for the entries up to 128 at a time in one guarded call
+    /// (`strata_guarded_cursor_batch`), so the cursor may stand past the entry `body` stopped
+    /// at. Errors are `LMDBError`s and those `body` throws.
+    package func scan(from start: UnsafeRawBufferPointer?,
+                      _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
+        try withUnsafeTemporaryAllocation(of: MDB_val.self, capacity: 2 * Self.batchSize) { entries in
+            let keys = entries.baseAddress!, values = keys + Self.batchSize
+            var first = MDB_FIRST
+            if let start {
+                keys[0] = MDB_val(mv_size: start.count, mv_data: UnsafeMutableRawPointer(mutating: start.baseAddress))
+                first = MDB_SET_RANGE
+            }
+            while true {
+                var count = 0
+                let rc = serialized { strata_guarded_cursor_batch(handle, first, keys, values, Self.batchSize, &count) }
+                for i in 0..<count where try !body(try keys[i].bytes(within: readBounds), try values[i].bytes(within: readBounds)) {
+                    return false
+                }
+                if rc == MDB_NOTFOUND { return true }
+                try check(rc)
+                first = MDB_NEXT
+            }
         }
     }
 

@@ -26,6 +26,12 @@ const char *strata_fault_guard_reason(void);
 int strata_guarded_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
 /// `mdb_cursor_get`, guarded.
 int strata_guarded_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *data, MDB_cursor_op op);
+/// Up to `max` moves of `cursor`, guarded as one call: the first with `first` (`keys[0]`
+/// holding the key of a seek), the others with `MDB_NEXT`; entry `i` lands in `keys[i]` and
+/// `values[i]`. `*count` is how many moves succeeded; returns the code of the move that
+/// ended the batch (`MDB_SUCCESS` after `max` moves).
+int strata_guarded_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,
+                                size_t max, size_t *count);
 /// `mdb_cursor_count`, guarded.
 int strata_guarded_cursor_count(MDB_cursor *cursor, size_t *count);
 /// `mdb_cursor_open`, guarded (it may read the database's root to refresh it).

@@ -66,32 +66,33 @@ package final class RowCursor {
         do {
             try StorageError.translating("Scanning '\(table.name)'") {
                 try transaction.lmdb.withCursor(table.rows) { cursor in
-                    var key = ObjectKeyCoding.encode(start)
-                    var entry = try withUnsafeBytes(of: &key) { try cursor.seek(atLeast: $0) }
-                    while let (k, v) = entry {
-                        guard k.count == 8 else { throw transaction.rows.damaged(table, 0) }
-                        let key = try ObjectKeyCoding.decode(k)
-                        // Keys out of order: the walk went through a damaged branch page.
-                        if key < start || batch.last.map({ key <= $0.0 }) == true { throw transaction.rows.damaged(table, key) }
-                        // `decrypts` first: a plain file's walk touches no reference here.
-                        if decrypts, !block!.hasRoom(forSealed: v) {
-                            // The next batch starts at this row, in a block with room for it.
-                            if !batch.isEmpty {
-                                resume = key
-                                return
+                    var first = ObjectKeyCoding.encode(start)
+                    let reachedEnd = try withUnsafeBytes(of: &first) { from in
+                        try cursor.scan(from: from) { k, v in
+                            guard k.count == 8 else { throw transaction.rows.damaged(table, 0) }
+                            let key = try ObjectKeyCoding.decode(k)
+                            // Keys out of order: the walk went through a damaged branch page.
+                            if key < start || batch.last.map({ key <= $0.0 }) == true { throw transaction.rows.damaged(table, key) }
+                            // `decrypts` first: a plain file's walk touches no reference here.
+                            if decrypts, !block!.hasRoom(forSealed: v) {
+                                // The next batch starts at this row, in a block with room for it.
+                                if !batch.isEmpty {
+                                    resume = key
+                                    return false
+                                }
+                                takeBlock(v.count)
                             }
-                            takeBlock(v.count)
+                            let row = decrypts ? try transaction.rows.view(table, key, v, into: block!) : try transaction.rows.view(table, key, v)
+                            batch.append((key, row))
+                            met += 1
+                            guard batch.count < Self.batchSize else {
+                                resume = key == .max ? nil : key + 1
+                                return false
+                            }
+                            return true
                         }
-                        let row = decrypts ? try transaction.rows.view(table, key, v, into: block!) : try transaction.rows.view(table, key, v)
-                        batch.append((key, row))
-                        met += 1
-                        if batch.count == Self.batchSize {
-                            resume = key == .max ? nil : key + 1
-                            return
-                        }
-                        entry = try cursor.next()
                     }
-                    try checkCount()
+                    if reachedEnd { try checkCount() }
                 }
             }
         } catch {
