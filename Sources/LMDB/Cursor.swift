@@ -62,11 +62,12 @@ package struct Cursor: ~Copyable {
     }
 
     /// Calls `body` with every entry from the first key ≥ `start` (from the first, for nil),
-    /// in key order, until it returns false; returns whether the walk reached the end. The
-    /// loop of a scan: LMDB is asked for the entries up to 128 at a time in one guarded call
-    /// (`strata_guarded_cursor_batch`), so the cursor may stand past the entry `body` stopped
-    /// at. Errors are `LMDBError`s and those `body` throws.
-    package func scan(from start: UnsafeRawBufferPointer?,
+    /// in key order, until it returns false or `limit` entries were read; returns whether the
+    /// walk reached the end. The loop of a scan: LMDB is asked for the entries up to 128 at a
+    /// time in one guarded call (`strata_guarded_cursor_batch`), so the cursor may stand past
+    /// the entry `body` stopped at (`limit` keeps a short walk from reading a whole batch).
+    /// Errors are `LMDBError`s and those `body` throws.
+    package func scan(from start: UnsafeRawBufferPointer?, limit: Int = .max,
                       _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
         try withUnsafeTemporaryAllocation(of: MDB_val.self, capacity: 2 * Self.batchSize) { entries in
             let keys = entries.baseAddress!, values = keys + Self.batchSize
@@ -75,16 +76,20 @@ package struct Cursor: ~Copyable {
                 keys[0] = MDB_val(mv_size: start.count, mv_data: UnsafeMutableRawPointer(mutating: start.baseAddress))
                 first = MDB_SET_RANGE
             }
-            while true {
+            var left = limit
+            while left > 0 {
                 var count = 0
-                let rc = serialized { strata_guarded_cursor_batch(handle, first, keys, values, Self.batchSize, &count) }
+                let asked = min(left, Self.batchSize)
+                let rc = serialized { strata_guarded_cursor_batch(handle, first, keys, values, asked, &count) }
                 for i in 0..<count where try !body(try keys[i].bytes(within: readBounds), try values[i].bytes(within: readBounds)) {
                     return false
                 }
                 if rc == MDB_NOTFOUND { return true }
                 try check(rc)
+                left -= count
                 first = MDB_NEXT
             }
+            return false
         }
     }
 

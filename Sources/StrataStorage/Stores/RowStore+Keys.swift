@@ -5,11 +5,30 @@ extension RowStore {
     /// Calls `body` with the row of each of `keys` that exists, in the order of `keys`, through
     /// one cursor: a key at most 4 after the one under the cursor (so at most 4 entries on)
     /// is reached by stepping, any other by a seek, so keys in table order are read in one
-    /// forward walk, and sparse keys cost one seek each.
+    /// forward walk, and sparse keys cost one seek each. Ascending keys spanning fewer than 8
+    /// keys per key are read in one batched scan (`Cursor.scan`) from the first.
     package func forEach(_ table: Table, keys: [ObjectKey], _ body: (ObjectKey, RowView) throws -> Void) throws {
         if keys.isEmpty { return }
         try StorageError.translatingLMDBErrors("Reading '\(table.name)'") {
             try transaction.lmdb.withCursor(table.rows) { cursor in
+                if Self.areDenseAndAscending(keys) {
+                    var next = 0
+                    var first = ObjectKeyCoding.encode(keys[0])
+                    _ = try withUnsafeBytes(of: &first) { start in
+                        // No more entries than the keys span.
+                        try cursor.scan(from: start, limit: Int(keys[keys.count - 1] - keys[0]) + 1) { k, v in
+                            let key = try ObjectKeyCoding.decode(k)
+                            while next < keys.count, keys[next] < key { next += 1 }  // keys with no row
+                            guard next < keys.count else { return false }
+                            if keys[next] == key {
+                                try body(key, try view(table, key, v))
+                                next += 1
+                            }
+                            return next < keys.count
+                        }
+                    }
+                    return
+                }
                 var current: (key: ObjectKey, value: UnsafeRawBufferPointer)?
                 for key in keys {
                     while let c = current, c.key < key, key &- c.key <= 4 {
@@ -24,6 +43,14 @@ extension RowStore {
                 }
             }
         }
+    }
+
+    /// Whether `keys` ascend strictly and span fewer than 8 keys per key: a scan from the first
+    /// passes few rows that are not asked for.
+    private static func areDenseAndAscending(_ keys: [ObjectKey]) -> Bool {
+        guard keys.count > 1, keys[keys.count - 1] > keys[0], keys[keys.count - 1] - keys[0] < UInt64(keys.count) &* 8 else { return false }
+        for i in 1..<keys.count where keys[i - 1] >= keys[i] { return false }
+        return true
     }
 
     /// Calls `body` with each object (key and row) whose integer primary key lies in `range`,
@@ -66,12 +93,11 @@ extension RowStore {
         try StorageError.translatingLMDBErrors("Reading '\(table.name)'") {
             try withUnsafeBytes(of: &start) { s in
                 try transaction.lmdb.withCursor(table.rows) { cursor in
-                    var entry = try cursor.seek(atLeast: s)
-                    while let e = entry {
-                        let k = try ObjectKeyCoding.decode(e.key)
-                        if k > high { break }
-                        guard try body(k, e.value) else { break }
-                        entry = try cursor.next()
+                    // Object keys are integers: no more entries than the range spans.
+                    let span = high - low < UInt64(Int.max) ? Int(high - low) + 1 : .max
+                    _ = try cursor.scan(from: s, limit: span) { k, v in
+                        let key = try ObjectKeyCoding.decode(k)
+                        return try key <= high && body(key, v)
                     }
                 }
             }
