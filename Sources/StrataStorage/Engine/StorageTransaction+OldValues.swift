@@ -59,7 +59,9 @@ extension StorageTransaction {
         guard try needsImage(table) else { return }
         oldValues.clearsClasses = true
         let rows = self.rows.scan(table)
-        while oldValues.isComplete, let (key, row) = try rows.next() { try recordOldRow(table, key, row) }
+        try oldValues.recordRows(of: table.name, expected: try self.rows.count(table)) { (record) throws(StorageError) in
+            while let (key, row) = try rows.next(), record(key, row.bytes) {}
+        }
         for property in table.listProperties {
             for owner in try lists.owners(table, property) where oldValues.isComplete {
                 try recordWholeList(table, property, owner: owner)

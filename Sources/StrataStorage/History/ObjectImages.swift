@@ -90,6 +90,23 @@ package struct ObjectImages: Equatable, Sendable {
         if added { _ = account(row.count) }
     }
 
+    /// Records the rows `walk` hands to its `record`, all of class `className` (as
+    /// `record(row:of:_:)` does each): one lookup of the class for all of them, its table grown
+    /// once for `expected` more. `record` returns false once the commit has given up (over
+    /// `maximumBytes`).
+    mutating func recordRows<E: Error>(of className: String, expected: Int,
+                                       _ walk: (_ record: (ObjectKey, UnsafeRawBufferPointer) -> Bool) throws(E) -> Void) throws(E) {
+        guard isComplete else { return }
+        var objects = classes.removeValue(forKey: className) ?? [:]
+        // Put back unless the commit gave up meanwhile (which dropped every class).
+        defer { if isComplete { classes[className] = objects } }
+        objects.reserveCapacity(objects.count + expected)
+        try walk { key, row in
+            guard Self.setRow(&objects[key, default: Object()], row) else { return true }
+            return account(row.count)
+        }
+    }
+
     /// Sets `object`'s row to `row` (its seal flag cleared) unless it has one; whether it did.
     private static func setRow(_ object: inout Object, _ row: UnsafeRawBufferPointer) -> Bool {
         guard object.row == nil else { return false }
