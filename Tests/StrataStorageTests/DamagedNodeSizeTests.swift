@@ -5,11 +5,7 @@ import XCTest
 /// A leaf node whose size field damage made larger than the file: reading it would run past
 /// the end of the file into the map (SIGBUS), so it is refused as damage before any byte of
 /// it is read (`Transaction.readLimit`).
-final class DamagedNodeSizeTests: XCTestCase {
-    private var path = ""
-    override func setUp() { path = temporaryStoragePath("node-size") }
-    override func tearDown() { removeStorageFile(path) }
-
+final class DamagedNodeSizeTests: StorageFileTestCase {
     private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
     private static let marker = "the dog whose node is damaged"
 

@@ -5,11 +5,7 @@ import XCTest
 /// Rows that a damaged branch page hides from every lookup and walk: a full scan of the table
 /// in a read transaction reports the damage at its end instead of returning fewer objects,
 /// and an object whose lookup fails is known to be damaged, not deleted.
-final class HiddenRowsTests: XCTestCase {
-    private var path = ""
-    override func setUp() { path = temporaryStoragePath("hidden-rows") }
-    override func tearDown() { removeStorageFile(path) }
-
+final class HiddenRowsTests: StorageFileTestCase {
     private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
     private static let count = 2000
 

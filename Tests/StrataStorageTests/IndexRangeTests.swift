@@ -4,17 +4,7 @@ import XCTest
 
 /// Range and prefix scans of indexes, on the value kinds the object API cannot index yet
 /// (floats, doubles) and at the edges of the key encoding (-0.0, NaN, infinities, nulls).
-final class IndexRangeTests: XCTestCase {
-    private var path = ""
-
-    override func setUp() {
-        path = temporaryStoragePath("index-range")
-    }
-
-    override func tearDown() {
-        removeStorageFile(path)
-    }
-
+final class IndexRangeTests: StorageFileTestCase {
     private let sample = ClassSchema(name: "Sample", properties: [
         PropertySchema(name: "d", type: .double, isOptional: true, isIndexed: true, id: 0),
         PropertySchema(name: "f", type: .float, isIndexed: true, id: 1),

@@ -5,17 +5,7 @@ import XCTest
 /// Walks over chosen keys and over primary-key ranges (`RowStore+Keys.swift`), which read
 /// LMDB's entries in batches (`Cursor.scan`): each must meet exactly the rows asked for, at
 /// batch edges, past the table's end and with rows missing in between.
-final class KeyWalkTests: XCTestCase {
-    private var path = ""
-
-    override func setUp() {
-        path = temporaryStoragePath("key-walk")
-    }
-
-    override func tearDown() {
-        removeStorageFile(path)
-    }
-
+final class KeyWalkTests: StorageFileTestCase {
     private let item = ClassSchema(name: "Item", properties: [
         PropertySchema(name: "id", type: .int, isPrimaryKey: true, id: 0),
         PropertySchema(name: "n", type: .int, id: 1),

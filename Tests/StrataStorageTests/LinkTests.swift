@@ -2,11 +2,7 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 
-final class LinkTests: XCTestCase {
-    private var path = ""
-    override func setUp() { path = temporaryStoragePath("links") }
-    override func tearDown() { removeStorageFile(path) }
-
+final class LinkTests: StorageFileTestCase {
     private let person = ClassSchema(name: "Person", properties: [
         PropertySchema(name: "name", type: .string, id: 0),
         PropertySchema(name: "friend", type: .link, isOptional: true, id: 1, linkTarget: "Person"),

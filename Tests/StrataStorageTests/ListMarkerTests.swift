@@ -4,11 +4,7 @@ import XCTest
 
 /// The owner's row records whether each of its lists is empty (docs/FILE-FORMAT.md, "List
 /// markers"), so a list whose entries damage hid reads as damaged, not as empty.
-final class ListMarkerTests: XCTestCase {
-    private var path = ""
-    override func setUp() { path = temporaryStoragePath("list-markers") }
-    override func tearDown() { removeStorageFile(path) }
-
+final class ListMarkerTests: StorageFileTestCase {
     private let owner = ClassSchema(name: "Owner", properties: [
         PropertySchema(name: "name", type: .string, id: 0),
         PropertySchema(name: "tags", type: .string, id: 1, isList: true),

@@ -2,11 +2,7 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 
-final class ListTests: XCTestCase {
-    private var path = ""
-    override func setUp() { path = temporaryStoragePath("lists") }
-    override func tearDown() { removeStorageFile(path) }
-
+final class ListTests: StorageFileTestCase {
     private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
     private let person = ClassSchema(name: "Person", properties: [
         PropertySchema(name: "dogs", type: .link, isOptional: false, id: 0, linkTarget: "Dog", isList: true),

@@ -5,17 +5,7 @@ import StrataValues
 
 /// Mixed slots: the value's type code before its bytes, read back as the kind written, and
 /// checked by the integrity check.
-final class MixedSlotTests: XCTestCase {
-    private var path = ""
-
-    override func setUp() {
-        path = temporaryStoragePath("mixed")
-    }
-
-    override func tearDown() {
-        removeStorageFile(path)
-    }
-
+final class MixedSlotTests: StorageFileTestCase {
     private let holder = ClassSchema(name: "Holder", properties: [
         PropertySchema(name: "value", type: .mixed, isOptional: true, id: 0),
         PropertySchema(name: "count", type: .int, id: 1),

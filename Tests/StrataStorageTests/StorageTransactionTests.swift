@@ -2,17 +2,7 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 
-final class StorageTransactionTests: XCTestCase {
-    private var path = ""
-
-    override func setUp() {
-        path = temporaryStoragePath("storage")
-    }
-
-    override func tearDown() {
-        removeStorageFile(path)
-    }
-
+final class StorageTransactionTests: StorageFileTestCase {
     private let dog = ClassSchema(name: "Dog", properties: [
         PropertySchema(name: "name", type: .string, isIndexed: true, id: 0),
         PropertySchema(name: "age", type: .int, id: 1),
