@@ -15,13 +15,20 @@ import Synchronization
 /// environment is open in this process, which every transaction registers for (`enterMap`).
 package final class Environment: @unchecked Sendable {
     // Sendable invariant: LMDB's `MDB_env` is safe to share between threads; the stored
-    // properties are immutable but `newestProbe` and `map`, mutexes.
+    // properties are immutable but `newestProbe`, `idleReaders` and `map`, mutexes.
     package let handle: OpaquePointer
     package let path: String
     /// The read transaction `newestTransactionID` renews and resets (nil until first asked).
     private let newestProbe = Mutex<OpaquePointer?>(nil)
     /// The map's size and the transactions using it.
     private let map: Mutex<MapState>
+    /// Read transactions that ended, reset, for new ones to renew (`takeIdleReader`):
+    /// beginning one allocates and zeroes LMDB's per-database arrays (`maxDatabases` × 49
+    /// bytes, about 200 KiB), renewing reuses them. A reset one holds a reader slot but pins
+    /// no version.
+    private let idleReaders = Mutex<[OpaquePointer]>([])
+    /// The most read transactions `idleReaders` keeps.
+    private static let idleReaderLimit = 4
 
     /// What the map is and who uses it, guarded by `map`.
     private struct MapState {
@@ -84,7 +91,24 @@ package final class Environment: @unchecked Sendable {
 
     deinit {
         newestProbe.withLock { probe in if let probe { mdb_txn_abort(probe) } }
+        idleReaders.withLock { idle in idle.forEach(mdb_txn_abort) }
         mdb_env_close(handle)
+    }
+
+    /// A reset read transaction of this environment for a new one to renew, when one is kept.
+    func takeIdleReader() -> OpaquePointer? {
+        idleReaders.withLock { $0.popLast() }
+    }
+
+    /// Keeps `txn`, a read transaction that ended and is reset, for `takeIdleReader`; aborts
+    /// it when enough are kept.
+    func keepIdleReader(_ txn: OpaquePointer) {
+        let kept = idleReaders.withLock { idle in
+            guard idle.count < Self.idleReaderLimit else { return false }
+            idle.append(txn)
+            return true
+        }
+        if !kept { mdb_txn_abort(txn) }
     }
 
     /// The largest key LMDB accepts (511 bytes with the default build).

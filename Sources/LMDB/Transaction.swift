@@ -36,13 +36,25 @@ package final class Transaction {
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold. When another process grew the file past this process's
-    /// map (`MDB_MAP_RESIZED`), the map grows and the transaction begins again.
+    /// map (`MDB_MAP_RESIZED`), the map grows and the transaction begins again. A read
+    /// transaction renews one that ended before when the environment kept one
+    /// (`Environment.takeIdleReader`).
     package init(_ environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
         self.isReadOnly = readOnly
         var txn: OpaquePointer?
-        try Self.registered(environment) { () -> Int32 in
-            mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        if readOnly, let idle = environment.takeIdleReader() {
+            do throws(LMDBError) {
+                try Self.registered(environment) { mdb_txn_renew(idle) }
+            } catch {
+                mdb_txn_abort(idle)
+                throw error
+            }
+            txn = idle
+        } else {
+            try Self.registered(environment) { () -> Int32 in
+                mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+            }
         }
         handle = txn
         holdsMap = true
@@ -76,8 +88,17 @@ package final class Transaction {
     }
 
     deinit {
-        if let handle { mdb_txn_abort(handle) }
+        if let handle { end(handle) }
         releaseMap()
+    }
+
+    /// Ends the transaction `txn` without committing: a read transaction is reset and kept for
+    /// a later one to renew, unless a read of it faulted (LMDB's state for it is unknown);
+    /// any other is aborted.
+    private func end(_ txn: OpaquePointer) {
+        guard isReadOnly, !faulted else { return mdb_txn_abort(txn) }
+        if !isReset { mdb_txn_reset(txn) }
+        environment.keepIdleReader(txn)
     }
 
     /// Ends the registration `init` or `renew` made.
@@ -108,7 +129,7 @@ package final class Transaction {
 
     /// Aborts the transaction, discarding its writes.
     package func abort() {
-        if let handle { mdb_txn_abort(handle) }
+        if let handle { end(handle) }
         handle = nil
         releaseMap()
     }

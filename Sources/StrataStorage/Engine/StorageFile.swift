@@ -220,11 +220,13 @@ package final class StorageFile: @unchecked Sendable {
         return try StorageTransaction(file: self, write: true)
     }
 
-    /// The decoded schema if `bytes` are the ones decoded last.
-    func cachedSchema(for bytes: [UInt8]) -> FileSchema? {
+    /// The decoded schema if `bytes` (the stored record, in the map) are the ones decoded last:
+    /// compared in place with `memcmp`, since every transaction begins by asking.
+    func cachedSchema(for bytes: UnsafeRawBufferPointer) -> FileSchema? {
         state.withLock { state in
-            guard let (b, s) = state.schemaCache, b == bytes else { return nil }
-            return s
+            guard let (b, s) = state.schemaCache, b.count == bytes.count else { return nil }
+            let same = b.withUnsafeBytes { cached in bytes.count == 0 || memcmp(cached.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+            return same ? s : nil
         }
     }
 

@@ -12,11 +12,17 @@ package enum SchemaStore {
 
     static func load(_ txn: Transaction, _ meta: Database, sealRequired: Bool, crypto: RecordCrypto?,
                      cache file: StorageFile) throws(StorageError) -> FileSchema {
+        // The stored record is copied only when it is not the one decoded last.
+        var cached: FileSchema?
         let bytes: [UInt8]? = try StorageError.translating("Reading the schema of '\(file.path)'") {
-            try MetaKeys.withKey(MetaKeys.schema) { (k) throws(LMDBError) in try txn.get(meta, key: k).map { Array($0) } }
+            try MetaKeys.withKey(MetaKeys.schema) { (k) throws(LMDBError) -> [UInt8]? in
+                guard let stored = try txn.get(meta, key: k) else { return nil }
+                cached = file.cachedSchema(for: stored)
+                return cached == nil ? Array(stored) : []
+            }
         }
+        if let cached { return cached }
         guard let bytes else { return FileSchema() }
-        if let cached = file.cachedSchema(for: bytes) { return cached }
         func damaged() -> StorageError { StorageError(.invalidDatabase, "'\(file.path)' is damaged: its stored schema \(sealRequired ? "does not match its checksum or " : "")cannot be read; run `strata check \(file.path)`") }
         let json = bytes.withUnsafeBytes { stored in
             Array(MetaKeys.schema.utf8).withUnsafeBytes { key in
