@@ -116,6 +116,13 @@ final class RowFormatTests: XCTestCase {
         XCTAssertNil([UInt8]([0, 1, 200]).withUnsafeBytes { RowView($0) }, "payload end past the row")
         XCTAssertNil([UInt8]([0, 2, 3, 1, 7, 7, 7]).withUnsafeBytes { RowView($0) }, "a slot ending before the one ahead of it")
         XCTAssertNil([UInt8]([0, 3, 9, 2, 3, 7, 7, 7]).withUnsafeBytes { RowView($0) }, "an early slot ending past the row")
+        // Slot ends of 2 and 4 bytes are checked the same way.
+        let wide: [UInt8] = [1, 2, 1, 0, 2, 0, 7, 8]
+        XCTAssertEqual(wide.withUnsafeBytes { RowView($0).map { Array($0.slotBytes(1)) } }, [8])
+        XCTAssertNil([UInt8]([1, 2, 2, 0, 1, 0, 7, 8]).withUnsafeBytes { RowView($0) }, "2-byte ends out of order")
+        XCTAssertNil([UInt8]([1, 2, 1, 0, 3, 1, 7, 8]).withUnsafeBytes { RowView($0) }, "a 2-byte end past the row")
+        XCTAssertNil([UInt8]([2, 1, 2, 0, 0, 0, 7]).withUnsafeBytes { RowView($0) }, "a 4-byte end past the row")
+        XCTAssertNil([UInt8]([3, 1, 1, 0, 0, 0, 0, 0, 0, 0, 7]).withUnsafeBytes { RowView($0) }, "no 8-byte ends")
     }
 
     func testAnIntegerSlotLongerThanEightBytesReadsItsFirstEight() {

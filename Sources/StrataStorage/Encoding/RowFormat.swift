@@ -80,13 +80,28 @@ package struct RowView {
         guard payloadOffset <= bytes.count, width <= 4 else { return nil }
         // No slot may end before the one ahead of it or past the row: then every slot's
         // bytes lie inside the row, and reading one needs no further checks.
-        var previous = 0
-        for slot in 0..<slotCount {
-            let slotEnd = end(slot)
-            if slotEnd < previous { return nil }
-            previous = slotEnd
+        let last = switch width {
+        case 1: Self.lastEnd(UInt8.self, bytes, at: endsOffset, count: slotCount)
+        case 2: Self.lastEnd(UInt16.self, bytes, at: endsOffset, count: slotCount)
+        default: Self.lastEnd(UInt32.self, bytes, at: endsOffset, count: slotCount)
         }
-        if payloadOffset + previous > bytes.count { return nil }
+        guard let last, payloadOffset + last <= bytes.count else { return nil }
+    }
+
+    /// The end of the last of `count` slot ends of type `T` (little endian) at `offset`, or nil
+    /// when one ends before the one ahead of it (0 for none). One loop per width: the width is
+    /// not asked again for every slot.
+    @inlinable @inline(__always)
+    static func lastEnd<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int) -> Int? {
+        var previous = 0
+        var p = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped) + offset
+        for _ in 0..<count {
+            let end = Int(T(littleEndian: p.loadUnaligned(as: T.self)))
+            if end < previous { return nil }
+            previous = end
+            p += MemoryLayout<T>.size
+        }
+        return previous
     }
 
     /// Where slot `slot` ends in the payload. The ends lie inside the row (`init` checked
