@@ -232,8 +232,7 @@ package enum QueryExecution {
     /// B-tree lookup each.
     package static func rowReader(for keys: [ObjectKey], in table: Table,
                           _ txn: StorageTransaction) throws -> (ObjectKey) throws -> RowView? {
-        guard keys.count > 64, keys.last! &- keys.first! < UInt64(keys.count) &* 8,
-              zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return { try txn.rows.read(table, $0) } }
+        guard keys.count > 64, RowStore.areDenseAndAscending(keys) else { return { try txn.rows.read(table, $0) } }
         return try AscendingRowReader(table, txn).row
     }
 

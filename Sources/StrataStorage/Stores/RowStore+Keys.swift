@@ -47,7 +47,7 @@ extension RowStore {
 
     /// Whether `keys` ascend strictly and span fewer than 8 keys per key: a scan from the first
     /// passes few rows that are not asked for.
-    private static func areDenseAndAscending(_ keys: [ObjectKey]) -> Bool {
+    package static func areDenseAndAscending(_ keys: [ObjectKey]) -> Bool {
         guard keys.count > 1, keys[keys.count - 1] > keys[0], keys[keys.count - 1] - keys[0] < UInt64(keys.count) &* 8 else { return false }
         for i in 1..<keys.count where keys[i - 1] >= keys[i] { return false }
         return true
