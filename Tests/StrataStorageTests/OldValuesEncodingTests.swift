@@ -40,4 +40,26 @@ final class OldValuesEncodingTests: XCTestCase {
         let bytes = named.encoded()
         XCTAssertNil(ObjectImages(decoding: Array(bytes.dropLast())), "truncated")
     }
+
+    func testTheRowsOfAClearedClassMergeByKeyWithObjectsRecordedBeforeTheClear() throws {
+        let list = ObjectImages.List(directory: directory)
+        var old = ObjectImages()
+        old.classes["Dog"] = [5: ObjectImages.Object(row: [1, 5], lists: [:]), 7: ObjectImages.Object(row: nil, lists: [2: list]),
+                              9: ObjectImages.Object(row: [1, 9])]
+        [UInt8(1), 1].withUnsafeBytes { old.record(row: $0, of: "Cat", 1) }
+        old.recordClearedRows(of: "Dog", expected: 4) { record in
+            for key: ObjectKey in [3, 5, 7, 8] {
+                let row: [UInt8] = [1 | RowEncoder.sealedFlag, UInt8(key), 0]
+                guard row.withUnsafeBytes({ record(key, $0) }) else { return }
+            }
+        }
+        let decoded = try XCTUnwrap(ObjectImages(decoding: old.encoded()))
+        let dogs = try XCTUnwrap(decoded.classes["Dog"])
+        XCTAssertEqual(dogs.keys.sorted(), [3, 5, 7, 8, 9])
+        XCTAssertEqual(dogs[3]?.row, [1, 3, 0], "a cleared row, its seal flag cleared")
+        XCTAssertEqual(dogs[5]?.row, [1, 5], "an object recorded before the clear keeps its row")
+        XCTAssertEqual(dogs[7], ObjectImages.Object(row: [1, 7, 0], lists: [2: list]), "lists recorded before, row by the clear")
+        XCTAssertEqual(dogs[9]?.row, [1, 9])
+        XCTAssertEqual(decoded.classes["Cat"]?.keys.sorted(), [1])
+    }
 }

@@ -59,7 +59,7 @@ extension StorageTransaction {
         guard try needsImage(table) else { return }
         oldValues.clearsClasses = true
         let rows = self.rows.scan(table)
-        try oldValues.recordRows(of: table.name, expected: try self.rows.count(table)) { (record) throws(StorageError) in
+        try oldValues.recordClearedRows(of: table.name, expected: try self.rows.count(table)) { (record) throws(StorageError) in
             while let (key, row) = try rows.next(), record(key, row.bytes) {}
         }
         for property in table.listProperties {

@@ -13,34 +13,65 @@ extension ObjectImages {
     /// The encoded images.
     package func encoded() -> [UInt8] {
         var out: [UInt8] = [(isComplete ? 1 : 0) | (isSnapshot ? 2 : 0)]
-        Varint.append(UInt64(classes.count), to: &out)
-        for (name, objects) in classes.sorted(by: { $0.key < $1.key }) {
-            Self.appendBytes(Array(name.utf8), to: &out)
-            Varint.append(UInt64(objects.count), to: &out)
-            var previous: ObjectKey = 0
-            for (key, object) in objects.sorted(by: { $0.key < $1.key }) {
-                Varint.append(key &- previous, to: &out)
-                previous = key
-                Self.appendBytes(object.row ?? [], to: &out)
-                Varint.append(UInt64(object.lists.count), to: &out)
-                for (id, list) in object.lists.sorted(by: { $0.key < $1.key }) {
-                    Varint.append(UInt64(id), to: &out)
-                    Self.appendBytes(list.directory, to: &out)
-                    Varint.append(UInt64(list.chunks.count), to: &out)
-                    for (chunk, bytes) in list.chunks.sorted(by: { $0.key < $1.key }) {
-                        Varint.append(UInt64(chunk), to: &out)
-                        Self.appendBytes(bytes, to: &out)
-                    }
-                    if let keys = list.mapKeys {
-                        Varint.append(UInt64(keys.count) + 1, to: &out)
-                        out.append(contentsOf: keys)
-                    } else {
-                        out.append(0)
-                    }
-                }
-            }
+        let names = Set(classes.keys).union(clearedRows.keys).sorted()
+        Varint.append(UInt64(names.count), to: &out)
+        for name in names {
+            Self.appendBytes(Array(name.utf8)[...], to: &out)
+            appendObjects(of: name, to: &out)
         }
         return out
+    }
+
+    /// Appends class `name`'s objects in ascending key order: those of `classes` merged with
+    /// the class's cleared rows (an object in both has its lists, and its row, from `classes`
+    /// when it has one there).
+    private func appendObjects(of name: String, to out: inout [UInt8]) {
+        let objects = (classes[name] ?? [:]).sorted(by: { $0.key < $1.key })
+        let cleared = clearedRows[name] ?? ClearedRows()
+        let shared = objects.count { cleared.index(of: $0.key) != nil }
+        Varint.append(UInt64(objects.count + cleared.keys.count - shared), to: &out)
+        var previous: ObjectKey = 0
+        var next = 0  // the next cleared row to append
+        for (key, object) in objects {
+            while next < cleared.keys.count, cleared.keys[next] < key {
+                Self.append(cleared.keys[next], row: cleared.row(at: next), after: &previous, to: &out)
+                next += 1
+            }
+            var row = object.row.map { $0[...] }
+            if next < cleared.keys.count, cleared.keys[next] == key {
+                row = row ?? cleared.row(at: next)
+                next += 1
+            }
+            Self.append(key, row: row, lists: object.lists, after: &previous, to: &out)
+        }
+        for i in next..<cleared.keys.count {
+            Self.append(cleared.keys[i], row: cleared.row(at: i), after: &previous, to: &out)
+        }
+    }
+
+    /// Appends one `object`: key `key` (following `previous`), its row (nil: none recorded) and
+    /// its lists by ascending property id.
+    private static func append(_ key: ObjectKey, row: ArraySlice<UInt8>?, lists: [Int: List] = [:],
+                               after previous: inout ObjectKey, to out: inout [UInt8]) {
+        Varint.append(key &- previous, to: &out)
+        previous = key
+        appendBytes(row ?? [], to: &out)
+        Varint.append(UInt64(lists.count), to: &out)
+        for (id, list) in lists.sorted(by: { $0.key < $1.key }) {
+            Varint.append(UInt64(id), to: &out)
+            appendBytes(list.directory[...], to: &out)
+            Varint.append(UInt64(list.chunks.count), to: &out)
+            for (chunk, bytes) in list.chunks.sorted(by: { $0.key < $1.key }) {
+                Varint.append(UInt64(chunk), to: &out)
+                appendBytes(bytes[...], to: &out)
+            }
+            if let keys = list.mapKeys {
+                Varint.append(UInt64(keys.count) + 1, to: &out)
+                out.append(contentsOf: keys)
+            } else {
+                out.append(0)
+            }
+        }
     }
 
     /// Decodes encoded images; nil if they are damaged.
@@ -97,7 +128,7 @@ extension ObjectImages {
         return list
     }
 
-    private static func appendBytes(_ bytes: [UInt8], to out: inout [UInt8]) {
+    private static func appendBytes(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
         Varint.append(UInt64(bytes.count), to: &out)
         out.append(contentsOf: bytes)
     }

@@ -59,6 +59,9 @@ package struct ObjectImages: Equatable, Sendable {
 
     /// The objects by class name and object key.
     package var classes: [String: [ObjectKey: Object]] = [:]
+    /// The rows of the classes the commit cleared, by class name, apart from `classes` (which
+    /// holds those recorded before the clear, and lists); `encoded()` merges the two.
+    var clearedRows: [String: ClearedRows] = [:]
     /// False when the commit's images are not all recorded (the commit went over
     /// `maximumBytes`, or rewrote rows wholesale, as a migration does): the versions before
     /// the commit cannot be rebuilt (old values), or a follower cannot redo it (new values).
@@ -90,19 +93,21 @@ package struct ObjectImages: Equatable, Sendable {
         if added { _ = account(row.count) }
     }
 
-    /// Records the rows `walk` hands to its `record`, all of class `className` (as
-    /// `record(row:of:_:)` does each): one lookup of the class for all of them, its table grown
-    /// once for `expected` more. `record` returns false once the commit has given up (over
-    /// `maximumBytes`).
-    mutating func recordRows<E: Error>(of className: String, expected: Int,
-                                       _ walk: (_ record: (ObjectKey, UnsafeRawBufferPointer) -> Bool) throws(E) -> Void) throws(E) {
+    /// Records the rows `walk` hands to its `record` in ascending key order: every object of
+    /// class `className` when the commit clears it (once per commit), `expected` of them. An
+    /// object recorded before the clear keeps its image. `record` returns false once the
+    /// commit has given up (over `maximumBytes`).
+    mutating func recordClearedRows<E: Error>(of className: String, expected: Int,
+                                              _ walk: (_ record: (ObjectKey, UnsafeRawBufferPointer) -> Bool) throws(E) -> Void) throws(E) {
         guard isComplete else { return }
-        var objects = classes.removeValue(forKey: className) ?? [:]
-        // Put back unless the commit gave up meanwhile (which dropped every class).
-        defer { if isComplete { classes[className] = objects } }
-        objects.reserveCapacity(objects.count + expected)
+        let imaged = classes[className] ?? [:]
+        var rows = ClearedRows()
+        rows.reserveCapacity(expected)
+        // Kept unless the commit gave up meanwhile (which dropped every class).
+        defer { if isComplete { clearedRows[className] = rows } }
         try walk { key, row in
-            guard Self.setRow(&objects[key, default: Object()], row) else { return true }
+            if !imaged.isEmpty, imaged[key]?.row != nil { return true }
+            rows.append(key, row)
             return account(row.count)
         }
     }
@@ -140,6 +145,7 @@ package struct ObjectImages: Equatable, Sendable {
     mutating func giveUp() {
         isComplete = false
         classes = [:]
+        clearedRows = [:]
         byteCount = 0
     }
 
@@ -167,6 +173,9 @@ package struct ObjectImages: Equatable, Sendable {
                 for key in c.modified.keys { if let o = objects[key] { kept[key] = o } }
             }
             if !kept.isEmpty { result.classes[name] = kept }
+        }
+        for (name, rows) in clearedRows where changes.classes[name]?.cleared == true {
+            result.clearedRows[name] = rows
         }
         return result
     }
