@@ -16,15 +16,27 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     var source: ResultsSource { state.source }
 
     init(core: RealmCore, info: ModelClass, query: CompiledQuery? = nil, source: ResultsSource = .table) {
-        // Results of a `Projection` class hold its root class's objects, each handed out
-        // projected.
-        let projection = (Element.self as? ProjectionFactory.Type)?.projecting
-        state = ResultsState(core: core, info: info, query: query, source: source, projection: projection)
+        state = ResultsState(core: core, info: info, query: query, source: source, projection: Self.projection)
+    }
+
+    /// Results over `state`'s source with `query` (sharing its projection).
+    private init(refining state: ResultsState, by query: CompiledQuery) {
+        self.state = ResultsState(core: state.core, info: state.info, query: query, source: state.source,
+                                  projection: state.projection)
+    }
+
+    /// How an object is handed out: nil for results of objects or values, which hand out
+    /// what they hold; for results of a `Projection` class (which hold its root class's
+    /// objects) the projection of each. An object class is told apart by its superclass
+    /// chain before the protocol conformance is looked up.
+    private static var projection: ((ObjectBase) -> AnyObject)? {
+        if Element.self is ObjectBase.Type { return nil }
+        return (Element.self as? ProjectionFactory.Type)?.projecting
     }
 
     /// The same source with `query` instead of this one's (for `filter`, `sorted`, `where`).
     func refined(by query: CompiledQuery) -> Results<Element> {
-        Results(core: core, info: info, query: query, source: source)
+        Results(refining: state, by: query)
     }
 
     /// The Realm the results belong to.
