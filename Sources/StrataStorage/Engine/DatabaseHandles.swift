@@ -30,6 +30,19 @@ final class DatabaseHandles: Sendable {
     /// The handles every transaction begun from now on can use.
     func snapshot() -> [String: Database] { visible.withLock { $0 } }
 
+    /// The layout of the last schema whose databases a snapshot held all of. Handles are never
+    /// closed, so every later snapshot holds them too (held strongly: identity stays unique).
+    private let completeLayout = Mutex<DatabaseLayout?>(nil)
+
+    /// The databases of `schema` that `handles`, a snapshot of these, lacks: none, found with
+    /// no lookup, when an earlier snapshot already held them all.
+    func missing(of schema: FileSchema, in handles: [String: Database]) -> [(name: String, flags: Database.Flags)] {
+        if completeLayout.withLock({ $0 === schema.layout }) { return [] }
+        let missing = Table.databases(for: schema).filter { handles[$0.name] == nil }
+        if missing.isEmpty { completeLayout.withLock { $0 = schema.layout } }
+        return missing
+    }
+
     /// Opens existing databases (and with `create`, creates missing ones) in a short
     /// transaction that commits, making them visible to transactions begun afterwards.
     /// Names already visible are skipped; a missing name without `create` is left out.

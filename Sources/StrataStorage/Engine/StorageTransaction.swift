@@ -89,30 +89,30 @@ package final class StorageTransaction {
     /// classes, their tables are opened and the transaction begins again (nothing was read).
     private static func begin(_ file: StorageFile, _ crypto: RecordCrypto?, write: Bool) throws(StorageError)
         -> (Transaction, [String: Database], FileSchema, UInt64, Bool) {
-        let context = "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'"
+        func context() -> String { "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'" }
         for _ in 0..<4 {
             let handles = file.handles.snapshot()
-            let txn = try StorageError.translating(context) { try Transaction(file.environment, readOnly: !write) }
+            let txn = try StorageError.translating(context()) { try Transaction(file.environment, readOnly: !write) }
             let meta = handles[MetaKeys.database]
             // A file with no format yet is new: its first commit makes it the current format.
             let format: UInt32? = try meta.flatMap { (meta) throws(StorageError) in
-                try StorageError.translating(context) { try MetaKeys.readInteger(txn, meta, MetaKeys.format) }
+                try StorageError.translating(context()) { try MetaKeys.readInteger(txn, meta, MetaKeys.format) }
             }
             let seals = (format ?? StorageFile.formatVersion) >= StorageFile.sealedFormat
             // Another process may have created the file since this one opened it.
             if let meta, format != nil, !file.keyMarkerVerified.load(ordering: .acquiring) {
-                let marker = try StorageError.translating(context) { try MetaKeys.readBytes(txn, meta, MetaKeys.encryption) }
+                let marker = try StorageError.translating(context()) { try MetaKeys.readBytes(txn, meta, MetaKeys.encryption) }
                 try EncryptionChecks.check(marker, file)
                 file.keyMarkerVerified.store(true, ordering: .releasing)
             }
             let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, sealRequired: seals, crypto: crypto, cache: file) } ?? FileSchema()
-            let version = try HistoryStore.newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context)
-            let missing = Table.databases(for: schema).filter { handles[$0.name] == nil }
+            let version = try HistoryStore.newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context())
+            let missing = file.handles.missing(of: schema, in: handles)
             if missing.isEmpty { return (txn, handles, schema, version, seals) }
             txn.abort()
-            try file.handles.open(missing, create: false, context: context)
+            try file.handles.open(missing, create: false, context: context())
         }
-        throw StorageError(.fail, "\(context): the tables of new classes could not be opened")
+        throw StorageError(.fail, "\(context()): the tables of new classes could not be opened")
     }
 
     deinit {
@@ -189,11 +189,10 @@ package final class StorageTransaction {
             return version
         }
         let newVersion = version + 1
-        let context = "Committing to '\(file.path)'"
         if replayedExtensions == nil, let origin = try meta.replicationFollows {
             throw StorageError(.invalidInput, "'\(file.path)' is a follower of replication origin \(origin): only the commits it replays from the origin's log are written to it (strata replicate follow)")
         }
-        let format = try meta.prepareCommit(of: newVersion, context)
+        let format = try meta.prepareCommit(of: newVersion, commitContext)
         var pagesBefore: [UInt8] = []
         Varint.append(UInt64(file.environment.usedBytes / file.environment.pageSize), to: &pagesBefore)
         var extensions = [HistoryEntry.Extension(tag: HistoryEntry.Extension.pagesBeforeTag, bytes: pagesBefore)]
@@ -207,20 +206,23 @@ package final class StorageTransaction {
         let entry = HistoryEntry(version: newVersion, time: Date().timeIntervalSince1970, pid: pid,
                                  processName: processName, description: commitDescription, changes: changes,
                                  extensions: extensions)
-        try history.append(entry, keeping: historyRetention ?? file.historyRetention, context)
-        try meta.finishCommit(of: newVersion, format: format, context)
+        try history.append(entry, keeping: historyRetention ?? file.historyRetention, commitContext)
+        try meta.finishCommit(of: newVersion, format: format, commitContext)
         let schemaVersion = try meta.schemaVersion
         var fileID = file.knownFileID
         if fileID == nil { fileID = try meta.fileID }
-        try finishCommit(as: newVersion, schemaVersion: schemaVersion, fileID: fileID, context)
+        try finishCommit(as: newVersion, schemaVersion: schemaVersion, fileID: fileID)
         return newVersion
     }
 
+    /// What a commit's errors say it was doing (made only when one is thrown).
+    private var commitContext: String { "Committing to '\(file.path)'" }
+
     /// Commits the LMDB transaction, then tells the file and gives back the lease to create
     /// databases; from now on this transaction reads `newVersion`.
-    private func finishCommit(as newVersion: UInt64, schemaVersion: UInt64?, fileID: UInt64?, _ context: String) throws(StorageError) {
+    private func finishCommit(as newVersion: UInt64, schemaVersion: UInt64?, fileID: UInt64?) throws(StorageError) {
         do {
-            try StorageError.translating(context) { try lmdb.commit() }
+            try StorageError.translating(commitContext) { try lmdb.commit() }
         } catch {
             endCreating(committed: false)
             throw error
@@ -235,9 +237,8 @@ package final class StorageTransaction {
     /// data, without a history entry of its own.
     func commitCopy(of version: UInt64) throws(StorageError) {
         precondition(isWrite && self.version == 0, "a copy is committed into a new file")
-        let context = "Committing to '\(file.path)'"
-        _ = try meta.prepareCommit(of: 1, context)
-        try finishCommit(as: version, schemaVersion: try meta.schemaVersion, fileID: try meta.fileID, context)
+        _ = try meta.prepareCommit(of: 1, commitContext)
+        try finishCommit(as: version, schemaVersion: try meta.schemaVersion, fileID: try meta.fileID)
     }
 
     /// Forgets the changes recorded so far (a migration commits without per-class change sets,

@@ -64,8 +64,8 @@ package struct HistoryStore {
     }
 
     /// Writes the entry of a commit, then removes what `retention` no longer keeps.
-    func append(_ entry: HistoryEntry, keeping retention: HistoryRetentionPolicy, _ context: String) throws(StorageError) {
-        guard let db = database else { throw StorageError(.fail, "\(context): no history database") }
+    func append(_ entry: HistoryEntry, keeping retention: HistoryRetentionPolicy, _ context: @autoclosure () -> String) throws(StorageError) {
+        guard let db = database else { throw StorageError(.fail, "\(context()): no history database") }
         var key = entry.version.bigEndian
         let crypto = transaction.crypto
         let record = withUnsafeBytes(of: &key) { k in
@@ -73,7 +73,7 @@ package struct HistoryStore {
             return entry.encoded(sealedFor: transaction.seals ? k : nil)
         }
         let txn = transaction.lmdb
-        try StorageError.translating(context) {
+        try StorageError.translating(context()) {
             try withUnsafeBytes(of: &key) { k in
                 try record.withUnsafeBytes { try txn.put(db, key: k, value: $0) }
             }
@@ -118,8 +118,8 @@ package struct HistoryStore {
     /// (retention always keeps it), or the meta `version` of a format 1 file, whichever is
     /// higher (they agree in a file only this code wrote); 0 before the first commit.
     static func newestVersion(_ txn: Transaction, meta: Database?, history: Database?,
-                              _ context: String) throws(StorageError) -> UInt64 {
-        try StorageError.translating(context) {
+                              _ context: @autoclosure () -> String) throws(StorageError) -> UInt64 {
+        try StorageError.translating(context()) {
             let counted: UInt64 = try meta.flatMap { try MetaKeys.readInteger(txn, $0, MetaKeys.version) } ?? 0
             guard let history else { return counted }
             let newest = try txn.withCursor(history) { try $0.last() }.map { version(ofKey: $0.key) } ?? 0

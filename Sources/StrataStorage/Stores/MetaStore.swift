@@ -74,10 +74,10 @@ package struct MetaStore {
 
     /// Writes what a commit keeps in meta before its history entry: the format of a new file,
     /// the schema if it changed and the key counters. Returns the file's format.
-    func prepareCommit(of version: UInt64, _ context: String) throws(StorageError) -> UInt32 {
+    func prepareCommit(of version: UInt64, _ context: @autoclosure () -> String) throws(StorageError) -> UInt32 {
         let db = try database()
         let txn = transaction.lmdb
-        return try StorageError.translating(context) {
+        return try StorageError.translating(context()) {
             if version == 1 {
                 try MetaKeys.writeInteger(txn, db, MetaKeys.format, StorageFile.formatVersion)
                 try MetaKeys.writeInteger(txn, db, MetaKeys.fileID, UInt64.random(in: 1 ... .max))
@@ -104,8 +104,8 @@ package struct MetaStore {
 
     /// Writes the version key of a format 1 file, kept current for older Strata; a newer file
     /// has its version in the history entry alone (one page fewer per commit).
-    func finishCommit(of version: UInt64, format: UInt32, _ context: String) throws(StorageError) {
-        if format < 2 { try setInteger(MetaKeys.version, version, context) }
+    func finishCommit(of version: UInt64, format: UInt32, _ context: @autoclosure () -> String) throws(StorageError) {
+        if format < 2 { try setInteger(MetaKeys.version, version, context()) }
     }
 }
 
