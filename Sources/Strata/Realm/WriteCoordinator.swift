@@ -106,7 +106,7 @@ final class WriteCoordinator {
         txn.commitDescription = description
         let skippedElsewhere = tokens.isEmpty ? [] : SkippedWrite.register(tokens, committing: core)
         do {
-            try translatingErrors(path: core.path) { _ = try txn.commit(processName: RealmCore.processName, pid: getpid()) }
+            try translatingErrors(path: core.path) { _ = try txn.commit(processName: RealmCore.processName, pid: ProcessIdentity.current.pid) }
         } catch {
             for skipped in skippedElsewhere { skipped.abandoned() }
             txn.abort()

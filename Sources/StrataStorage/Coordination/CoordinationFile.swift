@@ -240,7 +240,7 @@ package final class CoordinationFile: @unchecked Sendable {
     package func publishCommit(version: UInt64, schemaVersion: UInt64?) {
         guard isWritable else { return }
         mapping.store64(CoordinationLayout.latestTimeOffset, Self.nanosecondsNow())
-        mapping.store32(CoordinationLayout.latestPIDOffset, UInt32(bitPattern: getpid()))
+        mapping.store32(CoordinationLayout.latestPIDOffset, UInt32(bitPattern: ProcessIdentity.current.pid))
         strata_max64(mapping.word64(CoordinationLayout.latestVersionOffset), version)
         if let schemaVersion { mapping.store64(CoordinationLayout.schemaVersionOffset, schemaVersion) }
         strata_add32(mapping.word32(CoordinationLayout.commitSequenceOffset), 1)
