@@ -27,6 +27,8 @@ struct ModelInverse {
     let origin: ObjectBase.Type
     /// That link property's name.
     let originProperty: String
+    /// That link property's stored name (`propertiesMapping` of the origin class).
+    let storedOriginProperty: String
     /// Builds the live collection.
     let access: LinkingObjectsAccess.Type
 }
@@ -177,9 +179,10 @@ final class ModelClass: @unchecked Sendable {
                 let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                 guard let access = field.value(at: base + offset).collection as? LinkingObjectsAccess,
                       let origin = field.typeInfo.linkTarget else { continue }
-                linkingObjects.append(ModelInverse(name: name, offset: offset, origin: origin,
-                                                         originProperty: access.originPropertyName,
-                                                         access: Swift.type(of: access)))
+                let originProperty = access.originPropertyName
+                linkingObjects.append(ModelInverse(name: name, offset: offset, origin: origin, originProperty: originProperty,
+                                                   storedOriginProperty: origin.propertiesMapping()[originProperty] ?? originProperty,
+                                                   access: Swift.type(of: access)))
                 continue
             }
             guard field is BoxedField.Type || field.managedIndexIsFirst else {

@@ -30,7 +30,7 @@ enum KeyValueCoding {
         guard let inverse = info.linkingObjects.first(where: { $0.name == key }) else { return nil }
         if let core = object.managingCore, object.binding != nil {
             _ = object.currentRow()  // traps if the object was deleted or invalidated
-            return inverse.access.managed(core: core, originProperty: inverse.originProperty, target: object.objectKey)
+            return inverse.access.managed(core: core, inverse, target: object.objectKey)
         }
         return (inverse.access as? LinkingObjectsTyped.Type)?.unmanaged(originProperty: inverse.originProperty)
     }

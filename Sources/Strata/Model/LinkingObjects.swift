@@ -122,15 +122,16 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: RealmC
 extension LinkingObjects: LinkingObjectsAccess {
     var originPropertyName: String { originProperty }
 
-    static func managed(core: RealmCore, originProperty: String, target: ObjectKey) -> Any {
-        managedCollection(core: core, originProperty: originProperty, target: target)
+    static func managed(core: RealmCore, _ inverse: ModelInverse, target: ObjectKey) -> Any {
+        managedCollection(core: core, inverse, target: target)
     }
 
-    /// The live collection of the objects linking to object `target` through `originProperty`.
-    static func managedCollection(core: RealmCore, originProperty: String, target: ObjectKey) -> LinkingObjects<Element> {
-        let info = ModelClass.forType(Element.self)
-        return LinkingObjects(originProperty: originProperty,
-                              results: Results(core: core, info: info, source: .backlinks(property: info.storedName(of: originProperty), target: target)))
+    /// The live collection of the objects linking to object `target` through `inverse`'s
+    /// origin property.
+    static func managedCollection(core: RealmCore, _ inverse: ModelInverse, target: ObjectKey) -> LinkingObjects<Element> {
+        LinkingObjects(originProperty: inverse.originProperty,
+                       results: Results(core: core, info: ModelClass.forType(Element.self),
+                                        source: .backlinks(property: inverse.storedOriginProperty, target: target)))
     }
 }
 
@@ -138,8 +139,8 @@ extension LinkingObjects: LinkingObjectsAccess {
 protocol LinkingObjectsAccess {
     /// The origin link property's name, as declared.
     var originPropertyName: String { get }
-    /// The live collection of the objects linking to object `target`.
-    static func managed(core: RealmCore, originProperty: String, target: ObjectKey) -> Any
+    /// The live collection of the objects linking to object `target` through `inverse`.
+    static func managed(core: RealmCore, _ inverse: ModelInverse, target: ObjectKey) -> Any
 }
 
 /// The types `@Persisted(originProperty:)` accepts.

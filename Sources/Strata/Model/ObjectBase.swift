@@ -201,7 +201,7 @@ open class ObjectBase: NSObject {
             return _StrataValue(.null, collection: info.properties[index].listAccess!.managed(ListStore(owner: self, index: index)))
         }
         let inverse = info.linkingObjects[index - storedCount]
-        return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, originProperty: inverse.originProperty, target: objectKey))
+        return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, inverse, target: objectKey))
     }
 
     /// The inverse relationship at declaration index `index` of a managed object (`index`
@@ -212,7 +212,7 @@ open class ObjectBase: NSObject {
         guard let binding else { return nil }
         _ = currentRow()  // traps if the object was deleted
         let inverse = binding.info.linkingObjects[index - binding.slots.count]
-        return .managedCollection(core: managingCore!, originProperty: inverse.originProperty, target: objectKey)
+        return .managedCollection(core: managingCore!, inverse, target: objectKey)
     }
 
     /// Writes a managed property (called from `@Persisted`'s accessor).

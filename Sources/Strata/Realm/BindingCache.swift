@@ -1,5 +1,6 @@
 /// The model classes one Realm instance has looked up and bound to their tables, with the
-/// last of each asked for: calls tend to name the same class again and again.
+/// last of each asked for (the last two bindings): calls tend to name the same class again
+/// and again, or two in turn (an object and the objects linking to it).
 ///
 /// Bindings are dropped together, after a change that may have removed tables they name (a
 /// cancelled or failed write); `generation` then changes, so holders fetch theirs again.
@@ -10,7 +11,9 @@ struct BindingCache {
     /// The bindings of the objects mixed values hold, by stored class name (each one of the
     /// two kinds above).
     private var heldBindings: [String: TableBinding] = [:]
+    /// The binding found last, and the one found before it.
     private var lastBinding: TableBinding?
+    private var previousBinding: TableBinding?
     private var lastModelClass: ModelClass?
     /// Changes each time the bindings are dropped.
     private(set) var generation: UInt64 = 0
@@ -19,9 +22,19 @@ struct BindingCache {
     @inline(__always)
     mutating func binding(for info: ModelClass) -> TableBinding? {
         if let last = lastBinding, last.info === info { return last }
+        if let previous = previousBinding, previous.info === info {
+            swap(&lastBinding, &previousBinding)
+            return previous
+        }
         guard let binding = bindings[ObjectIdentifier(info)] else { return nil }
-        lastBinding = binding
+        remember(binding)
         return binding
+    }
+
+    /// Makes `binding` the last one found.
+    private mutating func remember(_ binding: TableBinding) {
+        previousBinding = lastBinding
+        lastBinding = binding
     }
 
     /// The dynamic binding made for class `name`, if any.
@@ -40,7 +53,7 @@ struct BindingCache {
             return
         }
         bindings[ObjectIdentifier(binding.info)] = binding
-        lastBinding = binding
+        remember(binding)
     }
 
     /// Every binding made (checked against each new snapshot's schema).
@@ -53,6 +66,7 @@ struct BindingCache {
         dynamicBindings.removeAll()
         heldBindings.removeAll()
         lastBinding = nil
+        previousBinding = nil
         generation &+= 1
     }
 
