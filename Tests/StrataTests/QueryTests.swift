@@ -81,6 +81,9 @@ final class QueryTests: StrataTestCase {
         XCTAssertEqual(ids(people.filter("id == 7 AND age == 7")), [7])
         XCTAssertEqual(ids(people.filter("id == 7 AND age == 6")), [])
         XCTAssertEqual(ids(people.filter("id IN %@", [5, 3, 99, 1000])), [3, 5, 99])
+        XCTAssertEqual(ids(people.filter("id IN %@", [Int.max, 0, -1, Int.min, 0, 98, 2])), [0, 2, 98],
+                       "keys sought in table order from the extremes inward, repeats once")
+        XCTAssertEqual(people.filter("id IN %@", Array(stride(from: 0, to: 200, by: 3))).count, 34)
         XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: 42)?.name, "name-42")
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: 1000))
     }

@@ -143,6 +143,7 @@ package enum QueryExecution {
         switch access {
         case .equal(let property, let values):
             if values.count == 1 { return try txn.indexes.lookup(table, property, equalTo: values[0]) }
+            if property.isPrimaryKey, table.keysArePrimaryKeys { return try txn.rows.keys(table, primaryKeyIn: values) }
             var keys: [ObjectKey] = []
             for value in values { keys += try txn.indexes.lookup(table, property, equalTo: value) }
             return keys

@@ -70,6 +70,31 @@ extension RowStore {
         try forEachStored(table, primaryKeyIn: range) { key, _ in try body(key) }
     }
 
+    /// The keys of the objects of `table` (keyed by its integer primary key) whose primary key
+    /// is one of `values`, in table order without repeats; a value that is not an integer
+    /// matches nothing. Reads no row: the keys, sorted, are sought with one cursor, which finds
+    /// a key near the one before it without searching from the root.
+    package func keys(_ table: Table, primaryKeyIn values: [Value]) throws -> [ObjectKey] {
+        precondition(table.keysArePrimaryKeys, "the table is keyed by its primary key")
+        var wanted: [ObjectKey] = []
+        wanted.reserveCapacity(values.count)
+        for case .int(let i) in values { wanted.append(ObjectKeyCoding.key(forIntegerPrimaryKey: i)) }
+        wanted.sort()
+        var found: [ObjectKey] = []
+        found.reserveCapacity(wanted.count)
+        try StorageError.translatingLMDBErrors("Reading '\(table.name)'") {
+            try transaction.lmdb.withCursor(table.rows) { cursor in
+                var previous: ObjectKey?
+                for key in wanted where key != previous {
+                    previous = key
+                    var k = ObjectKeyCoding.encode(key)
+                    if try withUnsafeBytes(of: &k, { try cursor.seek(exactly: $0) }) != nil { found.append(key) }
+                }
+            }
+        }
+        return found
+    }
+
     /// `forEach(_:primaryKeyIn:_:)` with each row as it is stored (sealed, or encrypted).
     private func forEachStored(_ table: Table, primaryKeyIn range: IndexRange,
                                _ body: (ObjectKey, UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
