@@ -51,7 +51,7 @@ package enum Checksum {
     /// `seed`.
     static func appendSeal(to record: inout [UInt8], _ seed: UInt32, key: UnsafeRawBufferPointer) {
         let crc = record.withUnsafeBytes { seal(seed, key: key, $0) }
-        withUnsafeBytes(of: crc.littleEndian) { record.append(contentsOf: $0) }
+        withUnsafeBytes(of: crc.littleEndian) { record.append(bytes: $0) }
     }
 
     /// `body` as a sealed record under `key` in the database of `seed`: the marker, the body,

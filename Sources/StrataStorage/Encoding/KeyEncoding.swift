@@ -34,13 +34,13 @@ package enum IndexKey {
         case .date(let d): appendOrderedDouble(d.timeIntervalSinceReferenceDate, to: &out)
         case .string: preconditionFailure("strings are encoded by withKey")
         case .data(let d): out.append(contentsOf: d.prefix(maxLength - 1))
-        case .uuid(let u): withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
+        case .uuid(let u): withUnsafeBytes(of: u.uuid) { out.append(bytes: $0) }
         case .link(let k): appendBigEndian(k, to: &out)
         case .typedLink(let name, let k):
             out.append(contentsOf: name.utf8)
             out.append(0)
             appendBigEndian(k, to: &out)
-        case .objectId(let id): id.withBytes { out.append(contentsOf: $0) }
+        case .objectId(let id): id.withBytes { out.append(bytes: $0) }
         case .decimal128(let d): d.appendOrderedKey(to: &out)
         }
         return out
@@ -73,7 +73,7 @@ package enum IndexKey {
 
     @inline(__always)
     package static func appendBigEndian(_ v: UInt64, to out: inout [UInt8]) {
-        withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: v.bigEndian) { out.append(bytes: $0) }
     }
 
     private static func appendOrderedDouble(_ d: Double, to out: inout [UInt8]) {

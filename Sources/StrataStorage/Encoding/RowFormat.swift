@@ -205,7 +205,7 @@ package struct RowSeal {
     /// Appends the seal of `row` (everything in it so far).
     func append(to row: inout [UInt8]) {
         let crc = row.withUnsafeBytes { checksum(of: $0) }
-        withUnsafeBytes(of: crc.littleEndian) { row.append(contentsOf: $0) }
+        withUnsafeBytes(of: crc.littleEndian) { row.append(bytes: $0) }
     }
 
     /// The seal of `row` (everything in it before the seal).
@@ -250,7 +250,7 @@ package enum RowEncoder {
                 return true
             }
             if row.isNull(slot) { return false }
-            out.append(contentsOf: row.slotBytes(slot))
+            out.append(bytes: row.slotBytes(slot))
             return true
         }
     }
@@ -332,7 +332,7 @@ package enum RowEncoder {
                 }
                 var row: [UInt8] = []
                 row.reserveCapacity(o - start + payload.count + (seal == nil ? 0 : 4))
-                row.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[start..<o]))
+                row.append(bytes: UnsafeRawBufferPointer(rebasing: header[start..<o]))
                 row.append(contentsOf: payload)
                 seal?.append(to: &row)
                 return row

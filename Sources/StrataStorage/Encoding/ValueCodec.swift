@@ -14,7 +14,7 @@ import StrataValues
 package enum ValueCodec {
     /// Appends the slot bytes of a non-null value.
     package static func encode(_ value: Value, into out: inout [UInt8]) {
-        withEncoded(value) { out.append(contentsOf: $0) }
+        withEncoded(value) { out.append(bytes: $0) }
     }
 
     /// Appends the slot bytes of a non-null value; in a mixed slot, after the value's type code.
@@ -40,7 +40,7 @@ package enum ValueCodec {
         case .typedLink(let name, let key):
             var bytes: [UInt8] = []
             bytes.reserveCapacity(8 + name.utf8.count)
-            withUnsafeBytes(of: key.littleEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: key.littleEndian) { bytes.append(bytes: $0) }
             bytes.append(contentsOf: name.utf8)
             return try bytes.withUnsafeBytes(body)
         case .objectId(let id): return try id.withBytes(body)

@@ -20,7 +20,7 @@ struct ClearedRows: Equatable, Sendable {
     mutating func append(_ key: ObjectKey, _ row: UnsafeRawBufferPointer) {
         precondition(keys.last.map { key > $0 } ?? true, "cleared rows are recorded in ascending key order")
         let start = bytes.count
-        bytes.append(contentsOf: row)
+        bytes.append(bytes: row)
         if !row.isEmpty { bytes[start] &= ~RowEncoder.sealedFlag }
         keys.append(key)
         ends.append(bytes.count)

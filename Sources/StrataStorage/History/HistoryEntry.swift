@@ -85,7 +85,7 @@ package struct HistoryEntry: Equatable, Sendable {
     package func encoded(sealedFor key: UnsafeRawBufferPointer? = nil) -> [UInt8] {
         var out: [UInt8] = [key == nil ? Self.layout : Self.sealedLayout]
         Varint.append(version, to: &out)
-        withUnsafeBytes(of: time.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: time.bitPattern.littleEndian) { out.append(bytes: $0) }
         Varint.append(UInt64(UInt32(bitPattern: pid)), to: &out)
         Self.appendString(processName, to: &out)
         out.append(description == nil ? 0 : 1)

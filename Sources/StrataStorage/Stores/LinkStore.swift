@@ -119,7 +119,7 @@ package struct LinkStore {
                     count += delta
                     guard count > 0 else { return }
                     var value = Array(probe.prefix(8))
-                    withUnsafeBytes(of: UInt32(count).bigEndian) { value.append(contentsOf: $0) }
+                    withUnsafeBytes(of: UInt32(count).bigEndian) { value.append(bytes: $0) }
                     try value.withUnsafeBytes { try txn.put(db, key: k, value: $0) }
                 }
             }
@@ -146,7 +146,7 @@ package struct LinkStore {
         var key: [UInt8] = [], value: [UInt8] = []
         IndexKey.appendBigEndian(target, to: &key)
         IndexKey.appendBigEndian(owner, to: &value)
-        withUnsafeBytes(of: UInt32(count).bigEndian) { value.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(count).bigEndian) { value.append(bytes: $0) }
         let txn = transaction.lmdb
         try StorageError.translating("Rebuilding the backlinks of '\(table.name).\(property.name)'") {
             try key.withUnsafeBytes { k in try value.withUnsafeBytes { try txn.put(db, key: k, value: $0) } }

@@ -5,7 +5,7 @@ extension ListStore {
     static func key(_ owner: ObjectKey, chunk: UInt32? = nil) -> [UInt8] {
         var key: [UInt8] = []
         IndexKey.appendBigEndian(owner, to: &key)
-        if let chunk { withUnsafeBytes(of: chunk.bigEndian) { key.append(contentsOf: $0) } }
+        if let chunk { withUnsafeBytes(of: chunk.bigEndian) { key.append(bytes: $0) } }
         return key
     }
 

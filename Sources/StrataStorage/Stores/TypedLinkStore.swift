@@ -104,7 +104,7 @@ package struct TypedLinkStore {
                     count += delta
                     guard count > 0 else { return }
                     var value = prefix
-                    withUnsafeBytes(of: UInt32(count).bigEndian) { value.append(contentsOf: $0) }
+                    withUnsafeBytes(of: UInt32(count).bigEndian) { value.append(bytes: $0) }
                     try value.withUnsafeBytes { try txn.put(db, key: k, value: $0) }
                 }
             }
@@ -129,7 +129,7 @@ package struct TypedLinkStore {
     private static func originPrefix(_ className: String, _ property: Int, _ owner: ObjectKey) -> [UInt8] {
         var bytes = Array(className.utf8)
         bytes.append(0)
-        withUnsafeBytes(of: UInt32(property).bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(property).bigEndian) { bytes.append(bytes: $0) }
         IndexKey.appendBigEndian(owner, to: &bytes)
         return bytes
     }
