@@ -20,10 +20,10 @@ final class Hub: Object {
 }
 
 /// `strata-bench --lists`: the per-operation cost of list append, index and remove and of a
-/// backlink count, at growing list sizes (1k to 200k members). The cost should stay flat: a
+/// backlink count, at growing list sizes (1k to 1M members). The cost should stay flat: a
 /// list is stored in chunks, so each operation touches one chunk and the directory.
 enum ListScale {
-    static let sizes = [1_000, 10_000, 100_000, 200_000]
+    static let sizes = [1_000, 10_000, 100_000, 200_000, 1_000_000]
     static let operations = 1_000
 
     static func run(directory: URL) throws -> String {

@@ -92,7 +92,7 @@ struct Options {
           --engines    engines to run, in this order (default lmdb,sqlite,strata)
           --dir PATH   where each engine's temporary directory is made (default /tmp)
           --lists      instead: Strata's list append/index/remove and backlink count per
-                       operation at 1k, 10k, 100k and 200k members
+                       operation at 1k, 10k, 100k, 200k and 1M members
           --past       instead: Strata's W5 and W8 with history old values on and
                        off, and the time to open the version 1, 100 and 10,000 commits
                        back with freeze(atVersion:) on the N-object file
