@@ -130,7 +130,7 @@ extension LinkingObjects: LinkingObjectsAccess {
     /// origin property.
     static func managedCollection(core: RealmCore, _ inverse: ModelInverse, target: ObjectKey) -> LinkingObjects<Element> {
         LinkingObjects(originProperty: inverse.originProperty,
-                       results: Results(core: core, info: ModelClass.forType(Element.self),
+                       results: Results(core: core, info: core.reading { try core.modelClass(Element.self) },
                                         source: .backlinks(property: inverse.storedOriginProperty, target: target)))
     }
 }

@@ -1,5 +1,5 @@
 /// The model classes one Realm instance has looked up and bound to their tables, with the
-/// last of each asked for (the last two bindings): calls tend to name the same class again
+/// last two of each asked for: calls tend to name the same class again
 /// and again, or two in turn (an object and the objects linking to it).
 ///
 /// Bindings are dropped together, after a change that may have removed tables they name (a
@@ -14,7 +14,9 @@ struct BindingCache {
     /// The binding found last, and the one found before it.
     private var lastBinding: TableBinding?
     private var previousBinding: TableBinding?
+    /// The model class looked up last, and the one before it.
     private var lastModelClass: ModelClass?
+    private var previousModelClass: ModelClass?
     /// Changes each time the bindings are dropped.
     private(set) var generation: UInt64 = 0
 
@@ -73,7 +75,12 @@ struct BindingCache {
     /// The info of model class `type` (`ModelClass.of`, whose process-wide table takes a lock).
     mutating func modelClass(_ type: ObjectBase.Type) throws -> ModelClass {
         if let last = lastModelClass, last.type == type { return last }
+        if let previous = previousModelClass, previous.type == type {
+            swap(&lastModelClass, &previousModelClass)
+            return previous
+        }
         let info = try ModelClass.of(type)
+        previousModelClass = lastModelClass
         lastModelClass = info
         return info
     }

@@ -4,7 +4,7 @@ extension RealmCore {
     /// The accessor of the object that link property `index` of a `binding` object points at.
     func linkedObject(_ binding: TableBinding, _ index: Int, _ key: ObjectKey) -> ObjectBase {
         guard let targetType = binding.info.properties[index].linkTarget,
-              let target = reading({ try self.binding(for: ModelClass.forType(targetType)) }) else {
+              let target = reading({ try self.binding(for: self.modelClass(targetType)) }) else {
             preconditionFailure("The target class of '\(binding.info.name).\(binding.info.properties[index].name)' is missing from the file")
         }
         return object(ObjectBase.self, target, key)
