@@ -14,7 +14,8 @@ package protocol CommitListener: AnyObject {
 /// committing thread (`commitMadeHere`), without waking this thread. A timed wait is the
 /// safety net for a committer killed between its LMDB commit and the wake-up: each wake-up
 /// also compares LMDB's newest transaction id: the one a new snapshot gets, so a listener told
-/// of a commit always finds it. The thread runs while there are listeners.
+/// of a commit always finds it. After telling, the thread pauses `coalescingMicroseconds`, so
+/// commits in a burst are told together. The thread runs while there are listeners.
 final class CommitNotifier: @unchecked Sendable {
     // Sendable invariant: `listeners` and `isRunning` are only touched under `lock`.
     private struct Weak { weak var listener: CommitListener? }
@@ -27,6 +28,12 @@ final class CommitNotifier: @unchecked Sendable {
     weak var file: StorageFile?
     /// The longest the thread sleeps without a wake-up before it checks LMDB itself.
     static let safetyNetMilliseconds: Int32 = 250
+    /// How long the thread pauses after telling the listeners before it sleeps on its word
+    /// again. Commits made meanwhile are told together when it ends, so a burst of commits by
+    /// other processes wakes this process about once per pause rather than once per commit
+    /// (a woken thread per process per commit is what limits several writer processes on a
+    /// few cores); a commit after a quiet moment is told at once.
+    static let coalescingMicroseconds: UInt32 = 1_000
 
     /// Adds a listener (held weakly) and starts the thread if it is not running. The new
     /// listener is also told once right away: a commit may have landed between its snapshot
@@ -98,7 +105,9 @@ final class CommitNotifier: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: Double(Self.safetyNetMilliseconds) / 1000)
             }
             guard let listeners = listenersToTell(newestTransactionID()) else { return }
+            if listeners.isEmpty { continue }
             for listener in listeners { listener.commitObserved() }
+            usleep(Self.coalescingMicroseconds)
         }
     }
 }
