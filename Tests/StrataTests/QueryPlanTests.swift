@@ -270,6 +270,8 @@ final class QueryPlanTests: StrataTestCase {
             let plain = try realm.objects(PlainEvent.self).filtered(query, args)
             XCTAssertEqual(indexed.count, plain.count, query)
             XCTAssertEqual(indexed.sum(ofProperty: "count") as Int, plain.sum(ofProperty: "count") as Int, query)
+            XCTAssertEqual(indexed.sum(ofProperty: "optCount") as Int, indexed.compactMap(\.optCount).reduce(0, +),
+                           "nulls add nothing: \(query)")
             XCTAssertEqual(indexed.max(ofProperty: "id") as Int?, plain.max(ofProperty: "id") as Int?, query)
         }
         XCTAssertEqual(try ids(IndexedEvent.self, "name > %@", [x510]), [0, 2, 3, 4, 5])

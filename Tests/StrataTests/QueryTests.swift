@@ -178,6 +178,10 @@ final class QueryTests: StrataTestCase {
         XCTAssertNil(none.max(ofProperty: "age") as Int?)
         XCTAssertEqual(none.sum(ofProperty: "age") as Int, 0)
         XCTAssertNil(none.average(ofProperty: "score") as Double?)
+        XCTAssertEqual(people.sum(ofProperty: "score") as Double, people.map(\.score).reduce(0, +))
+        let some = people.filter("id IN %@", [3, 14, 15, 92, 1000])
+        XCTAssertEqual(some.sum(ofProperty: "age") as Int, some.map(\.age).reduce(0, +))
+        XCTAssertEqual(some.sum(ofProperty: "score") as Double, some.map(\.score).reduce(0, +))
     }
 
     func testResultsAreLiveAndLazy() throws {

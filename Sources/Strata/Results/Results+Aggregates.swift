@@ -20,11 +20,13 @@ extension Results {
         if p.type == .decimal128 { return convert(.decimal128(decimalSum(p).total))! }
         var intSum: Int64 = 0
         var doubleSum = 0.0
-        forEachValue(p) { v in
-            switch v {
-            case .int(let i): intSum &+= i
-            default: doubleSum += v.numeric ?? 0
-            }
+        let id = p.id
+        switch p.type {
+        // Read straight from the slot, with no `Value` per row (a slot past the row's end, of
+        // a property added later, reads 0: what skipping it would add).
+        case .int: forEachRow { row in if !row.isNull(id) { intSum &+= row.int(id) } }
+        case .double: forEachRow { row in if !row.isNull(id) { doubleSum += row.double(id) } }
+        default: forEachValue(p) { v in doubleSum += v.numeric ?? 0 }
         }
         return convert(p.type == .int ? .int(intSum) : (p.type == .float ? .float(Float(doubleSum)) : .double(doubleSum)))!
     }
@@ -114,23 +116,27 @@ extension Results {
     }
 
     private func forEachValue(_ p: PropertySchema, skippingNull: Bool = true, _ body: (StrataStorage.Value) -> Void) {
-        guard let binding else { return }
         let slot = Slot(p)  // the plain form of the property, read per row
+        forEachRow { row in
+            let v = row.value(slot)
+            if !(skippingNull && v.isNull) { body(v) }
+        }
+    }
+
+    /// Calls `body` with the row of every object, in result order.
+    private func forEachRow(_ body: (RowView) -> Void) {
+        guard let binding else { return }
         do {
             try translatingErrors(path: core.path) {
                 let txn = try core.transaction()
                 if isWholeTable {
                     try txn.rows.forEach(binding.table) { _, row in
-                        let v = row.value(slot)
-                        if !(skippingNull && v.isNull) { body(v) }
+                        body(row)
                         return true
                     }
                     return
                 }
-                try txn.rows.forEach(binding.table, keys: keys) { _, row in
-                    let v = row.value(slot)
-                    if !(skippingNull && v.isNull) { body(v) }
-                }
+                try txn.rows.forEach(binding.table, keys: keys) { _, row in body(row) }
             }
         } catch { trap(error) }
     }
