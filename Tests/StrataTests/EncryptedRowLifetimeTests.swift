@@ -61,6 +61,23 @@ final class EncryptedRowLifetimeTests: StrataTestCase {
         }
     }
 
+    /// A query's scan decrypts each row into one buffer it reuses (the row is read only while
+    /// it is tested); a scan that keeps the first rows of a sort keeps them in memory of
+    /// their own.
+    func testScansReuseOneBufferAndASortedScanKeepsTheRowsItRanks() throws {
+        let realm = try encryptedRealm([Note.self])
+        try fill(realm)
+        let notes = realm.objects(Note.self)
+        let texts = (0..<3_000).map { $0 == 1_500 ? String(repeating: "z", count: 100_000) : note($0) }
+        XCTAssertEqual(notes.filter("text CONTAINS 'qqq'").count, texts.filter { $0.contains("qqq") }.count)
+        XCTAssertEqual(notes.filter("text BEGINSWITH 'note 1'").count, texts.filter { $0.hasPrefix("note 1") }.count)
+        let ranked = notes.filter("rank >= 10").sorted(byKeyPath: "text")
+        let expected = (10..<3_000).sorted { texts[$0] < texts[$1] }
+        XCTAssertEqual((0..<40).map { ranked[$0].rank }, Array(expected.prefix(40)))
+        let some = notes.filter("text BEGINSWITH 'note 2'")
+        XCTAssertEqual(some.sum(ofProperty: "rank") as Int, (0..<3_000).filter { texts[$0].hasPrefix("note 2") }.reduce(0, +))
+    }
+
     func testSortingThroughALinkReadsEveryRowItSorts() throws {
         let realm = try encryptedRealm([Hound.self])
         try realm.write {

@@ -123,20 +123,21 @@ extension Results {
         }
     }
 
-    /// Calls `body` with the row of every object, in result order.
+    /// Calls `body` with the row of every object, in result order; a row is valid until
+    /// `body` returns.
     private func forEachRow(_ body: (RowView) -> Void) {
         guard let binding else { return }
         do {
             try translatingErrors(path: core.path) {
                 let txn = try core.transaction()
                 if isWholeTable {
-                    try txn.rows.forEach(binding.table) { _, row in
+                    try txn.rows.forEach(binding.table, rows: .call) { _, row in
                         body(row)
                         return true
                     }
                     return
                 }
-                try txn.rows.forEach(binding.table, keys: keys) { _, row in body(row) }
+                try txn.rows.forEach(binding.table, keys: keys, rows: .call) { _, row in body(row) }
             }
         } catch { trap(error) }
     }

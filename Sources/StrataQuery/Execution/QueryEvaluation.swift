@@ -28,7 +28,7 @@ package struct QueryEvaluation {
             } else {
                 keys = []
                 keys.reserveCapacity(try txn.rows.count(table))
-                try txn.rows.forEach(table) { key, _ in keys.append(key); return true }
+                try txn.rows.forEach(table, rows: .call) { key, _ in keys.append(key); return true }
             }
             return
         }

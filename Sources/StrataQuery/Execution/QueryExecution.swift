@@ -21,7 +21,7 @@ package enum QueryExecution {
         }
         guard let choice = try IndexChoice(plan, in: table, txn) else {
             var keys: [ObjectKey] = []
-            try txn.rows.forEach(table) { key, row in
+            try txn.rows.forEach(table, rows: .call) { key, row in
                 if query.matches(row) { keys.append(key) }
                 return true
             }
@@ -30,13 +30,13 @@ package enum QueryExecution {
         if choice.covers { return try coveredKeys(choice.access, query, in: table, txn) }
         var keys: [ObjectKey] = []
         if case .range(let property, let range) = choice.access, property.isPrimaryKey {
-            let walked = try txn.rows.forEach(table, primaryKeyIn: range) { key, row in
+            let walked = try txn.rows.forEach(table, primaryKeyIn: range, rows: .call) { key, row in
                 if query.matches(row) { keys.append(key) }
                 return true
             }
             if walked { return keys }
         }
-        try txn.rows.forEach(table, keys: try sortedCandidates(choice.access, in: table, txn)) { key, row in
+        try txn.rows.forEach(table, keys: try sortedCandidates(choice.access, in: table, txn), rows: .call) { key, row in
             if query.matches(row) { keys.append(key) }
         }
         return keys
@@ -58,7 +58,8 @@ package enum QueryExecution {
         let everyRow = query.constantResult == true
         if everyRow { keys.reserveCapacity(try txn.rows.count(table)) }
         var top = PartialSort.TopK(k, by: sortKeys)
-        try txn.rows.forEach(table) { key, row in
+        // `top` keeps rows after the call that tested them: they live for the transaction.
+        try txn.rows.forEach(table, rows: .transaction) { key, row in
             if everyRow || query.matches(row) {
                 top.offer((keys.count, row))
                 keys.append(key)
@@ -94,7 +95,7 @@ package enum QueryExecution {
         case .test(let c):
             let found = try txn.indexes.scan(table, c.property, where: IndexValueTest.compile(c))
             var keys = found.matches
-            try txn.rows.forEach(table, keys: tableOrder(found.unsure)) { key, row in
+            try txn.rows.forEach(table, keys: tableOrder(found.unsure), rows: .call) { key, row in
                 if query.matches(row) { keys.append(key) }
             }
             return tableOrder(keys)
@@ -114,11 +115,11 @@ package enum QueryExecution {
         let reader = reader(query, txn)
         var keys: [ObjectKey] = []
         if let choice = try IndexChoice(query.plan, in: table, txn) {
-            try txn.rows.forEach(table, keys: try sortedCandidates(choice.access, in: table, txn)) { key, row in
+            try txn.rows.forEach(table, keys: try sortedCandidates(choice.access, in: table, txn), rows: .call) { key, row in
                 if query.matches(key, row, reader) { keys.append(key) }
             }
         } else {
-            try txn.rows.forEach(table) { key, row in
+            try txn.rows.forEach(table, rows: .call) { key, row in
                 if query.matches(key, row, reader) { keys.append(key) }
                 return true
             }

@@ -6,9 +6,12 @@ extension RowStore {
     /// one cursor: a key at most 4 after the one under the cursor (so at most 4 entries on)
     /// is reached by stepping, any other by a seek, so keys in table order are read in one
     /// forward walk, and sparse keys cost one seek each. Ascending keys spanning fewer than 8
-    /// keys per key are read in one batched scan (`Cursor.scan`) from the first.
-    package func forEach(_ table: Table, keys: [ObjectKey], _ body: (ObjectKey, RowView) throws -> Void) throws {
+    /// keys per key are read in one batched scan (`Cursor.scan`) from the first. On an
+    /// encrypted file a row stays valid as `lifetime` says.
+    package func forEach(_ table: Table, keys: [ObjectKey], rows lifetime: RowLifetime = .transaction,
+                         _ body: (ObjectKey, RowView) throws -> Void) throws {
         if keys.isEmpty { return }
+        var decryption = RowDecryption(lifetime, self)
         try StorageError.translatingLMDBErrors("Reading '\(table.name)'") {
             try transaction.lmdb.withCursor(table.rows) { cursor in
                 if Self.areDenseAndAscending(keys) {
@@ -21,7 +24,7 @@ extension RowStore {
                             while next < keys.count, keys[next] < key { next += 1 }  // keys with no row
                             guard next < keys.count else { return false }
                             if keys[next] == key {
-                                try body(key, try view(table, key, v))
+                                try body(key, try decryption.view(self, table, key, v))
                                 next += 1
                             }
                             return next < keys.count
@@ -39,7 +42,7 @@ extension RowStore {
                         current = try withUnsafeBytes(of: &k) { try cursor.seek(atLeast: $0) }.map { (try ObjectKeyCoding.decode($0.key), $0.value) }
                     }
                     guard let c = current, c.key == key else { continue }
-                    try body(key, try view(table, key, c.value))
+                    try body(key, try decryption.view(self, table, key, c.value))
                 }
             }
         }
@@ -56,11 +59,13 @@ extension RowStore {
     /// Calls `body` with each object (key and row) whose integer primary key lies in `range`,
     /// in key order, until it returns false, when the primary key is the object key itself
     /// (object keys are the key with the sign bit flipped, big endian); returns false without
-    /// reading anything otherwise. The rows are read in one cursor walk over the table.
+    /// reading anything otherwise. The rows are read in one cursor walk over the table (valid,
+    /// on an encrypted file, as `lifetime` says).
     @discardableResult
-    package func forEach(_ table: Table, primaryKeyIn range: IndexRange,
+    package func forEach(_ table: Table, primaryKeyIn range: IndexRange, rows lifetime: RowLifetime = .transaction,
                          _ body: (ObjectKey, RowView) throws -> Bool) throws -> Bool {
-        try forEachStored(table, primaryKeyIn: range) { key, stored in try body(key, try view(table, key, stored)) }
+        var decryption = RowDecryption(lifetime, self)
+        return try forEachStored(table, primaryKeyIn: range) { key, stored in try body(key, try decryption.view(self, table, key, stored)) }
     }
 
     /// Calls `body` with each object key in `range`, as `forEach(_:primaryKeyIn:_:)` does, but

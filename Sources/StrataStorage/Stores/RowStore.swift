@@ -73,8 +73,11 @@ package struct RowStore {
         return try StorageError.translating("Counting '\(table.name)'") { try txn.count(table.rows) }
     }
 
-    /// Calls `body` with each object's key and row, in key order, until it returns false.
-    package func forEach(_ table: Table, _ body: (ObjectKey, RowView) throws -> Bool) throws {
+    /// Calls `body` with each object's key and row, in key order, until it returns false; on
+    /// an encrypted file a row stays valid as `lifetime` says.
+    package func forEach(_ table: Table, rows lifetime: RowLifetime = .transaction,
+                         _ body: (ObjectKey, RowView) throws -> Bool) throws {
+        var decryption = RowDecryption(lifetime, self)
         try StorageError.translatingLMDBErrors("Scanning '\(table.name)'") {
             try transaction.lmdb.withCursor(table.rows) { cursor in
                 var previous: ObjectKey?
@@ -84,7 +87,7 @@ package struct RowStore {
                     // Keys out of order: the walk went through a damaged branch page.
                     if let previous, key <= previous { throw damaged(table, key) }
                     previous = key
-                    return try body(key, try view(table, key, v))
+                    return try body(key, try decryption.view(self, table, key, v))
                 }
             }
         }
