@@ -20,6 +20,16 @@ package struct RowStore {
         return try view(table, key, bytes)
     }
 
+    /// Whether object `key` has a row: one lookup, the row's bytes neither verified nor
+    /// decrypted.
+    package func contains(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+        var k = ObjectKeyCoding.encode(key)
+        let txn = transaction.lmdb
+        return try StorageError.translating("Reading '\(table.name)'") {
+            try withUnsafeBytes(of: &k) { try txn.get(table.rows, key: $0) } != nil
+        }
+    }
+
     /// The row stored as `bytes` under object `key`, its seal verified (`Checksum`), or
     /// decrypted into the transaction's memory on an encrypted file; throws when it is damaged.
     @inline(__always)
