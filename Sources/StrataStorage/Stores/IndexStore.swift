@@ -25,7 +25,7 @@ package struct IndexStore {
         if property.isPrimaryKey, table.keysArePrimaryKeys {
             guard case .int(let i) = value else { return [] }
             let key = ObjectKeyCoding.key(forIntegerPrimaryKey: i)
-            return try transaction.rows.read(table, key) == nil ? [] : [key]
+            return try transaction.rows.contains(table, key) ? [key] : []
         }
         let db = database(table, property)
         // Read before the closure, which would otherwise copy the whole property.

@@ -11,22 +11,23 @@ package struct RowStore {
     /// The row of object `key`, or nil if there is none.
     @inline(__always)
     package func read(_ table: Table, _ key: ObjectKey) throws(StorageError) -> RowView? {
-        var k = ObjectKeyCoding.encode(key)
-        let txn = transaction.lmdb
-        let bytes = try StorageError.translating("Reading '\(table.name)'") {
-            try withUnsafeBytes(of: &k) { try txn.get(table.rows, key: $0) }
-        }
-        guard let bytes else { return nil }
+        guard let bytes = try stored(table, key) else { return nil }
         return try view(table, key, bytes)
     }
 
     /// Whether object `key` has a row: one lookup, the row's bytes neither verified nor
     /// decrypted.
     package func contains(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+        try stored(table, key) != nil
+    }
+
+    /// The bytes stored for object `key` (sealed, or encrypted), or nil if it has no row.
+    @inline(__always)
+    private func stored(_ table: Table, _ key: ObjectKey) throws(StorageError) -> UnsafeRawBufferPointer? {
         var k = ObjectKeyCoding.encode(key)
         let txn = transaction.lmdb
         return try StorageError.translating("Reading '\(table.name)'") {
-            try withUnsafeBytes(of: &k) { try txn.get(table.rows, key: $0) } != nil
+            try withUnsafeBytes(of: &k) { try txn.get(table.rows, key: $0) }
         }
     }
 
