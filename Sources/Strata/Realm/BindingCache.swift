@@ -11,32 +11,18 @@ struct BindingCache {
     /// The bindings of the objects mixed values hold, by stored class name (each one of the
     /// two kinds above).
     private var heldBindings: [String: TableBinding] = [:]
-    /// The binding found last, and the one found before it.
-    private var lastBinding: TableBinding?
-    private var previousBinding: TableBinding?
-    /// The model class looked up last, and the one before it.
-    private var lastModelClass: ModelClass?
-    private var previousModelClass: ModelClass?
+    private var recentBindings = LastTwo<TableBinding>()
+    private var recentModelClasses = LastTwo<ModelClass>()
     /// Changes each time the bindings are dropped.
     private(set) var generation: UInt64 = 0
 
     /// The binding made for `info`, if any.
     @inline(__always)
     mutating func binding(for info: ModelClass) -> TableBinding? {
-        if let last = lastBinding, last.info === info { return last }
-        if let previous = previousBinding, previous.info === info {
-            swap(&lastBinding, &previousBinding)
-            return previous
-        }
+        if let recent = recentBindings.first(where: { $0.info === info }) { return recent }
         guard let binding = bindings[ObjectIdentifier(info)] else { return nil }
-        remember(binding)
+        recentBindings.remember(binding)
         return binding
-    }
-
-    /// Makes `binding` the last one found.
-    private mutating func remember(_ binding: TableBinding) {
-        previousBinding = lastBinding
-        lastBinding = binding
     }
 
     /// The dynamic binding made for class `name`, if any.
@@ -55,7 +41,7 @@ struct BindingCache {
             return
         }
         bindings[ObjectIdentifier(binding.info)] = binding
-        remember(binding)
+        recentBindings.remember(binding)
     }
 
     /// Every binding made (checked against each new snapshot's schema).
@@ -67,21 +53,15 @@ struct BindingCache {
         bindings.removeAll()
         dynamicBindings.removeAll()
         heldBindings.removeAll()
-        lastBinding = nil
-        previousBinding = nil
+        recentBindings.removeAll()
         generation &+= 1
     }
 
     /// The info of model class `type` (`ModelClass.of`, whose process-wide table takes a lock).
     mutating func modelClass(_ type: ObjectBase.Type) throws -> ModelClass {
-        if let last = lastModelClass, last.type == type { return last }
-        if let previous = previousModelClass, previous.type == type {
-            swap(&lastModelClass, &previousModelClass)
-            return previous
-        }
+        if let recent = recentModelClasses.first(where: { $0.type == type }) { return recent }
         let info = try ModelClass.of(type)
-        previousModelClass = lastModelClass
-        lastModelClass = info
+        recentModelClasses.remember(info)
         return info
     }
 }
