@@ -127,6 +127,12 @@ package enum ResolvedSuffix: Equatable, Sendable, CustomStringConvertible {
     /// Keep at most this many objects.
     case limit(Int)
 
+    /// Whether the step keeps the objects it is given (it only orders them): an aggregate
+    /// may skip it.
+    package var keepsMembers: Bool {
+        if case .sort = self { true } else { false }
+    }
+
     /// Query text.
     package var description: String {
         switch self {

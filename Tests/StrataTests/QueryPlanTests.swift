@@ -196,11 +196,40 @@ final class QueryPlanTests: StrataTestCase {
             let plain = try ids(PlainEvent.self, query, args)
             XCTAssertEqual(indexed, plain, "seed \(seed): \(query) with \(args)")
             if indexed != plain { return }
+            // An aggregate over results not read yet reads each match's row in the walk that finds it.
+            XCTAssertEqual(try realm.objects(IndexedEvent.self).filtered(query, args).sum(ofProperty: "count") as Int,
+                           try realm.objects(PlainEvent.self).filtered(query, args).map(\.count).reduce(0, +), "seed \(seed): \(query)")
             if !(try realm.objects(IndexedEvent.self).filtered(query, args).explain().hasPrefix("scan")) { usedIndex += 1 }
             if !indexed.isEmpty { nonEmpty += 1 }
         }
         XCTAssertGreaterThan(usedIndex, 100, "seed \(seed)")
         XCTAssertGreaterThan(nonEmpty, 50, "seed \(seed)")
+    }
+
+    func testAggregatesOfResultsNotReadYetSeeEachMatchOnce() throws {
+        try store((0..<40).map { ["id": $0, "name": "n\($0 % 4)", "count": $0 % 10, "score": Double($0)] })
+        func fresh(_ query: String, _ args: Any...) throws -> Results<IndexedEvent> {
+            try realm.objects(IndexedEvent.self).filtered(query, args)
+        }
+        // Each kind of plan: a range of the integer primary key, an exact lookup, a covering
+        // index range, an index then a test, a scan.
+        XCTAssertEqual(try fresh("id BETWEEN {10, 19}").sum(ofProperty: "count") as Int, 45)
+        XCTAssertEqual(try fresh("id > 35").sum(ofProperty: "score") as Double, 36 + 37 + 38 + 39)
+        XCTAssertEqual(try fresh("name == 'n1'").sum(ofProperty: "id") as Int, (0..<40).filter { $0 % 4 == 1 }.reduce(0, +))
+        XCTAssertEqual(try fresh("count >= 8").max(ofProperty: "id") as Int?, 39)
+        XCTAssertEqual(try fresh("count == 3 AND score < 20").sum(ofProperty: "id") as Int, 3 + 13)
+        XCTAssertEqual(try fresh("score > 37.5").average(ofProperty: "id") as Double?, 38.5)
+        XCTAssertEqual(try fresh("id < 0").sum(ofProperty: "count") as Int, 0)
+        // A sort changes no sum; LIMIT and DISTINCT change which objects are summed.
+        XCTAssertEqual(try fresh("id < 10").sorted(byKeyPath: "score", ascending: false).sum(ofProperty: "id") as Int, 45)
+        XCTAssertEqual(try fresh("id < 10 SORT(score DESC) LIMIT(3)").sum(ofProperty: "id") as Int, 9 + 8 + 7)
+        XCTAssertEqual(try fresh("id < 10 DISTINCT(name)").sum(ofProperty: "id") as Int, 0 + 1 + 2 + 3)
+        // In a write, after a change the walk has not seen yet.
+        try realm.write {
+            realm.object(ofType: IndexedEvent.self, forPrimaryKey: 15)!.count = 100
+            XCTAssertEqual(try fresh("id BETWEEN {10, 19}").sum(ofProperty: "count") as Int, 45 - 5 + 100)
+            XCTAssertEqual(try fresh("count > 50").sum(ofProperty: "id") as Int, 15)
+        }
     }
 
     /// Whether the indexed class's plan for `query` skips reading rows.

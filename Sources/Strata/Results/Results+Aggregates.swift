@@ -123,24 +123,9 @@ extension Results {
         }
     }
 
-    /// Calls `body` with the row of every object, in result order; a row is valid until
+    /// Calls `body` with the row of every object, in no particular order; a row is valid until
     /// `body` returns.
-    private func forEachRow(_ body: (RowView) -> Void) {
-        guard let binding else { return }
-        do {
-            try translatingErrors(path: core.path) {
-                let txn = try core.transaction()
-                if isWholeTable {
-                    try txn.rows.forEach(binding.table, rows: .call) { _, row in
-                        body(row)
-                        return true
-                    }
-                    return
-                }
-                try txn.rows.forEach(binding.table, keys: keys, rows: .call) { _, row in body(row) }
-            }
-        } catch { trap(error) }
-    }
+    private func forEachRow(_ body: (RowView) -> Void) { state.forEachRow(body) }
 
     /// Converts a stored value to the caller's requested Swift type.
     private func convert<T>(_ value: StrataStorage.Value) -> T? {

@@ -152,6 +152,25 @@ final class ResultsState {
         }
     }
 
+    /// Calls `body` with the row of every object, in no particular order (what an aggregate
+    /// reads; a row is valid until `body` returns). A query not evaluated in this snapshot runs
+    /// with each match's row read once, rather than its keys collected and their rows read again.
+    func forEachRow(_ body: (RowView) -> Void) {
+        guarded {
+            guard let table = currentBinding()?.table else { return }
+            core.reading {
+                let txn = try core.transaction()
+                if isWholeTable {
+                    return try txn.rows.forEach(table, rows: .call) { _, row in body(row); return true }
+                }
+                if let query, source == .table, query.suffixes.allSatisfy(\.keepsMembers), evaluatedStamp != core.snapshot.stamp {
+                    return try QueryExecution.forEachMatch(query, in: table, txn) { _, row in body(row) }
+                }
+                try txn.rows.forEach(table, keys: evaluated().keys, rows: .call) { _, row in body(row) }
+            }
+        }
+    }
+
     /// Runs `body` under `lock` when the results are shared across threads.
     @inline(__always)
     private func guarded<T>(_ body: () -> T) -> T {

@@ -11,35 +11,62 @@ package enum QueryExecution {
     /// The keys of the objects matching `query`'s predicate, in table (key) order.
     package static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
+        var keys: [ObjectKey] = []
+        try findMatches(query, in: table, txn, readingRows: false, found: { keys = $0 }, matching: { key, _ in keys.append(key) })
+        return keys
+    }
+
+    /// Calls `body` with the key and row of each object matching `query`'s predicate, in table
+    /// order, each row read once: what an aggregate over a query reads, without collecting the
+    /// keys first and reading their rows again. A row is valid until `body` returns.
+    package static func forEachMatch(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction,
+                                     _ body: (ObjectKey, RowView) throws -> Void) throws {
+        func rows(_ keys: [ObjectKey]) throws { try txn.rows.forEach(table, keys: keys, rows: .call, body) }
+        if query.followsLinks { return try rows(try matchesFollowingLinks(query, in: table, txn)) }
+        try findMatches(query, in: table, txn, readingRows: true, found: rows, matching: body)
+    }
+
+    /// The plan step of a query that reads no linked object: hands `found` the matches (in
+    /// table order) when an index yields them without reading a row, or else hands `matching`
+    /// each match and its row (valid until it returns) as a walk over the rows tests them.
+    /// `readingRows`: the caller reads the rows of `found`'s keys, so a range of an integer
+    /// primary key (the object keys) is better walked once, row by row, through `matching`.
+    private static func findMatches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction, readingRows: Bool,
+                                    found: ([ObjectKey]) throws -> Void,
+                                    matching: (ObjectKey, RowView) throws -> Void) throws {
+        func covered(_ access: IndexAccess) throws {
+            if readingRows, case .range(let property, let range) = access, property.isPrimaryKey,
+               try txn.rows.forEach(table, primaryKeyIn: range, rows: .call, { key, row in try matching(key, row); return true }) {
+                return
+            }
+            try found(try coveredKeys(access, query, in: table, txn))
+        }
         // The commonest indexed query: its lookup yields the matches, in key order, once each.
-        if let lookup = query.exactLookup { return try txn.indexes.lookup(table, lookup.property, equalTo: lookup.value) }
+        if let lookup = query.exactLookup { return try found(try txn.indexes.lookup(table, lookup.property, equalTo: lookup.value)) }
         let plan = query.plan
-        if case .nothing = plan { return [] }
+        if case .nothing = plan { return try found([]) }
         // An index access that yields exactly the matches needs no choosing.
         if case .index(let access, covers: true) = plan, IndexChoice.isReadable(access, in: table, txn) {
-            return try coveredKeys(access, query, in: table, txn)
+            return try covered(access)
         }
         guard let choice = try IndexChoice(plan, in: table, txn) else {
-            var keys: [ObjectKey] = []
             try txn.rows.forEach(table, rows: .call) { key, row in
-                if query.matches(row) { keys.append(key) }
+                if query.matches(row) { try matching(key, row) }
                 return true
             }
-            return keys
+            return
         }
-        if choice.covers { return try coveredKeys(choice.access, query, in: table, txn) }
-        var keys: [ObjectKey] = []
+        if choice.covers { return try covered(choice.access) }
         if case .range(let property, let range) = choice.access, property.isPrimaryKey {
             let walked = try txn.rows.forEach(table, primaryKeyIn: range, rows: .call) { key, row in
-                if query.matches(row) { keys.append(key) }
+                if query.matches(row) { try matching(key, row) }
                 return true
             }
-            if walked { return keys }
+            if walked { return }
         }
         try txn.rows.forEach(table, keys: try sortedCandidates(choice.access, in: table, txn), rows: .call) { key, row in
-            if query.matches(row) { keys.append(key) }
+            if query.matches(row) { try matching(key, row) }
         }
-        return keys
     }
 
     /// Whether `matches(_:in:_:orderingFirst:by:)` can answer `query` followed by a sort on
