@@ -9,7 +9,7 @@ final class OldValuesEncodingTests: XCTestCase {
         var dir = ListEncoding.Directory()
         dir.total = 3
         dir.nextChunk = 4
-        dir.chunks = [(0, 2), (3, 1)]
+        dir.entries = [(0, 2), (3, 1)]
         return dir.encoded()
     }
 
@@ -39,6 +39,27 @@ final class OldValuesEncodingTests: XCTestCase {
         XCTAssertNil(ObjectImages(decoding: oldValues(ObjectImages.List(directory: damaged)).encoded()))
         let bytes = named.encoded()
         XCTAssertNil(ObjectImages(decoding: Array(bytes.dropLast())), "truncated")
+    }
+
+    func testANestedListsImageHoldsItsNodesAndTheChunksOfTheNodesItHolds() throws {
+        // Nodes 5 (chunks 0 and 3) and 6 (chunk 4).
+        var dir = ListEncoding.Directory()
+        dir.total = 4
+        dir.nextChunk = 7
+        dir.isNested = true
+        dir.entries = [(5, 3), (6, 1)]
+        let node5 = ListEncoding.Node([(0, 2), (3, 1)]).encoded()
+        let list = ObjectImages.List(directory: dir.encoded(), chunks: [5: node5, 3: [0]])
+        XCTAssertEqual(try XCTUnwrap(ObjectImages(decoding: oldValues(list).encoded())), oldValues(list))
+        XCTAssertEqual(list.count, 4)
+        XCTAssertTrue(list.lacksChunk(0), "a chunk of a node the image holds")
+        XCTAssertTrue(list.lacksChunk(6))
+        XCTAssertFalse(list.lacksChunk(4), "a chunk of a node the image does not hold: the node stands for it")
+        XCTAssertFalse(list.lacksChunk(3), "held")
+        XCTAssertNil(ObjectImages(decoding: oldValues(ObjectImages.List(directory: dir.encoded(), chunks: [3: [0]])).encoded()),
+                     "chunk 3 without its node")
+        XCTAssertNil(ObjectImages(decoding: oldValues(ObjectImages.List(directory: dir.encoded(), chunks: [5: node5, 4: [0]])).encoded()),
+                     "chunk 4 is in node 6, which the image does not hold")
     }
 
     func testTheRowsOfAClearedClassMergeByKeyWithObjectsRecordedBeforeTheClear() throws {

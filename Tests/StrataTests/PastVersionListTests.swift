@@ -80,6 +80,42 @@ final class PastVersionListTests: StrataTestCase {
         }
     }
 
+    /// A label long enough that six fill a chunk: 2,000 of them nest the set's directory.
+    private func label(_ i: Int) -> String { String(format: "%06d", i) + String(repeating: "-", count: 300) }
+
+    func testEveryVersionOfASetWithANestedDirectoryReadsAsAFrozenRealmSawIt() throws {
+        let realm = try open()
+        let root = try addRoot(realm)
+        var pinned: [(UInt64, Realm)] = []
+        func commit(_ body: () throws -> Void) throws {
+            try realm.write(body)
+            pinned.append((realm.version, realm.freeze()))
+        }
+        try commit { root.labels.insert(objectsIn: (0..<2_000).map { label($0 * 2) }) }
+        try commit { root.labels.insert(label(1_001)) }  // one node and one chunk change
+        try commit { root.labels.insert(objectsIn: (0..<400).map { label($0 * 10 + 1) }) }
+        try commit { (0..<50).forEach { root.labels.remove(label($0 * 40)) } }
+        try commit { root.labels.remove(label(2)); root.children.append(try node(realm, 1)) }
+        try commit { root.labels.removeAll() }
+        try commit { root.labels.insert(objectsIn: (0..<1_600).map { label($0) }) }
+        try commit { realm.delete(root) }
+
+        let file = try StorageFile.open(path: fileURL().path, options: .init())
+        for (version, frozen) in pinned {
+            let past = try realm.freeze(atVersion: version)
+            XCTAssertEqual(past.object(ofType: HistoryNode.self, forPrimaryKey: 0).map { Array($0.labels).sorted() },
+                           frozen.object(ofType: HistoryNode.self, forPrimaryKey: 0).map { Array($0.labels).sorted() }, "version \(version)")
+            _ = try file.writeCopy(atVersion: version, to: fileURL("v\(version).strata").path)
+            assertConsistent("v\(version).strata")
+        }
+        // The one-label insert recorded the directory, one node and one chunk, not the set.
+        let one = try storedOldValues(pinned[1].0)
+        let image = try XCTUnwrap(one.old.classes["HistoryNode"]?.values.first?.lists.values.first)
+        XCTAssertEqual(image.count, 2_000)
+        XCTAssertEqual(image.chunks.count, 2, "one node and one chunk")
+        XCTAssertLessThan(one.bytes, 2 * ListEncoding.chunkBytes)
+    }
+
     func testAOneElementAppendRecordsTheDirectoryAndOneChunk() throws {
         let realm = try open()
         let root = try addRoot(realm)

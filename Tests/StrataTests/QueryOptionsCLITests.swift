@@ -174,9 +174,9 @@ final class QueryOptionsCLITests: StrataTestCase {
         for arguments in [["--version"], ["version"]] {
             let run = try strata(arguments)
             XCTAssertEqual(run.process.terminationStatus, 0, run.transcript)
-            XCTAssertEqual(run.lines, ["strata, Strata file format 3 (reads and writes formats 1 to 3)"])
+            XCTAssertEqual(run.lines, ["strata, Strata file format 4 (reads and writes formats 1 to 4)"])
         }
-        XCTAssertEqual(try strataObject(["--version", "--json"]) as NSDictionary, ["program": "strata", "fileFormat": 3])
+        XCTAssertEqual(try strataObject(["--version", "--json"]) as NSDictionary, ["program": "strata", "fileFormat": 4])
         let extra = try strata(["version", "app.strata"])
         XCTAssertEqual(extra.process.terminationStatus, 2, extra.transcript)
     }

@@ -59,6 +59,31 @@ final class RevertListTests: StrataTestCase {
         assertConsistent()  // the backlinks of the list follow its elements
     }
 
+    func testRevertingChangesToASetWithANestedDirectoryBringsBackItsOldMembers() throws {
+        // Six labels fill a chunk: 2,000 nest the set's directory (docs/FILE-FORMAT.md, "Lists").
+        func label(_ i: Int) -> String { String(format: "%06d", i) + String(repeating: "-", count: 300) }
+        var before = ""
+        try closingRealms {
+            let realm = try openRealm(types: types)
+            try realm.write {
+                let root = realm.create(HistoryNode.self, value: ["id": 0, "group": "b"])
+                root.labels.insert(objectsIn: (0..<2_000).map { label($0 * 2) })
+            }
+            before = try collections(realm)
+        }
+        let changed = try write { _, root in
+            root.labels.insert(objectsIn: (0..<300).map { label($0 * 6 + 1) })
+            (0..<100).forEach { root.labels.remove(label($0 * 8)) }
+        }
+        _ = try write { _, root in root.score = 7 }
+        let revert = try strata(["revert", fileURL().path, String(changed)])
+        XCTAssertEqual(revert.process.terminationStatus, 0, String(revert.transcript.prefix(2_000)))
+        try closingRealms {
+            XCTAssertEqual(try collections(try openRealm(types: types)), before)
+        }
+        assertConsistent()
+    }
+
     func testALaterChangeToTheSameListSetOrMapRefusesTheRevert() throws {
         try closingRealms {
             let realm = try openRealm(types: types)

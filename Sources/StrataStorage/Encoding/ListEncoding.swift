@@ -1,13 +1,17 @@
 /// How a list is laid out in its property's database (docs/FILE-FORMAT.md, "Lists"). Changing
 /// it breaks the file format.
 ///
-///   key owner(8 BE)                → directory := total:varint nextChunk:varint count:varint
-///                                                  (chunkId:varint elements:varint)*
+///   key owner(8 BE)                → directory := [81 00] total:varint nextChunk:varint count:varint
+///                                                  (entryId:varint elements:varint)*
 ///   key owner(8 BE) chunkId(4 BE)  → chunk     := element*
+///   key owner(8 BE) nodeId(4 BE)   → node      := count:varint (chunkId:varint elements:varint)*
 ///   element := 0 (null) | (length + 1):varint bytes (ValueCodec's encoding)
 ///
 /// A chunk holds up to `chunkCapacity` elements and `chunkBytes` bytes (or one larger
-/// element), so an insert or remove rewrites one chunk and the directory, not the list.
+/// element), so an insert or remove rewrites one chunk and the directory, not the list. A flat
+/// directory (no `81 00`) lists the chunks; a nested one, the nodes, each listing up to
+/// `nodeCapacity` chunks, so that a write to a long list rewrites one chunk, one node and a
+/// directory of one entry per node. Chunks and nodes take their ids from `nextChunk`.
 package enum ListEncoding {
     /// The most elements in one chunk.
     static let chunkCapacity = 256
@@ -15,26 +19,34 @@ package enum ListEncoding {
     /// below LMDB's largest in-page value on 4 KiB pages (about 2,040 bytes), so that a chunk
     /// rewrite changes one page rather than allocating overflow pages.
     package static let chunkBytes = 1900
+    /// The most chunks a flat directory lists before it nests, and a node lists before it
+    /// splits in two: about 1.3 KB of entries, in one LMDB page.
+    static let nodeCapacity = 256
+    /// What starts a nested directory: a two-byte varint 1, which a flat directory (starting
+    /// with its total as a minimal varint) never starts with.
+    static let nestedTag: [UInt8] = [0x81, 0x00]
 
-    /// A list's directory: its size and its chunks in order.
+    /// An entry of a directory or node: a chunk (or node) and how many elements it holds.
+    typealias Entry = (id: UInt32, count: Int)
+
+    /// A list's directory: its size, the next chunk or node id, and its entries in list order:
+    /// its chunks, or when `isNested` its nodes.
     struct Directory: Equatable {
         var total = 0
         var nextChunk: UInt32 = 0
-        var chunks: [(id: UInt32, count: Int)] = []
+        /// Whether the entries are nodes (each listing chunks) rather than chunks.
+        var isNested = false
+        var entries: [Entry] = []
 
         static func == (a: Directory, b: Directory) -> Bool {
-            a.total == b.total && a.nextChunk == b.nextChunk && a.chunks.elementsEqual(b.chunks) { $0 == $1 }
+            a.total == b.total && a.nextChunk == b.nextChunk && a.isNested == b.isNested && a.entries.elementsEqual(b.entries) { $0 == $1 }
         }
 
         func encoded() -> [UInt8] {
-            var out: [UInt8] = []
+            var out = isNested ? ListEncoding.nestedTag : []
             Varint.append(UInt64(total), to: &out)
             Varint.append(UInt64(nextChunk), to: &out)
-            Varint.append(UInt64(chunks.count), to: &out)
-            for c in chunks {
-                Varint.append(UInt64(c.id), to: &out)
-                Varint.append(UInt64(c.count), to: &out)
-            }
+            ListEncoding.append(entries, to: &out)
             return out
         }
 
@@ -42,46 +54,115 @@ package enum ListEncoding {
 
         init?(_ bytes: UnsafeRawBufferPointer) {
             var o = 0
+            isNested = ListEncoding.skipNestedTag(bytes, at: &o)
             guard let total = Varint.read(bytes, at: &o), let next = Varint.read(bytes, at: &o),
-                  let n = Varint.read(bytes, at: &o), n <= bytes.count else { return nil }
+                  let entries = ListEncoding.entries(bytes, at: &o, totalling: Int(total)) else { return nil }
             self.total = Int(total)
             nextChunk = UInt32(truncatingIfNeeded: next)
-            for _ in 0..<n {
-                guard let id = Varint.read(bytes, at: &o), let count = Varint.read(bytes, at: &o) else { return nil }
-                chunks.append((UInt32(truncatingIfNeeded: id), Int(count)))
-            }
-            guard chunks.reduce(0, { $0 + $1.count }) == self.total else { return nil }
+            self.entries = entries
+        }
+
+        /// The size of the list an encoded directory describes; nil if it is damaged.
+        static func total(in bytes: UnsafeRawBufferPointer) -> Int? {
+            var o = 0
+            _ = ListEncoding.skipNestedTag(bytes, at: &o)
+            return Varint.read(bytes, at: &o).map { Int($0) }
         }
 
         /// Reads only as much of an encoded directory as it takes to find position `index`:
-        /// the list's size, the chunk holding the position and the offset in it (for an index
-        /// out of bounds, the size and chunk 0). Nil if the directory is damaged.
-        static func find(_ index: Int, in bytes: UnsafeRawBufferPointer) -> (total: Int, chunk: UInt32, offset: Int)? {
+        /// the list's size, the entry holding the position (a chunk, or a node when nested)
+        /// and the offset in it (for an index out of bounds, the size and entry 0). Nil if the
+        /// directory is damaged.
+        static func find(_ index: Int, in bytes: UnsafeRawBufferPointer) -> (total: Int, isNested: Bool, entry: UInt32, offset: Int)? {
             var o = 0
-            guard let total = Varint.read(bytes, at: &o), Varint.read(bytes, at: &o) != nil,
-                  let n = Varint.read(bytes, at: &o) else { return nil }
-            guard index >= 0, index < Int(total) else { return (Int(total), 0, 0) }
-            var start = 0
-            for _ in 0..<n {
-                guard let id = Varint.read(bytes, at: &o), let count = Varint.read(bytes, at: &o) else { return nil }
-                if index < start + Int(count) { return (Int(total), UInt32(truncatingIfNeeded: id), index - start) }
-                start += Int(count)
-            }
-            return nil
+            let nested = ListEncoding.skipNestedTag(bytes, at: &o)
+            guard let total = Varint.read(bytes, at: &o), Varint.read(bytes, at: &o) != nil else { return nil }
+            guard index >= 0, index < Int(total) else { return (Int(total), nested, 0, 0) }
+            guard let (entry, offset) = ListEncoding.find(index, inEntriesOf: bytes, at: &o) else { return nil }
+            return (Int(total), nested, entry, offset)
+        }
+    }
+
+    /// One node of a nested directory: the chunks of one run of the list, in order.
+    struct Node {
+        var chunks: [Entry]
+
+        init(_ chunks: [Entry]) { self.chunks = chunks }
+
+        /// Decodes a node whose chunks hold `count` elements; nil if it is damaged.
+        init?(_ bytes: UnsafeRawBufferPointer, count: Int) {
+            var o = 0
+            guard let chunks = ListEncoding.entries(bytes, at: &o, totalling: count), o == bytes.count else { return nil }
+            self.chunks = chunks
         }
 
-        /// The chunk holding position `index` and the position's offset in it. For
-        /// `index == total` (an append), the last chunk and its end.
-        func locate(_ index: Int) -> (chunk: Int, offset: Int)? {
-            var start = 0
-            for (i, c) in chunks.enumerated() {
-                if index < start + c.count || (index == start + c.count && i == chunks.count - 1) {
-                    return (i, index - start)
-                }
-                start += c.count
-            }
-            return nil
+        func encoded() -> [UInt8] {
+            var out: [UInt8] = []
+            ListEncoding.append(chunks, to: &out)
+            return out
         }
+
+        /// The chunk of an encoded node holding its element `index`, and the offset in it.
+        static func find(_ index: Int, in bytes: UnsafeRawBufferPointer) -> (chunk: UInt32, offset: Int)? {
+            var o = 0
+            return ListEncoding.find(index, inEntriesOf: bytes, at: &o)
+        }
+    }
+
+    /// The entry holding position `index` of `entries` and the offset in it. For `index` equal
+    /// to their total (an append), the last entry and its end.
+    static func locate(_ index: Int, in entries: [Entry]) -> (entry: Int, offset: Int)? {
+        var start = 0
+        for (i, e) in entries.enumerated() {
+            if index < start + e.count || (index == start + e.count && i == entries.count - 1) {
+                return (i, index - start)
+            }
+            start += e.count
+        }
+        return nil
+    }
+
+    /// Skips a nested directory's tag at `offset`; whether there was one.
+    private static func skipNestedTag(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
+        guard bytes.count >= offset + 2, bytes[offset] == nestedTag[0], bytes[offset + 1] == nestedTag[1] else { return false }
+        offset += 2
+        return true
+    }
+
+    /// Appends `count (id elements)*`.
+    private static func append(_ entries: [Entry], to out: inout [UInt8]) {
+        Varint.append(UInt64(entries.count), to: &out)
+        for e in entries {
+            Varint.append(UInt64(e.id), to: &out)
+            Varint.append(UInt64(e.count), to: &out)
+        }
+    }
+
+    /// Reads `count (id elements)*` at `offset`: nil if damaged or their elements do not add
+    /// up to `total`.
+    private static func entries(_ bytes: UnsafeRawBufferPointer, at o: inout Int, totalling total: Int) -> [Entry]? {
+        guard let n = Varint.read(bytes, at: &o), n <= bytes.count else { return nil }
+        var entries: [Entry] = []
+        entries.reserveCapacity(Int(n))
+        var sum = 0
+        for _ in 0..<n {
+            guard let id = Varint.read(bytes, at: &o), let count = Varint.read(bytes, at: &o), count <= UInt64(Int.max - sum) else { return nil }
+            entries.append((UInt32(truncatingIfNeeded: id), Int(count)))
+            sum += Int(count)
+        }
+        return sum == total ? entries : nil
+    }
+
+    /// Reads `count (id elements)*` at `offset` up to the entry holding position `index`.
+    private static func find(_ index: Int, inEntriesOf bytes: UnsafeRawBufferPointer, at o: inout Int) -> (UInt32, Int)? {
+        guard let n = Varint.read(bytes, at: &o) else { return nil }
+        var start = 0
+        for _ in 0..<n {
+            guard let id = Varint.read(bytes, at: &o), let count = Varint.read(bytes, at: &o) else { return nil }
+            if index < start + Int(count) { return (UInt32(truncatingIfNeeded: id), index - start) }
+            start += Int(count)
+        }
+        return nil
     }
 
     /// The element bytes of one value (null as nil) of a list of `type`.

@@ -47,14 +47,17 @@ package final class StorageFile: @unchecked Sendable {
         set { state.withLock { $0.retention = newValue } }
     }
 
-    /// The format version this code writes. Files with a higher one are refused. Format 3
-    /// seals every record with a checksum; format 2 keeps the newest version as the last key
-    /// of the history alone; format 1 files also keep it in the meta `version` key. An older
-    /// file keeps its format, and this code writes it as that format's Strata did, so that
-    /// older Strata may still open it (docs/FILE-FORMAT.md, "Meta" and "Checksums").
-    package static let formatVersion: UInt32 = 3
+    /// The format version this code writes. Files with a higher one are refused. Format 4
+    /// nests the directory of a long list; format 3 seals every record with a checksum;
+    /// format 2 keeps the newest version as the last key of the history alone; format 1 files
+    /// also keep it in the meta `version` key. An older file keeps its format, and this code
+    /// writes it as that format's Strata did, so that older Strata may still open it
+    /// (docs/FILE-FORMAT.md, "Meta", "Checksums" and "Lists").
+    package static let formatVersion: UInt32 = 4
     /// The first format whose records are all sealed.
     package static let sealedFormat: UInt32 = 3
+    /// The first format whose long lists have nested directories.
+    package static let nestedListsFormat: UInt32 = 4
 
     /// The files open in this process, by device and inode.
     private static let registry = Mutex<[String: Weak]>([:])

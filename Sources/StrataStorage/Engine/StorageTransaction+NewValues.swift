@@ -66,18 +66,28 @@ extension StorageTransaction {
         }
     }
 
-    /// Records `owner`'s list `property` as it is now: its directory, map keys and the chunks
-    /// this write wrote (every chunk when `whole`, or when the before-images do not tell which
-    /// chunks the write left alone).
+    /// Records `owner`'s list `property` as it is now: its directory, map keys and the
+    /// entries (chunks and nodes) this write wrote (every entry when `whole`, or when the
+    /// before-images do not tell which entries the write left alone).
     private func recordNewList(_ table: Table, _ property: PropertySchema, owner: ObjectKey, whole: Bool,
                                into images: inout ObjectImages) throws(StorageError) {
         images.record(list: try lists.image(table, property, owner: owner), of: table.name, owner, property: property.id)
         let old = whole ? nil : oldValues.classes[table.name]?[owner]?.lists[property.id]
-        for c in try lists.directory(table, property, owner).chunks where images.isComplete {
-            if let old, old.lacksChunk(c.id) { continue }  // in the old directory and not touched
-            let bytes = try lists.read(table, property, key: ListStore.key(owner, chunk: c.id)) { $0.map(Array.init) }
+        func record(_ id: UInt32) throws(StorageError) {
+            let bytes = try lists.read(table, property, key: ListStore.key(owner, chunk: id)) { $0.map(Array.init) }
             guard let bytes else { throw lists.damagedList(table, property, owner) }
-            images.record(chunk: bytes, c.id, of: table.name, owner, property: property.id)
+            images.record(chunk: bytes, id, of: table.name, owner, property: property.id)
+        }
+        let dir = try lists.directory(table, property, owner)
+        for entry in dir.entries where images.isComplete {
+            // The old list had it and the write did not touch it (a node: nor its chunks).
+            if let old, old.lacksChunk(entry.id) { continue }
+            try record(entry.id)
+            guard dir.isNested else { continue }
+            for c in try lists.node(table, property, owner, entry).chunks where images.isComplete {
+                if let old, old.lacksChunk(c.id) { continue }
+                try record(c.id)
+            }
         }
     }
 }

@@ -34,9 +34,10 @@ extension StorageTransaction {
         oldValues.record(list: try lists.image(table, property, owner: owner), of: table.name, owner, property: property.id)
     }
 
-    /// Records the old bytes of chunk `id` of `owner`'s list `property` before this write
-    /// first overwrites or deletes it, when the list's old directory names it (a chunk the
-    /// commit created needs none). The list's directory must be recorded first.
+    /// Records the old bytes of entry `id` (a chunk or node) of `owner`'s list `property`
+    /// before this write first overwrites or deletes it, when the old list had it (an entry
+    /// the commit created needs none). The list's directory must be recorded first, and in a
+    /// nested directory the node listing a chunk before the chunk.
     func recordOldChunk(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ id: UInt32) throws(StorageError) {
         guard try needsImage(table), oldValues.needsChunk(id, of: table.name, owner, property: property.id) else { return }
         let bytes = try lists.read(table, property, key: ListStore.key(owner, chunk: id)) { $0.map(Array.init) }
@@ -44,12 +45,14 @@ extension StorageTransaction {
         oldValues.record(chunk: bytes, id, of: table.name, owner, property: property.id)
     }
 
-    /// Records the whole of `owner`'s list `property`, directory and every chunk, before it
-    /// is emptied without its chunks being deleted one by one.
+    /// Records the whole of `owner`'s list `property`, directory and every node and chunk,
+    /// before it is emptied without its entries being deleted one by one.
     private func recordWholeList(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) {
         try recordOldList(table, property, owner: owner)
-        for c in try lists.directory(table, property, owner).chunks where oldValues.isComplete {
-            try recordOldChunk(table, property, owner: owner, c.id)
+        let (_, chunks, nodes) = try lists.layout(table, property, owner)
+        // Nodes first: a nested list's image has a chunk once it holds the chunk's node.
+        for id in nodes + chunks.map(\.id) where oldValues.isComplete {
+            try recordOldChunk(table, property, owner: owner, id)
         }
     }
 

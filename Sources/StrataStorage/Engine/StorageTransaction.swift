@@ -23,6 +23,9 @@ package final class StorageTransaction {
     /// In an older file it writes records unsealed, as older Strata does (docs/FILE-FORMAT.md,
     /// "Checksums").
     @usableFromInline package let seals: Bool
+    /// Whether the file is of format 4 or later (or new), where a long list's directory nests
+    /// (docs/FILE-FORMAT.md, "Lists"); an older file's lists keep flat directories.
+    let nestsLists: Bool
     /// The cipher and decryption memory of an encrypted file, whose records are sealed with
     /// AES-256-GCM instead of a checksum (docs/ENCRYPTION.md); nil for a plain file.
     package let crypto: RecordCrypto?
@@ -77,7 +80,10 @@ package final class StorageTransaction {
             file.reclaimDeadProcessesIfDue()
         }
         crypto = try file.encryption.map { (e) throws(StorageError) in try RecordCrypto(e) }
-        (lmdb, handles, schema, version, seals) = try Self.begin(file, crypto, write: write)
+        let format: UInt32
+        (lmdb, handles, schema, version, format) = try Self.begin(file, crypto, write: write)
+        seals = format >= StorageFile.sealedFormat
+        nestsLists = format >= StorageFile.nestedListsFormat
         if !write {
             file.pin(version, transaction: lmdb.id)
             isPinned = true
@@ -88,7 +94,7 @@ package final class StorageTransaction {
     /// transaction can use only handles opened before it began: when another process added
     /// classes, their tables are opened and the transaction begins again (nothing was read).
     private static func begin(_ file: StorageFile, _ crypto: RecordCrypto?, write: Bool) throws(StorageError)
-        -> (Transaction, [String: Database], FileSchema, UInt64, Bool) {
+        -> (Transaction, [String: Database], FileSchema, UInt64, format: UInt32) {
         func context() -> String { "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'" }
         for _ in 0..<4 {
             let handles = file.handles.snapshot()
@@ -108,7 +114,7 @@ package final class StorageTransaction {
             let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, sealRequired: seals, crypto: crypto, cache: file) } ?? FileSchema()
             let version = try HistoryStore.newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context())
             let missing = file.handles.missing(of: schema, in: handles)
-            if missing.isEmpty { return (txn, handles, schema, version, seals) }
+            if missing.isEmpty { return (txn, handles, schema, version, format ?? StorageFile.formatVersion) }
             txn.abort()
             try file.handles.open(missing, create: false, context: context())
         }

@@ -112,20 +112,21 @@ extension ObjectImages {
         if !decoded { return nil }
     }
 
-    /// Reads a list's directory and chunks: nil unless the directory decodes (or is empty)
-    /// and names each chunk, given in ascending order.
+    /// Reads a list's directory and entries: nil unless the directory decodes (or is empty)
+    /// and the old list had each entry, given in ascending order.
     private static func readList(_ bytes: UnsafeRawBufferPointer, _ o: inout Int) -> List? {
         guard let directory = readBytes(bytes, &o), let chunkCount = Varint.read(bytes, at: &o),
               directory.isEmpty || directory.withUnsafeBytes({ ListEncoding.Directory($0) }) != nil else { return nil }
-        var list = List(directory: directory)
+        var chunks: [UInt32: [UInt8]] = [:]
         var previous: UInt64?
         for _ in 0..<chunkCount {
             guard let id = Varint.read(bytes, at: &o), previous.map({ id > $0 }) ?? true, id <= UInt32.max,
-                  list.lacksChunk(UInt32(id)), let chunk = readBytes(bytes, &o) else { return nil }
-            list.chunks[UInt32(id)] = chunk
+                  let chunk = readBytes(bytes, &o) else { return nil }
+            chunks[UInt32(id)] = chunk
             previous = id
         }
-        return list
+        let list = List(directory: directory, chunks: chunks)
+        return list.holdsOldEntriesOnly ? list : nil
     }
 
     private static func appendBytes(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {

@@ -19,41 +19,57 @@ package struct ObjectImages: Equatable, Sendable {
         package var lists: [Int: List] = [:]
     }
 
-    /// The image of one list, set or map: its directory, the bytes of the chunks of that
-    /// directory the commit changed, and a map's keys. The chunks it does not hold were not
-    /// changed by the commit (`ListStore.oldElements`).
+    /// The image of one list, set or map: its directory, the old bytes of the entries (chunks,
+    /// and nodes of a nested directory) the commit changed, and a map's keys. The entries it
+    /// does not hold were not changed by the commit (`ListStore.oldElements`).
     package struct List: Equatable, Sendable {
         /// The directory as it was (`ListEncoding.Directory`, unsealed); empty when the list
         /// had none (it was empty).
         package let directory: [UInt8]
-        /// The ids of the chunks `directory` names (decoded once: each chunk written asks).
-        private let directoryChunks: Set<UInt32>
-        /// The old bytes (`ListEncoding` chunks, unsealed) of the chunks of `directory` that the
-        /// commit overwrote or deleted, by chunk id.
-        package var chunks: [UInt32: [UInt8]] = [:]
+        /// The ids of the entries the old list had, as far as the image tells: the chunks of a
+        /// flat directory; a nested one's nodes, and the chunks of the nodes the image holds.
+        private var oldEntries: Set<UInt32> = []
+        /// A nested directory's nodes and their element counts.
+        private var nodes: [UInt32: Int] = [:]
+        /// The old bytes (`ListEncoding` chunks and nodes, unsealed) of the entries of the old
+        /// list that the commit overwrote or deleted, by id.
+        package private(set) var chunks: [UInt32: [UInt8]] = [:]
         /// A map's keys (`MapKeysEncoding`), nil for a list or set, or a map that had none.
         package var mapKeys: [UInt8]?
 
-        /// The image of a list whose old directory is `directory` (names no chunks when it
-        /// does not decode), with the old `chunks` recorded so far and old map keys `mapKeys`.
+        /// The image of a list whose old directory is `directory` (names no entries when it
+        /// does not decode), with the old entries `chunks` recorded so far and old map keys
+        /// `mapKeys`.
         package init(directory: [UInt8], chunks: [UInt32: [UInt8]] = [:], mapKeys: [UInt8]? = nil) {
             self.directory = directory
-            self.chunks = chunks
             self.mapKeys = mapKeys
-            directoryChunks = directory.withUnsafeBytes { ListEncoding.Directory($0) }.map { Set($0.chunks.map(\.id)) } ?? []
+            if let dir = directory.withUnsafeBytes({ ListEncoding.Directory($0) }) {
+                oldEntries = Set(dir.entries.map(\.id))
+                if dir.isNested { nodes = Dictionary(dir.entries.map { ($0.id, $0.count) }) { a, _ in a } }
+            }
+            for (id, bytes) in chunks { record(bytes, id) }
         }
 
         /// How many elements the list had: its old directory's total.
         package var count: Int {
-            directory.withUnsafeBytes { bytes in
-                var o = 0
-                return Varint.read(bytes, at: &o).map { Int($0) } ?? 0
-            }
+            directory.withUnsafeBytes { ListEncoding.Directory.total(in: $0) } ?? 0
         }
 
-        /// Whether the old directory names chunk `id` and the image does not hold it yet.
+        /// Whether the old list had entry `id` and the image does not hold it yet. (An entry
+        /// of a node the image does not hold counts as not had: the node stands for it.)
         func lacksChunk(_ id: UInt32) -> Bool {
-            chunks[id] == nil && directoryChunks.contains(id)
+            chunks[id] == nil && oldEntries.contains(id)
+        }
+
+        /// Whether the image holds only entries the old list had.
+        var holdsOldEntriesOnly: Bool { chunks.keys.allSatisfy(oldEntries.contains) }
+
+        /// Records the old bytes of entry `id`; a node's chunks become entries the old list had.
+        mutating func record(_ bytes: [UInt8], _ id: UInt32) {
+            chunks[id] = bytes
+            if let count = nodes[id], let node = bytes.withUnsafeBytes({ ListEncoding.Node($0, count: count) }) {
+                oldEntries.formUnion(node.chunks.lazy.map(\.id))
+            }
         }
     }
 
@@ -138,7 +154,7 @@ package struct ObjectImages: Equatable, Sendable {
     /// overwrites or deletes it (`needsChunk`).
     mutating func record(chunk: [UInt8], _ id: UInt32, of className: String, _ key: ObjectKey, property: Int) {
         guard account(chunk.count) else { return }
-        classes[className]?[key]?.lists[property]?.chunks[id] = chunk
+        classes[className]?[key]?.lists[property]?.record(chunk, id)
     }
 
     /// Marks the commit's before-images incomplete and lets go of them.

@@ -1,6 +1,6 @@
 import LMDB
 
-/// The directories and chunks of lists: keys, reads, writes and the splitting of chunks.
+/// The entries of lists (directories, nodes, chunks): keys, reads and writes.
 extension ListStore {
     static func key(_ owner: ObjectKey, chunk: UInt32? = nil) -> [UInt8] {
         var key: [UInt8] = []
@@ -37,17 +37,6 @@ extension ListStore {
                 }
                 return try body(opened)
             }
-        }
-    }
-
-    func directory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey) throws(StorageError) -> ListEncoding.Directory {
-        try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) in
-            guard let bytes else {
-                try checkMissingDirectory(table, property, owner: owner)
-                return ListEncoding.Directory()
-            }
-            guard let dir = ListEncoding.Directory(bytes) else { throw damagedList(table, property, owner) }
-            return dir
         }
     }
 
@@ -94,8 +83,8 @@ extension ListStore {
 
     /// Records the before-image of the list an entry `key` belongs to, before this write
     /// changes the entry: the list's old directory and map keys at its first change, and the
-    /// entry's old bytes when it is a chunk the old directory names.
-    private func recordOldList(_ table: Table, _ property: PropertySchema, _ key: [UInt8]) throws(StorageError) {
+    /// entry's old bytes when it is a chunk or node the old list had.
+    func recordOldList(_ table: Table, _ property: PropertySchema, _ key: [UInt8]) throws(StorageError) {
         let (owner, chunk) = try StorageError.translating("Reading the list entry key of '\(table.name).\(property.name)'") {
             try key.withUnsafeBytes { k -> (ObjectKey, UInt32?) in
                 let owner = try ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: k.prefix(8)))
@@ -105,49 +94,6 @@ extension ListStore {
         }
         try transaction.recordOldList(table, property, owner: owner)
         if let chunk { try transaction.recordOldChunk(table, property, owner: owner, chunk) }
-    }
-
-    func putDirectory(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ dir: ListEncoding.Directory) throws(StorageError) {
-        if dir.total == 0 {
-            try deleteEntry(table, property, key: Self.key(owner))
-        } else {
-            try put(table, property, key: Self.key(owner), dir.encoded())
-        }
-    }
-
-    /// Writes chunk `c` as `elements`, splitting it when it overflows and dropping it when empty.
-    func replaceChunk(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
-                              _ dir: inout ListEncoding.Directory, _ c: Int, with elements: [[UInt8]?]) throws(StorageError) {
-        let id = dir.chunks[c].id
-        if elements.isEmpty {
-            try deleteEntry(table, property, key: Self.key(owner, chunk: id))
-            dir.chunks.remove(at: c)
-            return
-        }
-        let runs = ListEncoding.runs(elements)
-        try put(table, property, key: Self.key(owner, chunk: id), ListEncoding.chunk(runs[0]))
-        dir.chunks[c].count = runs[0].count
-        var position = c + 1
-        for run in runs.dropFirst() {
-            let newID = dir.nextChunk
-            dir.nextChunk &+= 1
-            try put(table, property, key: Self.key(owner, chunk: newID), ListEncoding.chunk(run))
-            dir.chunks.insert((newID, run.count), at: position)
-            position += 1
-        }
-    }
-
-    /// Writes `elements` as new chunks at directory position `position`.
-    func writeRuns(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
-                           _ dir: inout ListEncoding.Directory, at position: Int, elements: [[UInt8]?]) throws(StorageError) {
-        var position = position
-        for run in ListEncoding.runs(elements) {
-            let id = dir.nextChunk
-            dir.nextChunk &+= 1
-            try put(table, property, key: Self.key(owner, chunk: id), ListEncoding.chunk(run))
-            dir.chunks.insert((id, run.count), at: position)
-            position += 1
-        }
     }
 
     func decode(_ element: [UInt8]?, _ property: PropertySchema) -> Value {

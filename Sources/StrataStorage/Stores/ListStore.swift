@@ -2,8 +2,9 @@ import LMDB
 
 /// The list properties of every class in one transaction (docs/FILE-FORMAT.md, "Lists"):
 /// each list property has its own database holding, per owner object, a directory and chunks
-/// of at most 256 elements (ListEncoding). Reading element i reads the directory and one
-/// chunk; inserting or removing rewrites one chunk and the directory. A write keeps the
+/// of at most 256 elements (ListEncoding), and for a long list directory nodes. Reading
+/// element i reads the directory, a long list's node and one chunk; inserting or removing
+/// rewrites one chunk, a long list's node, and the directory. A write keeps the
 /// backlinks of a list of objects (`LinkStore`) and records the owner as modified.
 package struct ListStore {
     @usableFromInline let transaction: StorageTransaction
@@ -17,16 +18,15 @@ package struct ListStore {
                 try checkMissingDirectory(table, property, owner: owner)
                 return 0
             }
-            var o = 0
-            guard let total = Varint.read(bytes, at: &o) else { throw damagedList(table, property, owner) }
-            return Int(total)
+            guard let total = ListEncoding.Directory.total(in: bytes) else { throw damagedList(table, property, owner) }
+            return total
         }
     }
 
-    /// Element `index` of `owner`'s list `property`: reads the directory and one chunk, and
-    /// decodes only that element.
+    /// Element `index` of `owner`'s list `property`: reads the directory, the node holding
+    /// the element when the directory is nested, and one chunk, and decodes only that element.
     package func value(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws(StorageError) -> Value {
-        let found = try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) -> (total: Int, chunk: UInt32, offset: Int)? in
+        let found = try read(table, property, key: Self.key(owner)) { (bytes) throws(StorageError) -> (total: Int, isNested: Bool, entry: UInt32, offset: Int)? in
             guard let bytes else {
                 try checkMissingDirectory(table, property, owner: owner)
                 return nil
@@ -34,10 +34,16 @@ package struct ListStore {
             guard let found = ListEncoding.Directory.find(index, in: bytes) else { throw damagedList(table, property, owner) }
             return found
         }
-        guard let found, index >= 0, index < found.total else {
+        guard var found, index >= 0, index < found.total else {
             throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(found?.total ?? 0) elements)")
         }
-        return try read(table, property, key: Self.key(owner, chunk: found.chunk)) { (bytes) throws(StorageError) in
+        if found.isNested {
+            (found.entry, found.offset) = try read(table, property, key: Self.key(owner, chunk: found.entry)) { (bytes) throws(StorageError) in
+                guard let bytes, let place = ListEncoding.Node.find(found.offset, in: bytes) else { throw damagedList(table, property, owner) }
+                return place
+            }
+        }
+        return try read(table, property, key: Self.key(owner, chunk: found.entry)) { (bytes) throws(StorageError) in
             guard let bytes, let element = ListEncoding.element(at: found.offset, in: bytes) else { throw damagedList(table, property, owner) }
             return element.map { ValueCodec.decode($0, as: property.type) } ?? .null
         }
@@ -45,11 +51,11 @@ package struct ListStore {
 
     /// Every element of `owner`'s list `property`, in order.
     package func values(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> [Value] {
-        let dir = try directory(table, property, owner)
+        let (dir, chunks, _) = try layout(table, property, owner)
         var values: [Value] = []
         values.reserveCapacity(dir.total)
         let type = property.type
-        for c in dir.chunks {
+        for c in chunks {
             // Decoded in place from the chunk's bytes: no copy of each element first.
             try read(table, property, key: Self.key(owner, chunk: c.id)) { (bytes) throws(StorageError) in
                 let whole = bytes.map { ListEncoding.forEachElement(in: $0) { values.append($0.map { ValueCodec.decode($0, as: type) } ?? .null) } }
@@ -74,22 +80,18 @@ package struct ListStore {
         if values.isEmpty { return }
         for v in values { try checkListValue(table, property, v) }
         try transaction.objects.claimEmbedded(table, property, values)
-        var dir = try directory(table, property, owner)
-        guard index >= 0, index <= dir.total else {
-            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
-        }
+        var run = try run(table, property, owner, at: index, orEnd: true)
         let new = values.map { ListEncoding.element($0, of: property.type) }
-        let wasEmpty = dir.total == 0
-        if dir.chunks.isEmpty {
-            try writeRuns(table, property, owner, &dir, at: 0, elements: new)
+        let wasEmpty = run.directory.total == 0
+        if run.chunks.isEmpty {
+            try writeRuns(table, property, owner, &run, at: 0, elements: ListEncoding.runs(new))
         } else {
-            let (c, offset) = dir.locate(index)!
-            var elements = try chunk(table, property, owner, dir.chunks[c].id)
+            guard let (c, offset) = run.locate(index) else { throw damagedList(table, property, owner) }
+            var elements = try chunk(table, property, owner, run.chunks[c].id)
             elements.insert(contentsOf: new, at: offset)
-            try replaceChunk(table, property, owner, &dir, c, with: elements)
+            try replaceChunk(table, property, owner, &run, c, with: elements)
         }
-        dir.total += values.count
-        try putDirectory(table, property, owner, dir)
+        try store(table, property, owner, run, adding: values.count)
         if wasEmpty { try mark(table, property, owner: owner, nonEmpty: true) }
         for v in values { try transaction.links.changeOccurrences(of: v, table, property, in: owner, by: 1) }
         try recordModified(table, owner, property)
@@ -118,16 +120,13 @@ package struct ListStore {
 
     /// Removes element `index` and returns it, as it is.
     private func removeElement(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws(StorageError) -> Value {
-        var dir = try directory(table, property, owner)
-        guard index >= 0, index < dir.total, let (c, offset) = dir.locate(index) else {
-            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
-        }
-        var elements = try chunk(table, property, owner, dir.chunks[c].id)
+        var run = try run(table, property, owner, at: index)
+        guard let (c, offset) = run.locate(index) else { throw damagedList(table, property, owner) }
+        var elements = try chunk(table, property, owner, run.chunks[c].id)
         let removed = decode(elements.remove(at: offset), property)
-        try replaceChunk(table, property, owner, &dir, c, with: elements)
-        dir.total -= 1
-        try putDirectory(table, property, owner, dir)
-        if dir.total == 0 { try mark(table, property, owner: owner, nonEmpty: false) }
+        try replaceChunk(table, property, owner, &run, c, with: elements)
+        try store(table, property, owner, run, adding: -1)
+        if run.directory.total == 1 { try mark(table, property, owner: owner, nonEmpty: false) }  // the last one
         try transaction.links.changeOccurrences(of: removed, table, property, in: owner, by: -1)
         try recordModified(table, owner, property)
         return removed
@@ -144,16 +143,14 @@ package struct ListStore {
     private func replaceElement(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int, with value: Value,
                                 owning: Bool) throws(StorageError) {
         try checkListValue(table, property, value)
-        var dir = try directory(table, property, owner)
-        guard index >= 0, index < dir.total, let (c, offset) = dir.locate(index) else {
-            throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
-        }
-        var elements = try chunk(table, property, owner, dir.chunks[c].id)
+        var run = try run(table, property, owner, at: index)
+        guard let (c, offset) = run.locate(index) else { throw damagedList(table, property, owner) }
+        var elements = try chunk(table, property, owner, run.chunks[c].id)
         let old = decode(elements[offset], property)
         if owning && old != value { try transaction.objects.claimEmbedded(table, property, CollectionOfOne(value)) }
         elements[offset] = ListEncoding.element(value, of: property.type)
-        try replaceChunk(table, property, owner, &dir, c, with: elements)
-        try putDirectory(table, property, owner, dir)
+        try replaceChunk(table, property, owner, &run, c, with: elements)
+        try store(table, property, owner, run, adding: 0)
         try transaction.links.changeOccurrences(of: old, table, property, in: owner, by: -1)
         try transaction.links.changeOccurrences(of: value, table, property, in: owner, by: 1)
         try recordModified(table, owner, property)
@@ -172,12 +169,11 @@ package struct ListStore {
     /// values; every element for a list of mixed values), without deleting the embedded ones;
     /// when `marking`, the owner's row records that the list is empty.
     private func removeElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey, marking: Bool) throws(StorageError) -> [Value] {
-        let dir = try directory(table, property, owner)
+        let (dir, chunks, nodes) = try layout(table, property, owner)
         if dir.total == 0 { return [] }
         let removed = property.canHoldLinks ? try values(table, property, owner: owner) : []
         for v in removed { try transaction.links.changeOccurrences(of: v, table, property, in: owner, by: -1) }
-        for c in dir.chunks { try deleteEntry(table, property, key: Self.key(owner, chunk: c.id)) }
-        try deleteEntry(table, property, key: Self.key(owner))
+        try deleteEntries(table, property, owner, nodes: nodes, chunks: chunks)
         if property.isMap { try deleteEntry(table, property, key: Self.mapKeysKey(owner)) }
         if marking { try mark(table, property, owner: owner, nonEmpty: false) }
         try recordModified(table, owner, property)
