@@ -242,12 +242,17 @@ final class NestedListTests: StorageFileTestCase {
         try txn.lists.put(table, texts, key: ListStore.key(owner, chunk: node.id), short.encoded())
         assertDamaged { _ = try txn.lists.values(table, texts, owner: owner) }
         assertDamaged { _ = try txn.lists.insert(table, texts, owner: owner, [text(0)], at: dir.entries[0].count + 1) }
+        // A chunk holding fewer elements than its node says.
+        let first = try txn.lists.node(table, texts, owner, dir.entries[0]).chunks[0]
+        try txn.lists.put(table, texts, key: ListStore.key(owner, chunk: first.id), ListEncoding.chunk([nil][...]))
+        assertDamaged { _ = try txn.lists.insert(table, texts, owner: owner, [text(0)], at: 0) }
+        assertDamaged { _ = try txn.lists.remove(table, texts, owner: owner, at: 0) }
         // A node that is gone.
         try txn.lists.deleteEntry(table, texts, key: ListStore.key(owner, chunk: node.id))
         assertDamaged { _ = try txn.lists.values(table, texts, owner: owner) }
         assertDamaged { _ = try txn.lists.value(table, texts, owner: owner, at: dir.entries[0].count) }
         assertDamaged { _ = try txn.lists.remove(table, texts, owner: owner, at: dir.entries[0].count + 5) }
-        XCTAssertEqual(try txn.lists.value(table, texts, owner: owner, at: 0), text(0), "the other nodes still read")
+        XCTAssertEqual(try txn.lists.value(table, texts, owner: owner, at: first.count), text(first.count), "the other nodes still read")
         XCTAssertThrowsError(try IntegrityCheck.run(txn)) { error in
             XCTAssertTrue("\(error)".contains("its list 'texts' cannot be read"), "\(error)")
         }

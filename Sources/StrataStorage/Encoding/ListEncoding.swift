@@ -176,15 +176,32 @@ package enum ListEncoding {
     /// Encodes a chunk.
     static func chunk(_ elements: ArraySlice<[UInt8]?>) -> [UInt8] {
         var out: [UInt8] = []
-        for e in elements {
-            if let e {
-                Varint.append(UInt64(e.count + 1), to: &out)
-                out.append(contentsOf: e)
-            } else {
-                out.append(0)
-            }
-        }
+        for e in elements { append(element: e, to: &out) }
         return out
+    }
+
+    /// Appends one element's encoding to a chunk's bytes.
+    static func append(element: [UInt8]?, to out: inout [UInt8]) {
+        guard let element else { return out.append(0) }
+        Varint.append(UInt64(element.count + 1), to: &out)
+        out.append(contentsOf: element)
+    }
+
+    /// Walks an encoded chunk without decoding it: its element count, and the byte offsets at
+    /// which elements `first` and `second` (`first <= second`) start, or the chunk's end for
+    /// the element past its last. Nil if the chunk is damaged or has fewer elements.
+    static func boundaries(_ first: Int, _ second: Int, in bytes: UnsafeRawBufferPointer) -> (count: Int, first: Int, second: Int)? {
+        var o = 0, i = 0
+        var a = first == 0 ? 0 : -1, b = second == 0 ? 0 : -1
+        while o < bytes.count {
+            guard let n = Varint.read(bytes, at: &o), n == 0 || n - 1 <= bytes.count - o else { return nil }
+            o += n == 0 ? 0 : Int(n - 1)
+            i += 1
+            if i == first { a = o }
+            if i == second { b = o }
+        }
+        guard a >= 0, b >= 0 else { return nil }
+        return (i, a, b)
     }
 
     /// Decodes a chunk's elements; nil if it is damaged.

@@ -131,9 +131,35 @@ extension ListStore {
         try deleteEntry(table, property, key: Self.key(owner))
     }
 
+    /// Replaces `removing` elements at `offset` of chunk `c` of `run` with `new` and returns the
+    /// removed ones. The chunk's bytes are spliced, not decoded, unless the result overflows a
+    /// chunk and is split (`replaceChunk`); a chunk left empty is dropped.
+    func splice(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, _ run: inout ChunkRun, _ c: Int,
+                at offset: Int, removing: Int, inserting new: [[UInt8]?]) throws(StorageError) -> [[UInt8]?] {
+        let (spliced, removed) = try read(table, property, key: Self.key(owner, chunk: run.chunks[c].id)) { (bytes) throws(StorageError) in
+            guard let bytes, let place = ListEncoding.boundaries(offset, offset + removing, in: bytes), place.count == run.chunks[c].count,
+                  let removed = ListEncoding.elements(UnsafeRawBufferPointer(rebasing: bytes[place.first..<place.second])) else {
+                throw damagedList(table, property, owner)
+            }
+            var spliced = Array(bytes[..<place.first])
+            for e in new { ListEncoding.append(element: e, to: &spliced) }
+            spliced.append(bytes: UnsafeRawBufferPointer(rebasing: bytes[place.second...]))
+            return (spliced, removed)
+        }
+        let count = run.chunks[c].count - removing + new.count
+        if count > 0, count <= ListEncoding.chunkCapacity, spliced.count <= ListEncoding.chunkBytes {
+            try put(table, property, key: Self.key(owner, chunk: run.chunks[c].id), spliced)
+            run.chunks[c].count = count
+        } else {
+            guard let elements = spliced.withUnsafeBytes({ ListEncoding.elements($0) }) else { throw damagedList(table, property, owner) }
+            try replaceChunk(table, property, owner, &run, c, with: elements)
+        }
+        return removed
+    }
+
     /// Writes chunk `c` of `run` as `elements`, splitting it when it overflows and dropping it
     /// when empty.
-    func replaceChunk(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
+    private func replaceChunk(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey,
                       _ run: inout ChunkRun, _ c: Int, with elements: [[UInt8]?]) throws(StorageError) {
         let id = run.chunks[c].id
         if elements.isEmpty {

@@ -87,9 +87,7 @@ package struct ListStore {
             try writeRuns(table, property, owner, &run, at: 0, elements: ListEncoding.runs(new))
         } else {
             guard let (c, offset) = run.locate(index) else { throw damagedList(table, property, owner) }
-            var elements = try chunk(table, property, owner, run.chunks[c].id)
-            elements.insert(contentsOf: new, at: offset)
-            try replaceChunk(table, property, owner, &run, c, with: elements)
+            _ = try splice(table, property, owner, &run, c, at: offset, removing: 0, inserting: new)
         }
         try store(table, property, owner, run, adding: values.count)
         if wasEmpty { try mark(table, property, owner: owner, nonEmpty: true) }
@@ -122,9 +120,7 @@ package struct ListStore {
     private func removeElement(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int) throws(StorageError) -> Value {
         var run = try run(table, property, owner, at: index)
         guard let (c, offset) = run.locate(index) else { throw damagedList(table, property, owner) }
-        var elements = try chunk(table, property, owner, run.chunks[c].id)
-        let removed = decode(elements.remove(at: offset), property)
-        try replaceChunk(table, property, owner, &run, c, with: elements)
+        let removed = decode(try splice(table, property, owner, &run, c, at: offset, removing: 1, inserting: [])[0], property)
         try store(table, property, owner, run, adding: -1)
         if run.directory.total == 1 { try mark(table, property, owner: owner, nonEmpty: false) }  // the last one
         try transaction.links.changeOccurrences(of: removed, table, property, in: owner, by: -1)
@@ -145,11 +141,9 @@ package struct ListStore {
         try checkListValue(table, property, value)
         var run = try run(table, property, owner, at: index)
         guard let (c, offset) = run.locate(index) else { throw damagedList(table, property, owner) }
-        var elements = try chunk(table, property, owner, run.chunks[c].id)
-        let old = decode(elements[offset], property)
+        let old = try self.value(table, property, owner: owner, at: index)
         if owning && old != value { try transaction.objects.claimEmbedded(table, property, CollectionOfOne(value)) }
-        elements[offset] = ListEncoding.element(value, of: property.type)
-        try replaceChunk(table, property, owner, &run, c, with: elements)
+        _ = try splice(table, property, owner, &run, c, at: offset, removing: 1, inserting: [ListEncoding.element(value, of: property.type)])
         try store(table, property, owner, run, adding: 0)
         try transaction.links.changeOccurrences(of: old, table, property, in: owner, by: -1)
         try transaction.links.changeOccurrences(of: value, table, property, in: owner, by: 1)
