@@ -21,16 +21,29 @@ package protocol LinkSource: AnyObject {
     /// How many elements the list `property` of object `key` of class number `owner` has,
     /// without reading them.
     func listCount(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> Int
+    /// How many objects class number `table` has.
+    func count(_ table: Int) throws -> Int
+    /// The keys of the objects of class number `table` for which `predicate` (reading their
+    /// rows alone) holds, in key order: through an index when one answers it.
+    func matches(_ predicate: ResolvedPredicate, of table: Int) throws -> [ObjectKey]
 }
 
 /// The reader handed to compiled predicates during one execution. A read that fails reads
 /// as "no object"; the first error is kept and the caller throws it after the run.
 package final class LinkReader {
-    private let source: LinkSource
+    let source: LinkSource
     /// The first error a read raised, if any.
     package private(set) var error: Error?
+    /// How many objects the query tests with this reader (0: not known).
+    let testedCount: Int
+    /// What each semi-join of the query decided (`LinkReader.matchingKeys`), by number.
+    var semiJoins: [Int: SemiJoin] = [:]
 
-    package init(_ source: LinkSource) { self.source = source }
+    /// A reader for a query that tests `testedCount` objects (0: not known, so no semi-join).
+    package init(_ source: LinkSource, testing testedCount: Int = 0) {
+        self.source = source
+        self.testedCount = testedCount
+    }
 
     @inline(__always)
     func row(_ table: Int, _ key: ObjectKey) -> RowView? {
@@ -53,19 +66,27 @@ package final class LinkReader {
         do { return try source.listCount(owner, property, of: key) } catch { note(error); return 0 }
     }
 
-    private func note(_ e: Error) { if error == nil { error = e } }
+    func note(_ e: Error) { if error == nil { error = e } }
 
     /// Throws the first error a read raised.
     package func check() throws { if let error { throw error } }
 }
 
-/// Numbers the classes a compiled predicate reaches, in order of first use.
+/// Numbers the classes a compiled predicate reaches, in order of first use, and its
+/// semi-joins.
 struct ClassNumbers {
     private(set) var names: [String] = []
+    private var semiJoins = 0
     mutating func number(_ name: String) -> Int {
         if let i = names.firstIndex(of: name) { return i }
         names.append(name)
         return names.count - 1
+    }
+
+    /// A number for one more semi-join (`LinkReader.matchingKeys`).
+    mutating func semiJoin() -> Int {
+        defer { semiJoins += 1 }
+        return semiJoins
     }
 }
 
@@ -259,6 +280,9 @@ extension Evaluator {
         }
         switch quantifier {
         case .any:
+            if let members = compileMemberTest(compiled, inner, &classes) {
+                return { key, _, reader in !members(key, reader) { !$0 } }
+            }
             return { key, row, reader in
                 !forEachTarget(compiled, 0, key, row, reader) { k, r in !test(k, r, reader) }
             }
@@ -337,6 +361,16 @@ extension Evaluator {
                 return { key, row, reader in
                     var n: Int64 = 0
                     _ = forEachTarget(head, 0, key, row, reader) { k, _ in n += count(k, reader); return true }
+                    return .int(n)
+                }
+            }
+            if let condition = a.filter, let members = compileMemberTest(compiled, condition, &classes) {
+                return { key, _, reader in
+                    var n: Int64 = 0
+                    _ = members(key, reader) { holds in
+                        if holds { n += 1 }
+                        return true
+                    }
                     return .int(n)
                 }
             }
@@ -494,5 +528,15 @@ package final class TransactionLinkSource: LinkSource {
         guard let t = try table(owner) else { return 0 }
         if property.mapEntryKey != nil { return 1 }
         return try txn.lists.count(t, property, owner: key)
+    }
+
+    package func count(_ table: Int) throws -> Int {
+        guard let t = try self.table(table) else { return 0 }
+        return try txn.rows.count(t)
+    }
+
+    package func matches(_ predicate: ResolvedPredicate, of table: Int) throws -> [ObjectKey] {
+        guard let t = try self.table(table) else { return [] }
+        return try QueryExecution.matches(CompiledQuery(ResolvedQuery(predicate: predicate, suffixes: []), schema: t.schema), in: t, txn)
     }
 }

@@ -76,5 +76,10 @@ final class TestGraph {
         func listCount(_ owner: Int, _ property: PropertySchema, of key: ObjectKey) throws -> Int {
             graph.list(classes[owner], property, key).count
         }
+        func count(_ table: Int) throws -> Int { graph.keys(classes[table]).count }
+        func matches(_ predicate: ResolvedPredicate, of table: Int) throws -> [ObjectKey] {
+            let test = Evaluator.compile(predicate)
+            return graph.keys(classes[table]).filter { graph.row(classes[table], $0).map(test) ?? false }
+        }
     }
 }

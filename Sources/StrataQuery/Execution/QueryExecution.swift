@@ -131,21 +131,25 @@ package enum QueryExecution {
         }
     }
 
-    /// A reader of the objects `query` reaches, through `txn`.
-    package static func reader(_ query: CompiledQuery, _ txn: StorageTransaction) -> LinkReader {
-        LinkReader(TransactionLinkSource(txn, classes: query.linkedClasses))
+    /// A reader of the objects `query` reaches, through `txn`, for a run that tests
+    /// `testedCount` objects (0: not known).
+    package static func reader(_ query: CompiledQuery, _ txn: StorageTransaction, testing testedCount: Int = 0) -> LinkReader {
+        LinkReader(TransactionLinkSource(txn, classes: query.linkedClasses), testing: testedCount)
     }
 
     /// `matches` for a predicate that reads linked objects.
     private static func matchesFollowingLinks(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if case .nothing = query.plan { return [] }
-        let reader = reader(query, txn)
         var keys: [ObjectKey] = []
+        let reader: LinkReader
         if let choice = try IndexChoice(query.plan, in: table, txn) {
-            try txn.rows.forEach(table, keys: try sortedCandidates(choice.access, in: table, txn), rows: .call) { key, row in
+            let candidates = try sortedCandidates(choice.access, in: table, txn)
+            reader = Self.reader(query, txn, testing: candidates.count)
+            try txn.rows.forEach(table, keys: candidates, rows: .call) { key, row in
                 if query.matches(key, row, reader) { keys.append(key) }
             }
         } else {
+            reader = Self.reader(query, txn, testing: try txn.rows.count(table))
             try txn.rows.forEach(table, rows: .call) { key, row in
                 if query.matches(key, row, reader) { keys.append(key) }
                 return true
@@ -158,7 +162,7 @@ package enum QueryExecution {
     /// The keys among `keys` (in their order) whose rows match `query`'s predicate.
     package static func filter(_ keys: [ObjectKey], _ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks {
-            let reader = reader(query, txn)
+            let reader = reader(query, txn, testing: keys.count)
             let kept = try keys.filter { key in try txn.rows.read(table, key).map { query.matches(key, $0, reader) } ?? false }
             try reader.check()
             return kept
