@@ -232,6 +232,30 @@ final class QueryPlanTests: StrataTestCase {
         }
     }
 
+    func testAnAggregateAfterACountReadsTheRowsTheCountReadWhileTheyAreCurrent() throws {
+        try store((0..<40).map { ["id": $0, "name": "n\($0 % 4)", "count": $0 % 10, "score": Double($0)] })
+        let range = realm.objects(IndexedEvent.self).filter("id BETWEEN {10, 19} AND count != 3")
+        let scan = realm.objects(IndexedEvent.self).filter("score >= 30")
+        XCTAssertEqual(range.count, 9)
+        XCTAssertEqual(range.sum(ofProperty: "count") as Int, 42)
+        XCTAssertEqual(scan.count, 10)
+        XCTAssertEqual(scan.max(ofProperty: "count") as Int?, 9)
+        try realm.write {
+            XCTAssertEqual(range.count, 9)
+            // A write after the count: the rows it read are not the objects' any more.
+            realm.object(ofType: IndexedEvent.self, forPrimaryKey: 12)!.count = 50
+            XCTAssertEqual(range.sum(ofProperty: "count") as Int, 42 - 2 + 50)
+            XCTAssertEqual(scan.count, 10)
+            realm.object(ofType: IndexedEvent.self, forPrimaryKey: 39)!.count = 70
+            realm.delete(realm.object(ofType: IndexedEvent.self, forPrimaryKey: 38)!)
+            XCTAssertEqual(scan.max(ofProperty: "count") as Int?, 70)
+            XCTAssertEqual(scan.sum(ofProperty: "count") as Int, (0...7).reduce(0, +) + 70)
+        }
+        // After the write, in the next snapshot.
+        XCTAssertEqual(range.count, 9)
+        XCTAssertEqual(range.sum(ofProperty: "count") as Int, 90)
+    }
+
     /// Whether the indexed class's plan for `query` skips reading rows.
     private func covers(_ query: String, _ args: [Any]) throws -> Bool? {
         let results = try realm.objects(IndexedEvent.self).filtered(query, args)

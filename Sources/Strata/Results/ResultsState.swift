@@ -154,7 +154,8 @@ final class ResultsState {
 
     /// Calls `body` with the row of every object, in no particular order (what an aggregate
     /// reads; a row is valid until `body` returns). A query not evaluated in this snapshot runs
-    /// with each match's row read once, rather than its keys collected and their rows read again.
+    /// with each match's row read once, rather than its keys collected and their rows read
+    /// again; one evaluated in it hands out the rows its evaluation kept, if it kept them.
     func forEachRow(_ body: (RowView) -> Void) {
         guarded {
             guard let table = currentBinding()?.table else { return }
@@ -162,6 +163,9 @@ final class ResultsState {
                 let txn = try core.transaction()
                 if isWholeTable {
                     return try txn.rows.forEach(table, rows: .call) { _, row in body(row); return true }
+                }
+                if evaluatedStamp == core.snapshot.stamp, let rows = cached?.rows {
+                    return rows.forEach(body)  // read by the evaluation, in this snapshot
                 }
                 if let query, source == .table, query.suffixes.allSatisfy(\.keepsMembers), evaluatedStamp != core.snapshot.stamp {
                     return try QueryExecution.forEachMatch(query, in: table, txn) { _, row in body(row) }

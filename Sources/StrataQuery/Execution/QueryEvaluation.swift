@@ -6,6 +6,9 @@ import StrataStorage
 package struct QueryEvaluation {
     /// The matching keys; the first `orderedCount` are in result order.
     package private(set) var keys: [ObjectKey]
+    /// The rows of `keys`, in their order, when the walk that found them read them and kept
+    /// them (`KeptRows`): a query with no SORT, DISTINCT or LIMIT step, on a plain file.
+    package private(set) var rows: [RowView]?
     /// A final SORT step not yet applied past the first `orderedCount` keys.
     private var pendingSort: [SortKey]?
     private var orderedCount = 0
@@ -38,6 +41,12 @@ package struct QueryEvaluation {
             keys = try QueryExecution.matches(query, in: table, txn, orderingFirst: PartialSort.firstBatch, by: sortKeys)
             pendingSort = sortKeys
             orderedCount = Swift.min(PartialSort.firstBatch, keys.count)
+            return
+        }
+        if candidates == nil, query.suffixes.isEmpty {
+            var kept = KeptRows(txn)
+            keys = try QueryExecution.matches(query, in: table, txn, keeping: &kept)
+            rows = kept.rows
             return
         }
         keys = try candidates.map { try QueryExecution.filter($0, query, in: table, txn) }

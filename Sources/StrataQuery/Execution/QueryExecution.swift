@@ -16,6 +16,24 @@ package enum QueryExecution {
         return keys
     }
 
+    /// `matches`, keeping in `kept` the rows of the matches when the walk that found them
+    /// read them.
+    package static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction, keeping kept: inout KeptRows) throws -> [ObjectKey] {
+        if query.followsLinks {
+            kept.drop()
+            return try matchesFollowingLinks(query, in: table, txn)
+        }
+        var keys: [ObjectKey] = []
+        try findMatches(query, in: table, txn, readingRows: false, found: { found in
+            keys = found
+            kept.drop()
+        }, matching: { key, row in
+            keys.append(key)
+            kept.keep(row)
+        })
+        return keys
+    }
+
     /// Calls `body` with the key and row of each object matching `query`'s predicate, in table
     /// order, each row read once: what an aggregate over a query reads, without collecting the
     /// keys first and reading their rows again. A row is valid until `body` returns.
