@@ -236,14 +236,20 @@ final class QueryPlanTests: StrataTestCase {
         try store((0..<40).map { ["id": $0, "name": "n\($0 % 4)", "count": $0 % 10, "score": Double($0)] })
         let range = realm.objects(IndexedEvent.self).filter("id BETWEEN {10, 19} AND count != 3")
         let scan = realm.objects(IndexedEvent.self).filter("score >= 30")
+        let listed = realm.objects(IndexedEvent.self).filter("id IN %@", [3, 5, 5, 7, 100, -1])
+        XCTAssertEqual(listed.count, 3)
+        XCTAssertEqual(listed.sum(ofProperty: "count") as Int, 15)
         XCTAssertEqual(range.count, 9)
         XCTAssertEqual(range.sum(ofProperty: "count") as Int, 42)
         XCTAssertEqual(scan.count, 10)
         XCTAssertEqual(scan.max(ofProperty: "count") as Int?, 9)
         try realm.write {
             XCTAssertEqual(range.count, 9)
+            XCTAssertEqual(listed.count, 3)
             // A write after the count: the rows it read are not the objects' any more.
             realm.object(ofType: IndexedEvent.self, forPrimaryKey: 12)!.count = 50
+            realm.object(ofType: IndexedEvent.self, forPrimaryKey: 7)!.count = 1
+            XCTAssertEqual(listed.sum(ofProperty: "count") as Int, 3 + 5 + 1)
             XCTAssertEqual(range.sum(ofProperty: "count") as Int, 42 - 2 + 50)
             XCTAssertEqual(scan.count, 10)
             realm.object(ofType: IndexedEvent.self, forPrimaryKey: 39)!.count = 70

@@ -24,7 +24,9 @@ package enum QueryExecution {
             return try matchesFollowingLinks(query, in: table, txn)
         }
         var keys: [ObjectKey] = []
-        try findMatches(query, in: table, txn, readingRows: false, found: { found in
+        // A list of primary keys is sought one by one: reading each row as it is found costs
+        // little more than finding it, and spares an aggregate a second seek per key.
+        try findMatches(query, in: table, txn, readingRows: false, readingSoughtRows: kept.rows != nil, found: { found in
             keys = found
             kept.drop()
         }, matching: { key, row in
@@ -48,14 +50,19 @@ package enum QueryExecution {
     /// table order) when an index yields them without reading a row, or else hands `matching`
     /// each match and its row (valid until it returns) as a walk over the rows tests them.
     /// `readingRows`: the caller reads the rows of `found`'s keys, so a range of an integer
-    /// primary key (the object keys) is better walked once, row by row, through `matching`.
+    /// primary key (the object keys) is better walked once, row by row, through `matching`;
+    /// `readingSoughtRows`: so is a list of integer primary keys, each sought.
     private static func findMatches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction, readingRows: Bool,
-                                    found: ([ObjectKey]) throws -> Void,
+                                    readingSoughtRows: Bool = false, found: ([ObjectKey]) throws -> Void,
                                     matching: (ObjectKey, RowView) throws -> Void) throws {
         func covered(_ access: IndexAccess) throws {
             if readingRows, case .range(let property, let range) = access, property.isPrimaryKey,
                try txn.rows.forEach(table, primaryKeyIn: range, rows: .call, { key, row in try matching(key, row); return true }) {
                 return
+            }
+            if readingRows || readingSoughtRows, case .equal(let property, let values) = access, property.isPrimaryKey,
+               values.count > 1, table.keysArePrimaryKeys {
+                return try txn.rows.forEach(table, primaryKeyIn: values, rows: .call, matching)
             }
             try found(try coveredKeys(access, query, in: table, txn))
         }

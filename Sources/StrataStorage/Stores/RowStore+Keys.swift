@@ -80,24 +80,39 @@ extension RowStore {
     /// matches nothing. Reads no row: the keys, sorted, are sought with one cursor, which finds
     /// a key near the one before it without searching from the root.
     package func keys(_ table: Table, primaryKeyIn values: [Value]) throws -> [ObjectKey] {
+        var found: [ObjectKey] = []
+        found.reserveCapacity(values.count)
+        try forEachStored(table, primaryKeyIn: values) { key, _ in found.append(key) }
+        return found
+    }
+
+    /// Calls `body` with each object (key and row) of `table` whose integer primary key is one
+    /// of `values`, as `keys(_:primaryKeyIn:)` finds them, each row read by the seek that finds
+    /// its key (valid, on an encrypted file, as `lifetime` says).
+    package func forEach(_ table: Table, primaryKeyIn values: [Value], rows lifetime: RowLifetime = .transaction,
+                         _ body: (ObjectKey, RowView) throws -> Void) throws {
+        var decryption = RowDecryption(lifetime, self)
+        try forEachStored(table, primaryKeyIn: values) { key, stored in try body(key, try decryption.view(self, table, key, stored)) }
+    }
+
+    /// `forEach(_:primaryKeyIn:_:)` for a list of primary keys, with each row as it is stored.
+    private func forEachStored(_ table: Table, primaryKeyIn values: [Value],
+                               _ body: (ObjectKey, UnsafeRawBufferPointer) throws -> Void) throws {
         precondition(table.keysArePrimaryKeys, "the table is keyed by its primary key")
         var wanted: [ObjectKey] = []
         wanted.reserveCapacity(values.count)
         for case .int(let i) in values { wanted.append(ObjectKeyCoding.key(forIntegerPrimaryKey: i)) }
         wanted.sort()
-        var found: [ObjectKey] = []
-        found.reserveCapacity(wanted.count)
         try StorageError.translatingLMDBErrors("Reading '\(table.name)'") {
             try transaction.lmdb.withCursor(table.rows) { cursor in
                 var previous: ObjectKey?
                 for key in wanted where key != previous {
                     previous = key
                     var k = ObjectKeyCoding.encode(key)
-                    if try withUnsafeBytes(of: &k, { try cursor.seek(exactly: $0) }) != nil { found.append(key) }
+                    if let entry = try withUnsafeBytes(of: &k, { try cursor.seek(exactly: $0) }) { try body(key, entry.value) }
                 }
             }
         }
-        return found
     }
 
     /// `forEach(_:primaryKeyIn:_:)` with each row as it is stored (sealed, or encrypted).
