@@ -237,6 +237,9 @@ final class QueryPlanTests: StrataTestCase {
         let range = realm.objects(IndexedEvent.self).filter("id BETWEEN {10, 19} AND count != 3")
         let scan = realm.objects(IndexedEvent.self).filter("score >= 30")
         let listed = realm.objects(IndexedEvent.self).filter("id IN %@", [3, 5, 5, 7, 100, -1])
+        let keyRange = realm.objects(IndexedEvent.self).filter("id BETWEEN {20, 29}")  // keys only: rows as stored
+        XCTAssertEqual(keyRange.count, 10)
+        XCTAssertEqual(keyRange.sum(ofProperty: "count") as Int, 45)
         XCTAssertEqual(listed.count, 3)
         XCTAssertEqual(listed.sum(ofProperty: "count") as Int, 15)
         XCTAssertEqual(range.count, 9)
@@ -250,6 +253,9 @@ final class QueryPlanTests: StrataTestCase {
             realm.object(ofType: IndexedEvent.self, forPrimaryKey: 12)!.count = 50
             realm.object(ofType: IndexedEvent.self, forPrimaryKey: 7)!.count = 1
             XCTAssertEqual(listed.sum(ofProperty: "count") as Int, 3 + 5 + 1)
+            XCTAssertEqual(keyRange.count, 10)
+            realm.object(ofType: IndexedEvent.self, forPrimaryKey: 21)!.count = 31
+            XCTAssertEqual(keyRange.sum(ofProperty: "count") as Int, 45 + 30)
             XCTAssertEqual(range.sum(ofProperty: "count") as Int, 42 - 2 + 50)
             XCTAssertEqual(scan.count, 10)
             realm.object(ofType: IndexedEvent.self, forPrimaryKey: 39)!.count = 70

@@ -164,8 +164,12 @@ final class ResultsState {
                 if isWholeTable {
                     return try txn.rows.forEach(table, rows: .call) { _, row in body(row); return true }
                 }
-                if evaluatedStamp == core.snapshot.stamp, let rows = cached?.rows {
-                    return rows.forEach(body)  // read by the evaluation, in this snapshot
+                // The rows the evaluation kept, in this snapshot.
+                if evaluatedStamp == core.snapshot.stamp, let cached, let kept = cached.rows {
+                    switch kept {
+                    case .views(let rows): return rows.forEach(body)
+                    case .stored(let stored): return try txn.rows.forEach(table, keys: cached.keys, stored: stored, rows: .call) { _, row in body(row) }
+                    }
                 }
                 if let query, source == .table, query.suffixes.allSatisfy(\.keepsMembers), evaluatedStamp != core.snapshot.stamp {
                     return try QueryExecution.forEachMatch(query, in: table, txn) { _, row in body(row) }

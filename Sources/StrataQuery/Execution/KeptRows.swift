@@ -6,19 +6,38 @@ import StrataStorage
 /// without another walk. An encrypted file's rows are decrypted into a buffer each walk
 /// reuses, so none are kept there.
 package struct KeptRows {
+    /// The rows of the matches, in the order of their keys.
+    package enum Rows {
+        /// Read and verified.
+        case views([RowView])
+        /// As stored, found by a walk that read no row: verified when read
+        /// (`RowStore.forEach(_:keys:stored:_:)`).
+        case stored([UnsafeRawBufferPointer])
+    }
+
     /// The most rows kept; past it, none are.
     static let limit = 4_096
-    /// The rows, in the order of the keys found; nil when not kept.
-    package private(set) var rows: [RowView]?
+    /// The rows; nil when not kept.
+    package private(set) var rows: Rows?
 
     /// Keeps rows read through `txn` if it reads a plain file.
     package init(_ txn: StorageTransaction) {
-        rows = txn.crypto == nil ? [] : nil
+        rows = txn.crypto == nil ? .views([]) : nil
     }
 
+    /// Whether rows are still being kept.
+    var isKeeping: Bool { rows != nil }
+
     mutating func keep(_ row: RowView) {
-        if rows?.count == Self.limit { rows = nil }
-        rows?.append(row)
+        guard case .views(var views) = rows, views.count < Self.limit else { return drop() }
+        rows = nil  // `views` is the only reference while it grows
+        views.append(row)
+        rows = .views(views)
+    }
+
+    /// Keeps the matches' rows as stored (all of them, or none past `limit`).
+    mutating func keep(stored: [UnsafeRawBufferPointer]) {
+        rows = isKeeping && stored.count <= Self.limit ? .stored(stored) : nil
     }
 
     /// Keeps none: the matches were found without reading their rows.

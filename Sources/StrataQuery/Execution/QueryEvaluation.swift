@@ -8,7 +8,7 @@ package struct QueryEvaluation {
     package private(set) var keys: [ObjectKey]
     /// The rows of `keys`, in their order, when the walk that found them read them and kept
     /// them (`KeptRows`): a query with no SORT, DISTINCT or LIMIT step, on a plain file.
-    package private(set) var rows: [RowView]?
+    package private(set) var rows: KeptRows.Rows?
     /// A final SORT step not yet applied past the first `orderedCount` keys.
     private var pendingSort: [SortKey]?
     private var orderedCount = 0

@@ -12,7 +12,7 @@ package enum QueryExecution {
     package static func matches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
         if query.followsLinks { return try matchesFollowingLinks(query, in: table, txn) }
         var keys: [ObjectKey] = []
-        try findMatches(query, in: table, txn, readingRows: false, found: { keys = $0 }, matching: { key, _ in keys.append(key) })
+        try findMatches(query, in: table, txn, reading: .keys, found: { found, _ in keys = found }, matching: { key, _ in keys.append(key) })
         return keys
     }
 
@@ -24,11 +24,9 @@ package enum QueryExecution {
             return try matchesFollowingLinks(query, in: table, txn)
         }
         var keys: [ObjectKey] = []
-        // A list of primary keys is sought one by one: reading each row as it is found costs
-        // little more than finding it, and spares an aggregate a second seek per key.
-        try findMatches(query, in: table, txn, readingRows: false, readingSoughtRows: kept.rows != nil, found: { found in
+        try findMatches(query, in: table, txn, reading: kept.isKeeping ? .keptRows : .keys, found: { found, stored in
             keys = found
-            kept.drop()
+            if let stored { kept.keep(stored: stored) } else { kept.drop() }
         }, matching: { key, row in
             keys.append(key)
             kept.keep(row)
@@ -43,33 +41,55 @@ package enum QueryExecution {
                                      _ body: (ObjectKey, RowView) throws -> Void) throws {
         func rows(_ keys: [ObjectKey]) throws { try txn.rows.forEach(table, keys: keys, rows: .call, body) }
         if query.followsLinks { return try rows(try matchesFollowingLinks(query, in: table, txn)) }
-        try findMatches(query, in: table, txn, readingRows: true, found: rows, matching: body)
+        try findMatches(query, in: table, txn, reading: .rows, found: { keys, _ in try rows(keys) }, matching: body)
+    }
+
+    /// What a caller of `findMatches` reads besides the keys of the matches.
+    private enum Reading {
+        /// Nothing.
+        case keys
+        /// Every match's row, next: a range or list of integer primary keys (the object keys)
+        /// is better walked once, row by row.
+        case rows
+        /// The rows, if they come cheaply (`KeptRows`): each sought primary key's row as it is
+        /// found (little more than finding it), a primary key range's rows as stored.
+        case keptRows
     }
 
     /// The plan step of a query that reads no linked object: hands `found` the matches (in
-    /// table order) when an index yields them without reading a row, or else hands `matching`
-    /// each match and its row (valid until it returns) as a walk over the rows tests them.
-    /// `readingRows`: the caller reads the rows of `found`'s keys, so a range of an integer
-    /// primary key (the object keys) is better walked once, row by row, through `matching`;
-    /// `readingSoughtRows`: so is a list of integer primary keys, each sought.
-    private static func findMatches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction, readingRows: Bool,
-                                    readingSoughtRows: Bool = false, found: ([ObjectKey]) throws -> Void,
+    /// table order) when an index yields them without reading a row (with their rows as
+    /// stored when `reading` asks for kept rows and the walk met them), or else hands
+    /// `matching` each match and its row (valid until it returns) as a walk over the rows
+    /// tests them.
+    private static func findMatches(_ query: CompiledQuery, in table: Table, _ txn: StorageTransaction, reading: Reading,
+                                    found: ([ObjectKey], [UnsafeRawBufferPointer]?) throws -> Void,
                                     matching: (ObjectKey, RowView) throws -> Void) throws {
         func covered(_ access: IndexAccess) throws {
-            if readingRows, case .range(let property, let range) = access, property.isPrimaryKey,
-               try txn.rows.forEach(table, primaryKeyIn: range, rows: .call, { key, row in try matching(key, row); return true }) {
-                return
+            switch (access, reading) {
+            case (.range(let property, let range), .rows) where property.isPrimaryKey:
+                if try txn.rows.forEach(table, primaryKeyIn: range, rows: .call, { key, row in try matching(key, row); return true }) { return }
+            case (.range(let property, let range), .keptRows) where property.isPrimaryKey:
+                var keys: [ObjectKey] = [], stored: [UnsafeRawBufferPointer] = []
+                if try txn.rows.forEachStored(table, primaryKeyIn: range, { key, bytes in
+                    keys.append(key)
+                    if stored.count <= KeptRows.limit { stored.append(bytes) }
+                    return true
+                }) {
+                    return try found(keys, stored)
+                }
+            case (.equal(let property, let values), .rows), (.equal(let property, let values), .keptRows):
+                if property.isPrimaryKey, values.count > 1, table.keysArePrimaryKeys {
+                    return try txn.rows.forEach(table, primaryKeyIn: values, rows: .call, matching)
+                }
+            default:
+                break
             }
-            if readingRows || readingSoughtRows, case .equal(let property, let values) = access, property.isPrimaryKey,
-               values.count > 1, table.keysArePrimaryKeys {
-                return try txn.rows.forEach(table, primaryKeyIn: values, rows: .call, matching)
-            }
-            try found(try coveredKeys(access, query, in: table, txn))
+            try found(try coveredKeys(access, query, in: table, txn), nil)
         }
         // The commonest indexed query: its lookup yields the matches, in key order, once each.
-        if let lookup = query.exactLookup { return try found(try txn.indexes.lookup(table, lookup.property, equalTo: lookup.value)) }
+        if let lookup = query.exactLookup { return try found(try txn.indexes.lookup(table, lookup.property, equalTo: lookup.value), nil) }
         let plan = query.plan
-        if case .nothing = plan { return try found([]) }
+        if case .nothing = plan { return try found([], nil) }
         // An index access that yields exactly the matches needs no choosing.
         if case .index(let access, covers: true) = plan, IndexChoice.isReadable(access, in: table, txn) {
             return try covered(access)

@@ -115,8 +115,16 @@ extension RowStore {
         }
     }
 
+    /// Calls `body` with each of `keys` and its row made from `stored` (the row as stored,
+    /// met by an earlier walk in this transaction), verified as any read is.
+    package func forEach(_ table: Table, keys: [ObjectKey], stored: [UnsafeRawBufferPointer], rows lifetime: RowLifetime = .transaction,
+                         _ body: (ObjectKey, RowView) throws -> Void) throws {
+        var decryption = RowDecryption(lifetime, self)
+        for (key, bytes) in zip(keys, stored) { try body(key, try decryption.view(self, table, key, bytes)) }
+    }
+
     /// `forEach(_:primaryKeyIn:_:)` with each row as it is stored (sealed, or encrypted).
-    private func forEachStored(_ table: Table, primaryKeyIn range: IndexRange,
+    package func forEachStored(_ table: Table, primaryKeyIn range: IndexRange,
                                _ body: (ObjectKey, UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
         guard table.keysArePrimaryKeys else { return false }
         func key(_ v: Value?) -> ObjectKey? {
