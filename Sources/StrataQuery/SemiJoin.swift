@@ -9,8 +9,8 @@ import StrataStorage
 enum SemiJoin {
     /// Members are read one by one.
     case rowByRow
-    /// The keys, in key order, of the objects for which the condition holds.
-    case keys([ObjectKey])
+    /// The keys of the objects for which the condition holds.
+    case keys(KeySet)
 
     /// A semi-join is chosen when the members a query is expected to visit, times this, reach
     /// the number of objects of their class: a member read at random costs about as much as
@@ -19,12 +19,12 @@ enum SemiJoin {
 }
 
 extension LinkReader {
-    /// The keys, in key order, of the objects of class number `table` for which `condition`
-    /// holds, for semi-join number `join`, when the query is expected to visit enough members
+    /// The keys of the objects of class number `table` for which `condition` holds, for
+    /// semi-join number `join`, when the query is expected to visit enough members
     /// (`members`, those of the first list it reads, times the objects it tests) to make a
     /// pass over the class cheaper than reading them; nil when members are read one by one.
     /// Decided once per execution, at the first list.
-    func matchingKeys(_ join: Int, of table: Int, where condition: ResolvedPredicate, members: Int) -> [ObjectKey]? {
+    func matchingKeys(_ join: Int, of table: Int, where condition: ResolvedPredicate, members: Int) -> KeySet? {
         if let decided = semiJoins[join] {
             if case .keys(let keys) = decided { return keys }
             return nil
@@ -32,11 +32,11 @@ extension LinkReader {
         var decided = SemiJoin.rowByRow
         do {
             if testedCount > 0, members.multipliedReportingOverflow(by: testedCount * SemiJoin.randomReadCost).partialValue >= (try source.count(table)) {
-                decided = .keys(try source.matches(condition, of: table))
+                decided = .keys(KeySet(ascending: try source.matches(condition, of: table)))
             }
         } catch {
             note(error)  // thrown after the run
-            decided = .keys([])
+            decided = .keys(KeySet(ascending: []))
         }
         semiJoins[join] = decided
         if case .keys(let keys) = decided { return keys }
@@ -59,7 +59,7 @@ extension Evaluator {
         return { key, reader, body in
             let members = reader.listValues(owner, property, key)
             if let matching = reader.matchingKeys(join, of: target, where: condition, members: members.count) {
-                for case .link(let member) in members where !body(matching.containsSorted(member)) { return false }
+                for case .link(let member) in members where !body(matching.contains(member)) { return false }
                 return true
             }
             for case .link(let member) in members {
@@ -71,14 +71,47 @@ extension Evaluator {
     }
 }
 
-extension Array where Element == ObjectKey {
-    /// Whether the array, in ascending order, holds `key` (a binary search).
-    func containsSorted(_ key: ObjectKey) -> Bool {
-        var low = 0, high = count
+/// Object keys to test membership in: a bit per key of their span when they are dense in it
+/// (one load per test), or else the keys in order (a binary search). Either way at most 8
+/// bytes per key.
+struct KeySet: Sendable {
+    private let first: ObjectKey
+    /// A bit per key from `first` on, when the keys are dense; empty otherwise.
+    private let bits: [UInt64]
+    /// The keys in ascending order, when they are not dense; empty otherwise.
+    private let sorted: [ObjectKey]
+
+    /// The set of `keys`, given in ascending order.
+    init(ascending keys: [ObjectKey]) {
+        let first = keys.first ?? 0
+        self.first = first
+        let words = keys.last.map { ($0 - first) / 64 + 1 } ?? 0
+        guard words > 0, words <= UInt64(keys.count) else {
+            (bits, sorted) = ([], keys)
+            return
+        }
+        var bits = [UInt64](repeating: 0, count: Int(words))
+        for key in keys {
+            let offset = key - first
+            bits[Int(offset / 64)] |= 1 << (offset % 64)
+        }
+        (self.bits, sorted) = (bits, [])
+    }
+
+    func contains(_ key: ObjectKey) -> Bool {
+        guard !bits.isEmpty else { return containsSorted(key) }
+        guard key >= first else { return false }
+        let offset = key - first, word = offset / 64
+        return word < UInt64(bits.count) && bits[Int(word)] & (1 << (offset % 64)) != 0
+    }
+
+    /// Whether `sorted` holds `key`.
+    private func containsSorted(_ key: ObjectKey) -> Bool {
+        var low = 0, high = sorted.count
         while low < high {
             let middle = (low + high) / 2
-            if self[middle] < key { low = middle + 1 } else { high = middle }
+            if sorted[middle] < key { low = middle + 1 } else { high = middle }
         }
-        return low < count && self[low] == key
+        return low < sorted.count && sorted[low] == key
     }
 }
