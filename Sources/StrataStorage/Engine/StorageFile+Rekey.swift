@@ -75,9 +75,17 @@ extension StorageFile {
     private static func copyLists(_ from: Table, _ source: StorageTransaction, _ to: Table, _ target: StorageTransaction) throws {
         for property in from.listProperties {
             guard let db = from.lists[property.id] else { continue }
-            var keys: [[UInt8]] = []
+            var keys: [ListKey] = []
             try StorageError.translating("Reading the lists of '\(from.name).\(property.name)'") {
-                try source.lmdb.withCursor(db) { cursor in try cursor.forEach { k, _ in keys.append(Array(k)); return true } }
+                try source.lmdb.withCursor(db) { cursor in
+                    try cursor.forEach { k, _ in
+                        guard let key = ListKey(k) else {
+                            throw StorageError(.invalidDatabase, "'\(source.file.path)' is damaged: the lists of '\(from.name).\(property.name)' hold a key of \(k.count) bytes; run `strata check \(source.file.path)`")
+                        }
+                        keys.append(key)
+                        return true
+                    }
+                }
             }
             for key in keys {
                 let value = try source.lists.read(from, property, key: key) { (bytes) throws(StorageError) in bytes.map { Array($0) } }

@@ -2,12 +2,8 @@ import LMDB
 
 /// The entries of lists (directories, nodes, chunks): keys, reads and writes.
 extension ListStore {
-    static func key(_ owner: ObjectKey, chunk: UInt32? = nil) -> [UInt8] {
-        var key: [UInt8] = []
-        IndexKey.appendBigEndian(owner, to: &key)
-        if let chunk { withUnsafeBytes(of: chunk.bigEndian) { key.append(bytes: $0) } }
-        return key
-    }
+    /// The key of `owner`'s directory, or of its chunk or node `chunk`.
+    static func key(_ owner: ObjectKey, chunk: UInt32? = nil) -> ListKey { ListKey(owner, entry: chunk) }
 
     func listDatabase(_ table: Table, _ property: PropertySchema) throws(StorageError) -> Database {
         guard let db = table.lists[property.id] else {
@@ -18,7 +14,7 @@ extension ListStore {
 
     /// Calls `body` with the value stored under `key` (a directory, chunk or map keys), its
     /// seal verified and removed (`Checksum`) or decrypted, or nil when there is none.
-    func read<T>(_ table: Table, _ property: PropertySchema, key: [UInt8],
+    func read<T>(_ table: Table, _ property: PropertySchema, key: ListKey,
                          _ body: (UnsafeRawBufferPointer?) throws(StorageError) -> T) throws(StorageError) -> T {
         let db = try listDatabase(table, property)
         let txn = transaction.lmdb
@@ -28,12 +24,12 @@ extension ListStore {
                 guard let stored = try txn.get(db, key: k) else { return try body(nil) }
                 if let crypto = transaction.crypto {
                     return try crypto.withOpened(table.listNames[property.id] ?? [], key: k, stored) { (plain) throws in
-                        guard let plain else { throw damagedList(table, property, try ObjectKeyCoding.decode(k)) }
+                        guard let plain else { throw damagedList(table, property, key.owner) }
                         return try body(plain)
                     }
                 }
                 guard let opened = Checksum.opened(stored, seed, key: k, required: sealRequired) else {
-                    throw damagedList(table, property, try ObjectKeyCoding.decode(k))
+                    throw damagedList(table, property, key.owner)
                 }
                 return try body(opened)
             }
@@ -55,7 +51,7 @@ extension ListStore {
 
     /// Writes `value` under `key`, sealed in a file whose records are sealed, encrypted in an
     /// encrypted one.
-    func put(_ table: Table, _ property: PropertySchema, key: [UInt8], _ value: [UInt8]) throws(StorageError) {
+    func put(_ table: Table, _ property: PropertySchema, key: ListKey, _ value: [UInt8]) throws(StorageError) {
         let db = try listDatabase(table, property)
         try recordOldList(table, property, key)
         let txn = transaction.lmdb
@@ -72,7 +68,7 @@ extension ListStore {
         }
     }
 
-    func deleteEntry(_ table: Table, _ property: PropertySchema, key: [UInt8]) throws(StorageError) {
+    func deleteEntry(_ table: Table, _ property: PropertySchema, key: ListKey) throws(StorageError) {
         let db = try listDatabase(table, property)
         try recordOldList(table, property, key)
         let txn = transaction.lmdb
@@ -84,16 +80,9 @@ extension ListStore {
     /// Records the before-image of the list an entry `key` belongs to, before this write
     /// changes the entry: the list's old directory and map keys at its first change, and the
     /// entry's old bytes when it is a chunk or node the old list had.
-    func recordOldList(_ table: Table, _ property: PropertySchema, _ key: [UInt8]) throws(StorageError) {
-        let (owner, chunk) = try StorageError.translating("Reading the list entry key of '\(table.name).\(property.name)'") {
-            try key.withUnsafeBytes { k -> (ObjectKey, UInt32?) in
-                let owner = try ObjectKeyCoding.decode(UnsafeRawBufferPointer(rebasing: k.prefix(8)))
-                guard k.count == 12 else { return (owner, nil) }
-                return (owner, k.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian)
-            }
-        }
-        try transaction.recordOldList(table, property, owner: owner)
-        if let chunk { try transaction.recordOldChunk(table, property, owner: owner, chunk) }
+    func recordOldList(_ table: Table, _ property: PropertySchema, _ key: ListKey) throws(StorageError) {
+        try transaction.recordOldList(table, property, owner: key.owner)
+        if let entry = key.entry { try transaction.recordOldChunk(table, property, owner: key.owner, entry) }
     }
 
     func decode(_ element: [UInt8]?, _ property: PropertySchema) -> Value {

@@ -4,7 +4,7 @@
 extension ListStore {
     /// The key of the entry holding the sorted keys of `owner`'s map: owner(8 BE) then 'K',
     /// between the directory (8 bytes) and the chunks (12 bytes).
-    static func mapKeysKey(_ owner: ObjectKey) -> [UInt8] { key(owner) + [0x4B] }
+    static func mapKeysKey(_ owner: ObjectKey) -> ListKey { ListKey(mapKeysOf: owner) }
 
     /// The keys of `owner`'s map `property`, in increasing order.
     package func mapKeys(_ table: Table, _ property: PropertySchema, owner: ObjectKey) throws(StorageError) -> [String] {
