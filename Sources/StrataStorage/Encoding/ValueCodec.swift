@@ -105,9 +105,10 @@ package enum ValueCodec {
         case .data: return .data(Data(b))
         case .uuid: return b.count == 16 ? .uuid(UUID(bytes: b)) : .null
         case .link:
+            // Minimal little endian: its bytes are the low bytes of the key (at most 8 count).
             var x: UInt64 = 0
-            for i in 0..<b.count { x |= UInt64(b[i]) << (8 * UInt64(i)) }
-            return .link(x)
+            withUnsafeMutableBytes(of: &x) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: b.prefix(8))) }
+            return .link(UInt64(littleEndian: x))
         case .objectId: return b.count == 12 ? .objectId(ObjectId(bytes: b)) : .null
         case .decimal128: return b.count == 16 ? .decimal128(BID128(bits: UInt128(littleEndian: b.loadUnaligned(as: UInt128.self)))) : .null
         case .mixed:
