@@ -46,11 +46,17 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
     // MARK: Mutating (inside a write once managed)
 
     /// Appends `object` (an unmanaged object is added to the Realm with its graph).
-    public func append(_ object: Element) { insert(contentsOf: [object], at: count) }
+    public func append(_ object: Element) { appendElements([object]) }
 
     /// Appends every element of `objects`.
     public func append<S: Sequence>(objectsIn objects: S) where S.Iterator.Element == Element {
-        insert(contentsOf: Array(objects), at: count)
+        appendElements(Array(objects))
+    }
+
+    /// Appends `newElements`: at the end of the stored list, without counting it first.
+    private func appendElements(_ newElements: [Element]) {
+        guard let store else { return unmanaged.append(contentsOf: newElements) }
+        store.write { list in try list.insert(newElements.map { try store.storedValue(of: $0) }, at: nil) }
     }
 
     /// Inserts `object` at `index` (0...count).

@@ -71,7 +71,8 @@ final class ListStore {
         func count() throws -> Int { try txn.lists.count(store.table, store.property, owner: store.ownerKey) }
         func values() throws -> [StrataStorage.Value] { try txn.lists.values(store.table, store.property, owner: store.ownerKey) }
         func value(at i: Int) throws -> StrataStorage.Value { try txn.lists.value(store.table, store.property, owner: store.ownerKey, at: i) }
-        func insert(_ values: [StrataStorage.Value], at i: Int) throws { try txn.lists.insert(store.table, store.property, owner: store.ownerKey, values, at: i) }
+        /// Inserts at `i`, or at the end when nil.
+        func insert(_ values: [StrataStorage.Value], at i: Int?) throws { try txn.lists.insert(store.table, store.property, owner: store.ownerKey, values, at: i) }
         @discardableResult
         func remove(at i: Int) throws -> StrataStorage.Value { try txn.lists.remove(store.table, store.property, owner: store.ownerKey, at: i) }
         func replace(at i: Int, with v: StrataStorage.Value) throws { try txn.lists.replace(store.table, store.property, owner: store.ownerKey, at: i, with: v) }

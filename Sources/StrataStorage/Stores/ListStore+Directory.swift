@@ -50,9 +50,11 @@ extension ListStore {
     }
 
     /// The run of chunks holding position `index` of `owner`'s list `property`, for a write
-    /// to change: an index in `0..<count`, or also `count` (where an append goes) when `orEnd`.
-    func run(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, at index: Int, orEnd: Bool = false) throws(StorageError) -> ChunkRun {
+    /// to change: an index in `0..<count`, or also `count` (where an append goes) when `orEnd`,
+    /// which a nil index stands for.
+    func run(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, at index: Int?, orEnd: Bool = false) throws(StorageError) -> ChunkRun {
         let dir = try directory(table, property, owner)
+        let index = index ?? dir.total
         guard index >= 0, index < dir.total || (orEnd && index == dir.total) else {
             throw StorageError(.invalidInput, "Index \(index) is out of bounds (the list has \(dir.total) elements)")
         }

@@ -65,9 +65,10 @@ package struct ListStore {
         return values
     }
 
-    /// Inserts `values` at `index` (0...count) of `owner`'s list `property`; into a set, the
-    /// values not yet members each go to their place in value order and `index` is not used.
-    package func insert(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value], at index: Int) throws(StorageError) {
+    /// Inserts `values` at `index` (0...count; nil: at the end, with no count read first) of
+    /// `owner`'s list `property`; into a set, the values not yet members each go to their
+    /// place in value order and `index` is not used.
+    package func insert(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value], at index: Int?) throws(StorageError) {
         if property.isSet {
             for v in values { try insertMember(table, property, owner: owner, v) }
             return
@@ -75,12 +76,13 @@ package struct ListStore {
         try insertElements(table, property, owner: owner, values, at: index)
     }
 
-    /// Inserts `values` at `index` (0...count), as they are.
-    func insertElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value], at index: Int) throws(StorageError) {
+    /// Inserts `values` at `index` (0...count; nil: at the end), as they are.
+    func insertElements(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value], at index: Int?) throws(StorageError) {
         if values.isEmpty { return }
         for v in values { try checkListValue(table, property, v) }
         try transaction.objects.claimEmbedded(table, property, values)
         var run = try run(table, property, owner, at: index, orEnd: true)
+        let index = index ?? run.directory.total
         let new = values.map { ListEncoding.element($0, of: property.type) }
         let wasEmpty = run.directory.total == 0
         if run.chunks.isEmpty {
