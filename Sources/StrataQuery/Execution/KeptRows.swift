@@ -17,29 +17,38 @@ package struct KeptRows {
 
     /// The most rows kept; past it, none are.
     static let limit = 4_096
+    /// Whether rows are still being kept.
+    private(set) var isKeeping: Bool
+    private var views: [RowView] = []
+    private var stored: [UnsafeRawBufferPointer]?
+
     /// The rows; nil when not kept.
-    package private(set) var rows: Rows?
+    package var rows: Rows? {
+        guard isKeeping else { return nil }
+        return stored.map(Rows.stored) ?? .views(views)
+    }
 
     /// Keeps rows read through `txn` if it reads a plain file.
     package init(_ txn: StorageTransaction) {
-        rows = txn.crypto == nil ? .views([]) : nil
+        isKeeping = txn.crypto == nil
     }
 
-    /// Whether rows are still being kept.
-    var isKeeping: Bool { rows != nil }
-
     mutating func keep(_ row: RowView) {
-        guard case .views(var views) = rows, views.count < Self.limit else { return drop() }
-        rows = nil  // `views` is the only reference while it grows
+        guard isKeeping else { return }
+        guard views.count < Self.limit else { return drop() }
         views.append(row)
-        rows = .views(views)
     }
 
     /// Keeps the matches' rows as stored (all of them, or none past `limit`).
     mutating func keep(stored: [UnsafeRawBufferPointer]) {
-        rows = isKeeping && stored.count <= Self.limit ? .stored(stored) : nil
+        guard isKeeping, stored.count <= Self.limit else { return drop() }
+        self.stored = stored
     }
 
     /// Keeps none: the matches were found without reading their rows.
-    mutating func drop() { rows = nil }
+    mutating func drop() {
+        isKeeping = false
+        views = []
+        stored = nil
+    }
 }

@@ -43,8 +43,13 @@ package struct ListStore {
                 return place
             }
         }
-        return try read(table, property, key: Self.key(owner, chunk: found.entry)) { (bytes) throws(StorageError) in
-            guard let bytes, let element = ListEncoding.element(at: found.offset, in: bytes) else { throw damagedList(table, property, owner) }
+        return try element(table, property, owner, chunk: found.entry, at: found.offset)
+    }
+
+    /// Element `offset` of chunk `id` of `owner`'s list `property`, decoding only it.
+    private func element(_ table: Table, _ property: PropertySchema, _ owner: ObjectKey, chunk id: UInt32, at offset: Int) throws(StorageError) -> Value {
+        try read(table, property, key: Self.key(owner, chunk: id)) { (bytes) throws(StorageError) in
+            guard let bytes, let element = ListEncoding.element(at: offset, in: bytes) else { throw damagedList(table, property, owner) }
             return element.map { ValueCodec.decode($0, as: property.type) } ?? .null
         }
     }
@@ -143,7 +148,7 @@ package struct ListStore {
         try checkListValue(table, property, value)
         var run = try run(table, property, owner, at: index)
         guard let (c, offset) = run.locate(index) else { throw damagedList(table, property, owner) }
-        let old = try self.value(table, property, owner: owner, at: index)
+        let old = try element(table, property, owner, chunk: run.chunks[c].id, at: offset)
         if owning && old != value { try transaction.objects.claimEmbedded(table, property, CollectionOfOne(value)) }
         _ = try splice(table, property, owner, &run, c, at: offset, removing: 1, inserting: [ListEncoding.element(value, of: property.type)])
         try store(table, property, owner, run, adding: 0)
