@@ -30,7 +30,7 @@ package struct Cursor: ~Copyable {
 
     /// The transaction's `readBounds`, which every key and value read is checked against.
     @inline(__always)
-    private var readBounds: ReadBounds? { transaction._withUnsafeGuaranteedRef { $0.readBounds } }
+    var readBounds: ReadBounds? { transaction._withUnsafeGuaranteedRef { $0.readBounds } }
 
     @inline(__always)
     private func move(_ op: MDB_cursor_op) throws(LMDBError) -> Entry? {
@@ -50,6 +50,14 @@ package struct Cursor: ~Copyable {
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         return (try k.bytes(within: readBounds), try d.bytes(within: readBounds))
+    }
+
+    /// Reads up to `asked` entries, the first by `first` (from `keys[0]` when it seeks), the
+    /// others by `MDB_NEXT`, in one guarded call; `count` is set to the entries read.
+    @inline(__always)
+    func batch(_ first: MDB_cursor_op, _ keys: UnsafeMutablePointer<MDB_val>, _ values: UnsafeMutablePointer<MDB_val>,
+               _ asked: Int, _ count: inout Int) -> Int32 {
+        serialized { strata_guarded_cursor_batch(handle, first, keys, values, asked, &count) }
     }
 
     /// Entries `scan` asks LMDB for in one guarded call.
@@ -80,7 +88,7 @@ package struct Cursor: ~Copyable {
             while left > 0 {
                 var count = 0
                 let asked = min(left, Self.batchSize)
-                let rc = serialized { strata_guarded_cursor_batch(handle, first, keys, values, asked, &count) }
+                let rc = batch(first, keys, values, asked, &count)
                 for i in 0..<count where try !body(try keys[i].bytes(within: readBounds), try values[i].bytes(within: readBounds)) {
                     return false
                 }

@@ -177,7 +177,7 @@ open class ObjectBase: NSObject {
     @usableFromInline
     func _managedString(_ index: Int) -> String? {
         guard let (row, id) = plainSlot(index, isOfType: { if case .string = $0 { true } else { false } }) else { return nil }
-        return String(decoding: row.slotBytes(id), as: UTF8.self)
+        return StoredString.decode(row.slotBytes(id))
     }
 
     /// Reads a managed property's stored value: a value, a link's object, or a collection.

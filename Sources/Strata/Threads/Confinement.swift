@@ -51,10 +51,12 @@ struct Confinement {
         }
     }
 
-    /// Traps unless the caller may use the instance.
+    /// Traps unless the caller may use the instance. Threads are compared as glibc's
+    /// `pthread_equal` compares them (`pthread_t` is the thread's address): inline, with no
+    /// call, because this runs on every property read.
     @inline(__always)
     func check() {
-        if pthread_equal(thread, pthread_self()) == 0 { checkOffOpeningThread() }
+        if thread != pthread_self() { checkOffOpeningThread() }
     }
 
     /// `check()` away from the opening thread: fine on the owning queue, or when frozen.

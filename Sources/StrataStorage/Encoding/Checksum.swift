@@ -39,7 +39,7 @@ package enum Checksum {
 
     /// `sealed` without its last 4 bytes, if they are the seal of the rest under `key` in the
     /// database of `seed`; nil otherwise (shorter than a seal, or damaged).
-    @usableFromInline
+    @inline(__always)
     static func verified(_ sealed: UnsafeRawBufferPointer, _ seed: UInt32, key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard sealed.count >= 4 else { return nil }
         let body = UnsafeRawBufferPointer(start: sealed.baseAddress, count: sealed.count - 4)

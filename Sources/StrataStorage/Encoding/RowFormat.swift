@@ -68,9 +68,15 @@ package struct RowView {
     @inlinable @inline(__always)
     package init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 2 else { return nil }
-        let flags = bytes[0]
-        var offset = 1
-        guard let count = Varint.read(bytes, at: &offset), count < 1 << 16 else { return nil }
+        let flags = bytes.load(as: UInt8.self)
+        // A slot count below 128 is one varint byte: read without the varint loop.
+        var offset = 2
+        var count = UInt64(bytes.load(fromByteOffset: 1, as: UInt8.self))
+        if count >= 0x80 {
+            offset = 1
+            guard let long = Varint.read(bytes, at: &offset), long < 1 << 16 else { return nil }
+            count = long
+        }
         self.bytes = bytes
         slotCount = Int(count)
         width = 1 << Int(flags & 3)

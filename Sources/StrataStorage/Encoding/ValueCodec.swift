@@ -101,7 +101,7 @@ package enum ValueCodec {
         case .date:
             let t = b.count == 8 ? Double(bitPattern: b.loadUnaligned(as: UInt64.self).littleEndian) : 0
             return .date(Date(timeIntervalSinceReferenceDate: t))
-        case .string: return .string(String(decoding: b, as: UTF8.self))
+        case .string: return .string(StoredString.decode(b))
         case .data: return .data(Data(b))
         case .uuid: return b.count == 16 ? .uuid(UUID(bytes: b)) : .null
         case .link:

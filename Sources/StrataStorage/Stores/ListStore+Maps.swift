@@ -109,7 +109,7 @@ enum MapKeysEncoding {
         keys.reserveCapacity(Int(n))
         for _ in 0..<n {
             guard let length = Varint.read(bytes, at: &o), length <= bytes.count - o else { return nil }
-            keys.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[o..<o + Int(length)]), as: UTF8.self))
+            keys.append(StoredString.decode(UnsafeRawBufferPointer(rebasing: bytes[o..<o + Int(length)])))
             o += Int(length)
         }
         return o == bytes.count ? keys : nil

@@ -4,10 +4,10 @@ import LMDB
 /// batch is one LMDB cursor walk that ends before `next` returns, so no cursor outlives the
 /// call that opened it, whatever becomes of the transaction afterwards.
 ///
-/// On an encrypted file a batch's rows are decrypted into one block (`block`), which the next
-/// batch reuses unless someone holds it: a row handed out stays valid until the cursor reads
-/// its next batch, or for as long as its batch's block is held (an object given the row holds
-/// it). On a plain file rows lie in the memory map and `block` is nil.
+/// On an encrypted file rows are decrypted into a block (`block`), which is reused when full
+/// unless someone holds it: a row handed out stays valid until the cursor fills its block
+/// again, or for as long as that block is held (an object given the row holds it). On a plain
+/// file rows lie in the memory map and `block` is nil.
 ///
 /// In a read transaction, a walk that reaches the table's end having met a different number
 /// of rows than the table counts (`mdb_stat`, which reads no page of the table) ends with a
@@ -17,87 +17,89 @@ import LMDB
 package final class RowCursor {
     private let table: Table
     private let transaction: StorageTransaction
-    /// The rows read ahead, and how many of them `next` has handed out.
-    @exclusivity(unchecked) private var batch: ContiguousArray<(ObjectKey, RowView)> = []
+    /// The entries read ahead, how many there are, and how many of them `next` has handed
+    /// out.
+    private let entries = CursorEntries(capacity: 128)
+    @exclusivity(unchecked) private var available = 0
     @exclusivity(unchecked) private var position = 0
-    /// Where the next batch starts; nil once the table's end is reached.
-    @exclusivity(unchecked) private var resume: ObjectKey? = 0
+    /// The least key the walk may meet next (where the next read begins); nil once it met
+    /// the greatest key.
+    @exclusivity(unchecked) private var least: ObjectKey? = 0
+    /// Whether the entries read last are the last there are (the table's end, or an error).
+    @exclusivity(unchecked) private var readAll = false
     /// Rows met so far.
     @exclusivity(unchecked) private var met = 0
-    /// An error met while reading ahead, thrown when `next` reaches it.
+    /// An error met when reading ahead, thrown once the entries before it are handed out.
     @exclusivity(unchecked) private var failure: StorageError?
-    /// On an encrypted file, the block the rows of the current batch are decrypted into.
+    /// On an encrypted file, the block rows are decrypted into.
     @exclusivity(unchecked) package private(set) var block: DecryptedRecords?
     /// Whether the rows are decrypted (the file is encrypted): only then is there a `block`.
     package let decrypts: Bool
-    /// Rows per batch: enough that the cursor open and seek of a batch cost little per row.
-    private static let batchSize = 128
+    /// The rows' seal: its seed, and whether a row must have one (`RowView(stored:)`).
+    private let seed: UInt32
+    private let sealRequired: Bool
 
     init(_ table: Table, transaction: StorageTransaction) {
         self.table = table
         self.transaction = transaction
         decrypts = transaction.crypto != nil
-        batch.reserveCapacity(Self.batchSize)
+        seed = table.rowSeed
+        sealRequired = transaction.seals
     }
 
     /// The next object's key and row, or nil after the last.
     package func next() throws(StorageError) -> (ObjectKey, RowView)? {
-        if position == batch.count {
-            if failure == nil { readBatch() }
-            if position == batch.count {
+        if position == available {
+            guard failure == nil, readAhead() else {
                 guard let failure else { return nil }
                 self.failure = nil
                 throw failure
             }
         }
-        defer { position += 1 }
-        return batch[position]
+        let k = entries.key(position), v = entries.value(position)
+        position += 1
+        guard k.count == 8 else { throw transaction.rows.damaged(table, 0) }
+        let key = ObjectKey(bigEndian: k.loadUnaligned(as: UInt64.self))
+        // Keys out of order: the walk went through a damaged branch page.
+        guard let floor = least, key >= floor else { throw transaction.rows.damaged(table, key) }
+        least = key == .max ? nil : key + 1
+        met += 1
+        if decrypts { return (key, try decrypted(key, v)) }
+        guard let row = RowView(stored: v, seed, key: k, sealRequired: sealRequired) else { throw transaction.rows.damaged(table, key) }
+        return (key, row)
     }
 
-    /// Reads the rows from `resume` on, up to `batchSize`; an error ends the batch early and
-    /// is kept in `failure`.
-    private func readBatch() {
-        batch.removeAll(keepingCapacity: true)
+    /// Reads the entries from `least` on; false when there are none (the table's end, or an
+    /// error, kept in `failure`).
+    private func readAhead() -> Bool {
         position = 0
-        guard let start = resume else { return }
-        resume = nil
-        let table = self.table, transaction = self.transaction
-        if decrypts { takeBlock(RecordCrypto.blockSize) }
+        available = 0
+        guard !readAll, var start = least.map(ObjectKeyCoding.encode) else { return false }
+        let table = self.table, transaction = self.transaction, entries = self.entries
         do {
             try StorageError.translating("Scanning '\(table.name)'") {
                 try transaction.lmdb.withCursor(table.rows) { cursor in
-                    var first = ObjectKeyCoding.encode(start)
-                    let reachedEnd = try withUnsafeBytes(of: &first) { from in
-                        try cursor.scan(from: from) { k, v in
-                            guard k.count == 8 else { throw transaction.rows.damaged(table, 0) }
-                            let key = try ObjectKeyCoding.decode(k)
-                            // Keys out of order: the walk went through a damaged branch page.
-                            if key < start || batch.last.map({ key <= $0.0 }) == true { throw transaction.rows.damaged(table, key) }
-                            // `decrypts` first: a plain file's walk touches no reference here.
-                            if decrypts, !block!.hasRoom(forSealed: v) {
-                                // The next batch starts at this row, in a block with room for it.
-                                if !batch.isEmpty {
-                                    resume = key
-                                    return false
-                                }
-                                takeBlock(v.count)
-                            }
-                            let row = decrypts ? try transaction.rows.view(table, key, v, into: block!) : try transaction.rows.view(table, key, v)
-                            batch.append((key, row))
-                            met += 1
-                            guard batch.count < Self.batchSize else {
-                                resume = key == .max ? nil : key + 1
-                                return false
-                            }
-                            return true
-                        }
-                    }
-                    if reachedEnd { try checkCount() }
+                    withUnsafeBytes(of: &start) { cursor.read(from: $0, into: entries) }
                 }
+                if let error = entries.failure { throw error }
+            }
+            if entries.reachedEnd {
+                readAll = true
+                try checkCount(met + entries.count)
             }
         } catch {
+            readAll = true
             failure = error
         }
+        available = entries.count
+        return available > 0
+    }
+
+    /// The row stored as `stored` under `key` on an encrypted file, decrypted into `block`
+    /// (a new block when it is full and still held).
+    private func decrypted(_ key: ObjectKey, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
+        if block.map({ !$0.hasRoom(forSealed: stored) }) ?? true { takeBlock(stored.count) }
+        return try transaction.rows.view(table, key, stored, into: block!)
     }
 
     /// Makes `block` an empty block of at least `capacity` bytes: the current one when nothing
@@ -111,12 +113,12 @@ package final class RowCursor {
     }
 
     /// At the table's end of a walk in a read transaction: throws unless the walk met as many
-    /// rows as the table counts.
-    private func checkCount() throws(StorageError) {
+    /// rows (`walked`) as the table counts.
+    private func checkCount(_ walked: Int) throws(StorageError) {
         guard !transaction.isWrite else { return }
         let counted = try StorageError.translating("Counting '\(table.name)'") { try transaction.lmdb.count(table.rows) }
-        guard counted != met else { return }
+        guard counted != walked else { return }
         let path = transaction.file.path
-        throw StorageError(.invalidDatabase, "'\(path)' is damaged: a walk over '\(table.name)' meets \(met) objects, but the table counts \(counted); run `strata check \(path)`")
+        throw StorageError(.invalidDatabase, "'\(path)' is damaged: a walk over '\(table.name)' meets \(walked) objects, but the table counts \(counted); run `strata check \(path)`")
     }
 }

@@ -41,8 +41,14 @@ package struct RowStore {
                   let row = RowView(opened) else { throw damaged(table, key) }
             return row
         }
-        let sealRequired = transaction.seals, seed = table.rowSeed
-        guard let row = withUnsafeBytes(of: &k, { RowView(stored: bytes, seed, key: $0, sealRequired: sealRequired) }) else {
+        return try withUnsafeBytes(of: &k) { k throws(StorageError) in try view(table, key, storedKey: k, bytes) }
+    }
+
+    /// The row stored as `bytes` under object `key`, whose stored form `storedKey` the caller
+    /// has (a cursor walk), on a plain file; throws when it is damaged.
+    @inline(__always)
+    func view(_ table: Table, _ key: ObjectKey, storedKey: UnsafeRawBufferPointer, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
+        guard let row = RowView(stored: bytes, table.rowSeed, key: storedKey, sealRequired: transaction.seals) else {
             throw damaged(table, key)
         }
         return row
