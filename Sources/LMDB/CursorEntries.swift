@@ -58,16 +58,11 @@ package final class CursorEntries {
         failure = rc == MDB_SUCCESS || rc == MDB_NOTFOUND ? nil : LMDBError(rc)
         count = found
         guard let bounds else { return }
-        for i in 0..<found {
-            do {
-                _ = try bounds.bytes(keys[i])
-                _ = try bounds.bytes(values[i])
-            } catch {
-                count = i
-                reachedEnd = false
-                failure = error
-                return
-            }
+        for i in 0..<found where !bounds.holds(keys[i]) || !bounds.holds(values[i]) {
+            count = i
+            reachedEnd = false
+            failure = .corrupted
+            return
         }
     }
 }

@@ -32,21 +32,26 @@ struct ReadBounds {
     /// The bytes of `val`, once they are known to lie where an intact page puts them.
     @inline(__always)
     func bytes(_ val: MDB_val) throws(LMDBError) -> UnsafeRawBufferPointer {
-        guard val.mv_size <= fileBytes else { throw LMDBError.corrupted }
-        if alignedPageSize != 0, val.mv_size != 0, let start = val.mv_data {
-            let offset = Int(bitPattern: UInt(bitPattern: start)) & (alignedPageSize - 1)
-            if offset + val.mv_size > alignedPageSize { try checkOverflow(start, offset, val.mv_size) }
-        }
+        guard holds(val) else { throw LMDBError.corrupted }
         return UnsafeRawBufferPointer(start: val.mv_data, count: val.mv_size)
     }
 
-    /// Throws unless `size` bytes at `start` (at `offset` in its page, running past the page)
-    /// are the value of overflow pages that hold them.
-    private func checkOverflow(_ start: UnsafeMutableRawPointer, _ offset: Int, _ size: Int) throws(LMDBError) {
-        guard offset == Self.headerSize else { throw LMDBError.corrupted }
+    /// Whether the bytes of `val` lie where an intact page puts them.
+    @inline(__always)
+    func holds(_ val: MDB_val) -> Bool {
+        guard val.mv_size <= fileBytes else { return false }
+        guard alignedPageSize != 0, val.mv_size != 0, let start = val.mv_data else { return true }
+        let offset = Int(bitPattern: UInt(bitPattern: start)) & (alignedPageSize - 1)
+        return offset + val.mv_size <= alignedPageSize || overflowPagesHold(start, offset, val.mv_size)
+    }
+
+    /// Whether `size` bytes at `start` (at `offset` in its page, running past the page) are
+    /// the value of overflow pages that hold them.
+    private func overflowPagesHold(_ start: UnsafeMutableRawPointer, _ offset: Int, _ size: Int) -> Bool {
+        guard offset == Self.headerSize else { return false }
         let header = UnsafeRawPointer(start - Self.headerSize)
         let flags = header.loadUnaligned(fromByteOffset: 10, as: UInt16.self)
         let pages = Int(header.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-        guard flags & Self.overflowFlag != 0, size <= pages * alignedPageSize - Self.headerSize else { throw LMDBError.corrupted }
+        return flags & Self.overflowFlag != 0 && size <= pages * alignedPageSize - Self.headerSize
     }
 }

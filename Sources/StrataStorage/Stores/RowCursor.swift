@@ -6,8 +6,9 @@ import LMDB
 ///
 /// On an encrypted file rows are decrypted into a block (`block`), which is reused when full
 /// unless someone holds it: a row handed out stays valid until the cursor fills its block
-/// again, or for as long as that block is held (an object given the row holds it). On a plain
-/// file rows lie in the memory map and `block` is nil.
+/// again, or for as long as that block is held (an object given the row holds it). A cursor
+/// that `keepsRows` decrypts into the transaction's memory instead, so its rows stay valid
+/// until the transaction ends. On a plain file rows lie in the memory map and `block` is nil.
 ///
 /// In a read transaction, a walk that reaches the table's end having met a different number
 /// of rows than the table counts (`mdb_stat`, which reads no page of the table) ends with a
@@ -35,14 +36,17 @@ package final class RowCursor {
     @exclusivity(unchecked) package private(set) var block: DecryptedRecords?
     /// Whether the rows are decrypted (the file is encrypted): only then is there a `block`.
     package let decrypts: Bool
+    /// Whether rows are decrypted into the transaction's memory rather than `block`.
+    private let keepsRows: Bool
     /// The rows' seal: its seed, and whether a row must have one (`RowView(stored:)`).
     private let seed: UInt32
     private let sealRequired: Bool
 
-    init(_ table: Table, transaction: StorageTransaction) {
+    init(_ table: Table, transaction: StorageTransaction, keepsRows: Bool) {
         self.table = table
         self.transaction = transaction
         decrypts = transaction.crypto != nil
+        self.keepsRows = keepsRows
         seed = table.rowSeed
         sealRequired = transaction.seals
     }
@@ -64,7 +68,7 @@ package final class RowCursor {
         guard let floor = least, key >= floor else { throw transaction.rows.damaged(table, key) }
         least = key == .max ? nil : key + 1
         met += 1
-        if decrypts { return (key, try decrypted(key, v)) }
+        if decrypts { return (key, keepsRows ? try transaction.rows.view(table, key, storedKey: k, v) : try decrypted(key, v)) }
         guard let row = RowView(stored: v, seed, key: k, sealRequired: sealRequired) else { throw transaction.rows.damaged(table, key) }
         return (key, row)
     }

@@ -3,8 +3,9 @@
 package enum RowLifetime: Sendable {
     /// Until the transaction ends: the body may keep rows (a top-k of rows).
     case transaction
-    /// Until the body returns: the walk decrypts every row into one buffer it reuses, so a
-    /// scan holds one row's plaintext rather than every row's until its transaction ends.
+    /// Until the body returns: the walk decrypts rows into a buffer it reuses (one row's
+    /// for a walk over chosen keys, a block of rows' for a walk over the table, `RowCursor`),
+    /// so a scan does not hold every row's plaintext until its transaction ends.
     case call
 }
 
@@ -20,7 +21,15 @@ struct RowDecryption {
 
     /// The row stored as `bytes` under object `key` (`RowStore.view`).
     mutating func view(_ store: RowStore, _ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
-        guard reuses else { return try store.view(table, key, bytes) }
+        var k = ObjectKeyCoding.encode(key)
+        return try withUnsafeBytes(of: &k) { k throws(StorageError) in try view(store, table, key, storedKey: k, bytes) }
+    }
+
+    /// The row stored as `bytes` under object `key`, stored as `storedKey` (`RowStore.view`).
+    @inline(__always)
+    mutating func view(_ store: RowStore, _ table: Table, _ key: ObjectKey, storedKey: UnsafeRawBufferPointer,
+                       _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
+        guard reuses else { return try store.view(table, key, storedKey: storedKey, bytes) }
         let count = bytes.count - RecordCipher.overhead
         if buffer.map({ $0.capacity < count }) ?? true { buffer = DecryptedRecords(capacity: max(count, 4 << 10)) }
         let buffer = self.buffer!

@@ -24,7 +24,7 @@ extension RowStore {
                             while next < keys.count, keys[next] < key { next += 1 }  // keys with no row
                             guard next < keys.count else { return false }
                             if keys[next] == key {
-                                try body(key, try decryption.view(self, table, key, v))
+                                try body(key, try decryption.view(self, table, key, storedKey: k, v))
                                 next += 1
                             }
                             return next < keys.count

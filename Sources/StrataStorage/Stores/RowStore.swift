@@ -36,18 +36,16 @@ package struct RowStore {
     @inline(__always)
     func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
         var k = ObjectKeyCoding.encode(key)
-        if let crypto = transaction.crypto {
-            guard let opened = withUnsafeBytes(of: &k, { crypto.open(table.rowsName, key: $0, bytes) }),
-                  let row = RowView(opened) else { throw damaged(table, key) }
-            return row
-        }
         return try withUnsafeBytes(of: &k) { k throws(StorageError) in try view(table, key, storedKey: k, bytes) }
     }
 
-    /// The row stored as `bytes` under object `key`, whose stored form `storedKey` the caller
-    /// has (a cursor walk), on a plain file; throws when it is damaged.
+    /// `view` for a caller that has the key's stored form, `storedKey` (a cursor walk).
     @inline(__always)
     func view(_ table: Table, _ key: ObjectKey, storedKey: UnsafeRawBufferPointer, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
+        if let crypto = transaction.crypto {
+            guard let opened = crypto.open(table.rowsName, key: storedKey, bytes), let row = RowView(opened) else { throw damaged(table, key) }
+            return row
+        }
         guard let row = RowView(stored: bytes, table.rowSeed, key: storedKey, sealRequired: transaction.seals) else {
             throw damaged(table, key)
         }
@@ -94,26 +92,16 @@ package struct RowStore {
     /// an encrypted file a row stays valid as `lifetime` says.
     package func forEach(_ table: Table, rows lifetime: RowLifetime = .transaction,
                          _ body: (ObjectKey, RowView) throws -> Bool) throws {
-        var decryption = RowDecryption(lifetime, self)
-        try StorageError.translatingLMDBErrors("Scanning '\(table.name)'") {
-            try transaction.lmdb.withCursor(table.rows) { cursor in
-                var previous: ObjectKey?
-                try cursor.forEach { k, v in
-                    guard k.count == 8 else { throw damaged(table, 0) }
-                    let key = try ObjectKeyCoding.decode(k)
-                    // Keys out of order: the walk went through a damaged branch page.
-                    if let previous, key <= previous { throw damaged(table, key) }
-                    previous = key
-                    return try body(key, try decryption.view(self, table, key, v))
-                }
-            }
+        let rows = RowCursor(table, transaction: transaction, keepsRows: lifetime == .transaction)
+        while let (key, row) = try rows.next() {
+            if try !body(key, row) { return }
         }
     }
 
     /// A cursor over every row of the class, in key order. Valid while this transaction is
     /// open and (in a write) until its next write.
     package func scan(_ table: Table) -> RowCursor {
-        RowCursor(table, transaction: transaction)
+        RowCursor(table, transaction: transaction, keepsRows: false)
     }
 
     /// Every object key of the table, in key order.
