@@ -8,13 +8,14 @@ import Synchronization
 /// Bytes returned by `get` and by cursors point into the memory map and are valid only until
 /// the transaction ends, or (in a write transaction) until the next write. `deinit` aborts a
 /// transaction that was neither committed nor aborted. Not thread-safe: one thread at a time,
-/// unless the read transaction is `share`d.
+/// unless the read transaction is `share`d. So its state is not checked for exclusive access
+/// at run time (`@exclusivity(unchecked)`): every LMDB call reads it.
 package final class Transaction {
-    package private(set) var handle: OpaquePointer?
+    @exclusivity(unchecked) package private(set) var handle: OpaquePointer?
     package let environment: Environment
     package let isReadOnly: Bool
     /// Whether a read transaction is reset (its snapshot released) and may be `renew`ed.
-    package private(set) var isReset = false
+    @exclusivity(unchecked) package private(set) var isReset = false
     /// Held around every LMDB call on a read transaction that threads share (and on its
     /// cursors): LMDB lets a read-only transaction span threads only if its use is serialised
     /// (`MDB_NOTLS`). Taken only once `isShared`.
@@ -24,7 +25,7 @@ package final class Transaction {
     @exclusivity(unchecked) package private(set) var isShared = false
     /// Whether the transaction is registered as using the environment's map (a top-level one
     /// that is neither ended nor reset): the map cannot move until it lets go.
-    private var holdsMap = false
+    @exclusivity(unchecked) private var holdsMap = false
     /// Where a read transaction's keys and values may lie (`ReadBounds`), set when its
     /// snapshot begins; nil for a write transaction, which reads its own new pages too.
     @exclusivity(unchecked) private(set) var readBounds: ReadBounds?

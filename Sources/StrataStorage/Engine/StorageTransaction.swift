@@ -9,15 +9,19 @@ import LMDB
 /// Row bytes handed out (`RowView`) point into the memory map: valid until the transaction
 /// ends, and in a write transaction until its next write (`changeCounter` tells callers
 /// when cached views went stale). Errors are `StorageError`s.
+///
+/// One thread uses it at a time (a frozen Realm's shared snapshot is filled before it is
+/// shared and serialises its LMDB calls), so the state its reads and writes touch on every
+/// call is not checked for exclusive access at run time (`@exclusivity(unchecked)`).
 package final class StorageTransaction {
     package let file: StorageFile
     /// The LMDB transaction operations go through (a nested one inside `atomically`).
-    package private(set) var lmdb: Transaction
+    @exclusivity(unchecked) package private(set) var lmdb: Transaction
     package let isWrite: Bool
     /// The schema stored in the file, as of this transaction.
     package internal(set) var schema: FileSchema
     /// The version this transaction reads: the number of the newest commit it sees.
-    package private(set) var version: UInt64
+    @exclusivity(unchecked) package private(set) var version: UInt64
     /// Whether the file is of format 3 or later (or new), whose records are all sealed with a
     /// checksum: this transaction seals what it writes and requires a seal on what it reads.
     /// In an older file it writes records unsealed, as older Strata does (docs/FILE-FORMAT.md,
@@ -30,10 +34,10 @@ package final class StorageTransaction {
     /// AES-256-GCM instead of a checksum (docs/ENCRYPTION.md); nil for a plain file.
     package let crypto: RecordCrypto?
     /// What this write transaction has changed so far.
-    package internal(set) var changes = ChangeSet()
+    @exclusivity(unchecked) package internal(set) var changes = ChangeSet()
     /// Bumped on every write: cached row views from an earlier count are stale. Set by the
     /// owner that caches row views; nil for one that does not.
-    package var changeCounter: ChangeCounter?
+    @exclusivity(unchecked) package var changeCounter: ChangeCounter?
     /// The text stored in the history entry of this commit, if any.
     package var commitDescription: String?
     /// Which history entries the commit keeps (a bounded number of older ones are removed);
@@ -47,19 +51,19 @@ package final class StorageTransaction {
     /// Handles usable in this transaction: those visible when it began.
     let handles: [String: Database]
     /// Handles this write transaction created (visible to others once it commits).
-    var created: [String: Database] = [:]
+    @exclusivity(unchecked) var created: [String: Database] = [:]
     /// Whether this write holds the file's lease to create databases (until it ends).
     var isCreating = false
     /// The tables opened so far, by class name.
-    var tables: [String: Table] = [:]
+    @exclusivity(unchecked) var tables: [String: Table] = [:]
     /// Whether this write changed the stored schema.
     var schemaChanged = false
     /// The object keys this write hands out.
-    var keys = KeyCounters()
+    @exclusivity(unchecked) var keys = KeyCounters()
     /// The before-images this write has recorded (`StorageTransaction+OldValues.swift`).
-    var oldValues = ObjectImages()
+    @exclusivity(unchecked) var oldValues = ObjectImages()
     /// Whether this write records before-images: nil until its first change asks the meta.
-    var oldValuesEnabled: Bool?
+    @exclusivity(unchecked) var oldValuesEnabled: Bool?
     /// Whether this commit's new values are the whole file (the commit that makes the file a
     /// replication origin: `StorageTransaction+NewValues.swift`).
     var newValuesAreSnapshot = false
