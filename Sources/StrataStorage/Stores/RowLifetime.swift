@@ -20,6 +20,7 @@ struct RowDecryption {
     }
 
     /// The row stored as `bytes` under object `key` (`RowStore.view`).
+    @inline(__always)
     mutating func view(_ store: RowStore, _ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
         var k = ObjectKeyCoding.encode(key)
         return try withUnsafeBytes(of: &k) { k throws(StorageError) in try view(store, table, key, storedKey: k, bytes) }
