@@ -93,8 +93,10 @@ package struct RowStore {
     package func forEach(_ table: Table, rows lifetime: RowLifetime = .transaction,
                          _ body: (ObjectKey, RowView) throws -> Bool) throws {
         let rows = RowCursor(table, transaction: transaction, keepsRows: lifetime == .transaction)
-        while let (key, row) = try rows.next() {
-            if try !body(key, row) { return }
+        try StorageError.translatingLMDBErrors("Scanning '\(table.name)'") {
+            while let (key, row) = try rows.next() {
+                if try !body(key, row) { return }
+            }
         }
     }
 
