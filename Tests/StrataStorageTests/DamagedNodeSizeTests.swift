@@ -56,10 +56,21 @@ final class DamagedNodeSizeTests: StorageFileTestCase {
         XCTAssertThrowsError(try read.rows.read(table, key)) { error in
             XCTAssertEqual((error as? StorageError)?.code, .invalidDatabase, "\(error)")
         }
+        // A walk hands out the dog before the damaged one, then fails, and stays failed.
         let scan = read.rows.scan(table)
-        XCTAssertThrowsError(try { while try scan.next() != nil {} }()) { error in
+        let first = try XCTUnwrap(try scan.next())
+        XCTAssertEqual(first.0, key - 1)
+        XCTAssertEqual(first.1.value(dog.properties[0]), .string("first dog"))
+        XCTAssertThrowsError(try scan.next()) { error in
             XCTAssertEqual((error as? StorageError)?.code, .invalidDatabase, "\(error)")
         }
+        XCTAssertNil(try scan.next(), "a walk that failed ends")
+        // A walk through `forEach` fails the same way after the same first dog.
+        var met: [ObjectKey] = []
+        XCTAssertThrowsError(try read.rows.forEach(table, rows: .call) { k, _ in met.append(k); return true }) { error in
+            XCTAssertEqual((error as? StorageError)?.code, .invalidDatabase, "\(error)")
+        }
+        XCTAssertEqual(met, [key - 1])
         XCTAssertNotNil(try read.rows.read(table, key + 1), "the other dogs still read")
     }
 }
