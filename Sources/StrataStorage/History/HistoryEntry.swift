@@ -83,7 +83,9 @@ package struct HistoryEntry: Equatable, Sendable {
 
     /// The encoded record, sealed when `sealed` (then stored under `key`, the version's key).
     package func encoded(sealedFor key: UnsafeRawBufferPointer? = nil) -> [UInt8] {
-        var out: [UInt8] = [key == nil ? Self.layout : Self.sealedLayout]
+        var out: [UInt8] = []
+        out.reserveCapacity(encodedSizeEstimate)
+        out.append(key == nil ? Self.layout : Self.sealedLayout)
         Varint.append(version, to: &out)
         withUnsafeBytes(of: time.bitPattern.littleEndian) { out.append(bytes: $0) }
         Varint.append(UInt64(UInt32(bitPattern: pid)), to: &out)
@@ -112,6 +114,17 @@ package struct HistoryEntry: Equatable, Sendable {
         }
         if let key { Checksum.appendSeal(to: &out, Checksum.historySeed, key: key) }
         return out
+    }
+
+    /// About the size of the encoded record (at least, for all but very long key lists): one
+    /// allocation for it, rather than one per doubling of a growing array.
+    private var encodedSizeEstimate: Int {
+        var size = 40 + processName.utf8.count + (description?.utf8.count ?? 0)
+        for (name, c) in changes.classes {
+            size += 16 + name.utf8.count + 3 * (c.inserted.count + c.deleted.count + 2 * c.modified.count)
+        }
+        for ext in extensions { size += 6 + ext.bytes.count }
+        return size
     }
 
     /// The record stored under `key` without its seal once it is verified: nil if it is
