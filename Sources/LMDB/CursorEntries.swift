@@ -47,13 +47,9 @@ package final class CursorEntries {
         UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size)
     }
 
-    /// Fills the buffers with one guarded call of `cursor`, from the first key ≥ `start`,
-    /// and checks each entry's bounds (`bounds`): the first that fails ends the entries.
-    fileprivate func fill(_ call: (_ keys: UnsafeMutablePointer<MDB_val>, _ values: UnsafeMutablePointer<MDB_val>, _ count: inout Int) -> Int32,
-                          from start: UnsafeRawBufferPointer, bounds: ReadBounds?) {
-        keys[0] = MDB_val(mv_size: start.count, mv_data: UnsafeMutableRawPointer(mutating: start.baseAddress))
-        var found = 0
-        let rc = call(keys, values, &found)
+    /// Records what a read into the buffers found: `found` entries and LMDB's code `rc`, each
+    /// entry's bounds checked against `bounds` (the first that fails ends the entries).
+    fileprivate func record(found: Int, rc: Int32, bounds: ReadBounds?) {
         reachedEnd = rc == MDB_NOTFOUND
         failure = rc == MDB_SUCCESS || rc == MDB_NOTFOUND ? nil : LMDBError(rc)
         count = found
@@ -72,7 +68,9 @@ extension Cursor {
     /// in one guarded call (`strata_guarded_cursor_batch`). Never throws: what ends the read
     /// early is in `entries.failure`, after the entries found before it.
     package func read(from start: UnsafeRawBufferPointer, into entries: CursorEntries) {
-        entries.fill({ keys, values, count in batch(MDB_SET_RANGE, keys, values, entries.capacity, &count) },
-                     from: start, bounds: readBounds)
+        entries.keys[0] = MDB_val(mv_size: start.count, mv_data: UnsafeMutableRawPointer(mutating: start.baseAddress))
+        var found = 0
+        let rc = batch(MDB_SET_RANGE, entries.keys, entries.values, entries.capacity, &found)
+        entries.record(found: found, rc: rc, bounds: readBounds)
     }
 }

@@ -38,7 +38,9 @@ package final class RowCursor {
     package let decrypts: Bool
     /// Whether rows are decrypted into the transaction's memory rather than `block`.
     private let keepsRows: Bool
-    /// The rows' seal: its seed, and whether a row must have one (`RowView(stored:)`).
+    /// The rows' seal: its seed, and whether a row must have one (`RowView(stored:)`), kept
+    /// here so that a plain file's row is checked as `RowStore.view` checks it without
+    /// reading them from the table and transaction again for every row.
     private let seed: UInt32
     private let sealRequired: Bool
 
