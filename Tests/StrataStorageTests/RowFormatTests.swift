@@ -59,6 +59,29 @@ final class RowFormatTests: XCTestCase {
         }
     }
 
+    func testRowsWhosePayloadOutgrowsTheStackLayOutAsAnyOther() {
+        // A row's payload is gathered on the stack up to `RowPayload.stackCapacity` bytes, then
+        // in an array: a long string first puts the boundary in each later slot's bytes, the
+        // mixed slot's type code among them.
+        let mixed = ClassSchema(name: "M", properties: [
+            PropertySchema(name: "s", type: .string, id: 0),
+            PropertySchema(name: "i", type: .int, id: 1),
+            PropertySchema(name: "m", type: .mixed, isOptional: true, id: 2),
+        ])
+        for n in RowPayload.stackCapacity - 6 ... RowPayload.stackCapacity + 1 {
+            let long = String(repeating: "x", count: n)
+            let bytes = RowEncoder.encode([.string(long), .int(300), .string("m")], MixedSlots(mixed))
+            bytes.withUnsafeBytes { raw in
+                guard let row = RowView(raw) else { return XCTFail("row of \(n) bytes of string did not parse") }
+                XCTAssertEqual(row.value(mixed.properties[0]), .string(long))
+                XCTAssertEqual(row.value(mixed.properties[1]), .int(300))
+                XCTAssertEqual(row.value(mixed.properties[2]), .string("m"))
+                let again = RowEncoder.encode(slotCount: 3, in: row, replacing: [(id: 2, value: .string("m"))], MixedSlots(mixed))
+                XCTAssertEqual(again, bytes, "re-encoding the row around a replaced slot, \(n) bytes of string")
+            }
+        }
+    }
+
     func testReplacingASlotKeepsTheOthersByteForByte() {
         let original = RowEncoder.encode([.int(7), .string("keep"), .double(1), .null])
         let updated = original.withUnsafeBytes { RowEncoder.encode(slotCount: 4, in: RowView($0)!, replacing: [(2, .double(9))]) }

@@ -232,33 +232,48 @@ package enum RowEncoder {
 
     /// Encodes `values` (index = property id; missing trailing slots are allowed).
     package static func encode(_ values: [Value], _ mixed: MixedSlots = .none, seal: RowSeal? = nil) -> [UInt8] {
-        var payload: [UInt8] = []
-        payload.reserveCapacity(values.count * 6)
-        return build(slotCount: values.count, payload: &payload, seal: seal) { slot, out in
-            if case .null = values[slot] { return false }
-            ValueCodec.encode(values[slot], mixed: mixed.contains(slot), into: &out)
+        withEncoded(values, mixed, seal: seal, copied)
+    }
+
+    /// Calls `body` with the row `encode(_:_:seal:)` makes, laid out in temporary memory: an
+    /// insert puts it with no array made.
+    package static func withEncoded<R>(_ values: [Value], _ mixed: MixedSlots = .none, seal: RowSeal? = nil,
+                                       _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withBuilt(slotCount: values.count, seal: seal, { slot, payload in
+            let value = values[slot]
+            if case .null = value { return false }
+            if mixed.contains(slot), let tag = value.storedType { payload.append(tag.rawValue) }
+            ValueCodec.withEncoded(value) { payload.append($0) }
             return true
-        }
+        }, body)
     }
 
     /// Re-encodes `row` with some slots set to new values: `replacements` by ascending slot,
     /// each slot at most once.
     package static func encode(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)],
                                _ mixed: MixedSlots = .none, seal: RowSeal? = nil) -> [UInt8] {
-        var payload: [UInt8] = []
-        payload.reserveCapacity(row.bytes.count + 16)
+        withEncoded(slotCount: slotCount, in: row, replacing: replacements, mixed, seal: seal, copied)
+    }
+
+    /// Calls `body` with the row `encode(slotCount:in:replacing:_:seal:)` makes, laid out in
+    /// temporary memory.
+    package static func withEncoded<R>(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)],
+                                       _ mixed: MixedSlots = .none, seal: RowSeal? = nil,
+                                       _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         var next = 0
-        return build(slotCount: slotCount, payload: &payload, seal: seal) { slot, out in
+        return try withBuilt(slotCount: slotCount, seal: seal, { slot, payload in
             if next < replacements.count, replacements[next].id == slot {
-                defer { next += 1 }
-                if case .null = replacements[next].value { return false }
-                ValueCodec.encode(replacements[next].value, mixed: mixed.contains(slot), into: &out)
+                let value = replacements[next].value
+                next += 1
+                if case .null = value { return false }
+                if mixed.contains(slot), let tag = value.storedType { payload.append(tag.rawValue) }
+                ValueCodec.withEncoded(value) { payload.append($0) }
                 return true
             }
             if row.isNull(slot) { return false }
-            out.append(bytes: row.slotBytes(slot))
+            payload.append(row.slotBytes(slot))
             return true
-        }
+        }, body)
     }
 
     /// Calls `body` with `row` with some slots set to new values (by ascending slot, each at
@@ -292,58 +307,76 @@ package enum RowEncoder {
         }
     }
 
-    /// Lays out a row; `slot(i, &payload)` appends slot i's bytes and returns false for null.
-    /// The slot ends, the null bitmap and the header are gathered on the stack: the row and its
-    /// payload are the only allocations. (Both grow from empty arrays: `Array(repeating:)` and
-    /// `Array(unsafeUninitializedCapacity:)` look their buffer's type up at run time, several
-    /// hundred instructions per array.)
-    private static func build(slotCount: Int, payload: inout [UInt8], seal: RowSeal?,
-                              _ slot: (Int, inout [UInt8]) -> Bool) -> [UInt8] {
+    /// Lays out a row in temporary memory and calls `body` with it. `slot(i, &payload)`
+    /// appends slot i's bytes and returns true, or returns false for null; it is asked for
+    /// slots 0 ..< slotCount in order. The slot ends, the null bitmap and (up to
+    /// `RowPayload.stackCapacity` bytes) the payload are gathered on the stack, and the row
+    /// is laid out at its exact length: for a row of up to about a kilobyte nothing is
+    /// allocated.
+    private static func withBuilt<R>(slotCount: Int, seal: RowSeal?, _ slot: (Int, inout RowPayload) -> Bool,
+                                     _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let nullBytes = (slotCount + 7) / 8
-        // Flags, a slot count below 2^16 (3 varint bytes), the null bitmap, ends of 4 bytes.
-        let headerCapacity = 4 + nullBytes + 4 * slotCount
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: slotCount) { ends in
-            withUnsafeTemporaryAllocation(byteCount: headerCapacity, alignment: 1) { header in
-                let nulls = header.baseAddress! + 4
-                nulls.initializeMemory(as: UInt8.self, repeating: 0, count: nullBytes)
-                var anyNull = false
-                for i in 0..<slotCount {
-                    if !slot(i, &payload) {
-                        nulls.storeBytes(of: nulls.load(fromByteOffset: i >> 3, as: UInt8.self) | 1 << UInt8(i & 7), toByteOffset: i >> 3, as: UInt8.self)
-                        anyNull = true
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: slotCount) { ends in
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: nullBytes) { nulls in
+                try withUnsafeTemporaryAllocation(byteCount: RowPayload.stackCapacity, alignment: 1) { stack in
+                    nulls.initialize(repeating: 0)
+                    var payload = RowPayload(stack)
+                    var anyNull = false
+                    for i in 0..<slotCount {
+                        if !slot(i, &payload) {
+                            nulls[i >> 3] |= 1 << UInt8(i & 7)
+                            anyNull = true
+                        }
+                        ends[i] = payload.count
                     }
-                    ends[i] = payload.count
-                }
-                let widthCode: UInt8 = payload.count < 1 << 8 ? 0 : (payload.count < 1 << 16 ? 1 : 2)
-                let width = 1 << Int(widthCode)
-                // The header is laid out from its end backwards: ends, nulls, count, flags.
-                var start = 4 + (anyNull ? nullBytes : 0)
-                var o = start
-                for end in ends.prefix(slotCount) {
-                    switch width {
-                    case 1: header.storeBytes(of: UInt8(truncatingIfNeeded: end), toByteOffset: o, as: UInt8.self)
-                    case 2: header.storeBytes(of: UInt16(truncatingIfNeeded: end).littleEndian, toByteOffset: o, as: UInt16.self)
-                    default: header.storeBytes(of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: o, as: UInt32.self)
+                    let widthCode: UInt8 = payload.count < 1 << 8 ? 0 : (payload.count < 1 << 16 ? 1 : 2)
+                    let width = 1 << Int(widthCode)
+                    var countBytes = 1
+                    while slotCount >> (7 * countBytes) != 0 { countBytes += 1 }
+                    let headerLength = 1 + countBytes + (anyNull ? nullBytes : 0) + slotCount * width
+                    let length = headerLength + payload.count
+                    return try payload.withBytes { payload in
+                        try withUnsafeTemporaryAllocation(byteCount: length + (seal == nil ? 0 : 4), alignment: 1) { row in
+                            let base = row.baseAddress!
+                            base.storeBytes(of: widthCode | (anyNull ? 4 : 0) | (seal == nil ? 0 : sealedFlag), as: UInt8.self)
+                            var o = 1
+                            var count = slotCount
+                            for i in 0..<countBytes {
+                                base.storeBytes(of: UInt8(truncatingIfNeeded: count) | (i < countBytes - 1 ? 0x80 : 0), toByteOffset: o, as: UInt8.self)
+                                count >>= 7
+                                o += 1
+                            }
+                            if anyNull {
+                                (base + o).copyMemory(from: nulls.baseAddress!, byteCount: nullBytes)
+                                o += nullBytes
+                            }
+                            for end in ends.prefix(slotCount) {
+                                switch width {
+                                case 1: base.storeBytes(of: UInt8(truncatingIfNeeded: end), toByteOffset: o, as: UInt8.self)
+                                case 2: base.storeBytes(of: UInt16(truncatingIfNeeded: end).littleEndian, toByteOffset: o, as: UInt16.self)
+                                default: base.storeBytes(of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: o, as: UInt32.self)
+                                }
+                                o += width
+                            }
+                            if let source = payload.baseAddress { (base + o).copyMemory(from: source, byteCount: payload.count) }
+                            if let seal {
+                                base.storeBytes(of: seal.checksum(of: UnsafeRawBufferPointer(start: base, count: length)).littleEndian,
+                                                toByteOffset: length, as: UInt32.self)
+                            }
+                            return try body(UnsafeRawBufferPointer(row))
+                        }
                     }
-                    o += width
                 }
-                var countBytes = 1
-                while slotCount >> (7 * countBytes) != 0 { countBytes += 1 }
-                start = 4 - countBytes - 1
-                header[start] = widthCode | (anyNull ? 4 : 0) | (seal == nil ? 0 : sealedFlag)
-                var count = slotCount
-                for i in 0..<countBytes {
-                    header[start + 1 + i] = UInt8(truncatingIfNeeded: count) | (i < countBytes - 1 ? 0x80 : 0)
-                    count >>= 7
-                }
-                var row: [UInt8] = []
-                row.reserveCapacity(o - start + payload.count + (seal == nil ? 0 : 4))
-                row.append(bytes: UnsafeRawBufferPointer(rebasing: header[start..<o]))
-                row.append(contentsOf: payload)
-                seal?.append(to: &row)
-                return row
             }
         }
+    }
+
+    /// A row laid out in temporary memory, copied into an array of its own.
+    private static func copied(_ row: UnsafeRawBufferPointer) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(row.count)
+        bytes.append(bytes: row)
+        return bytes
     }
 
     /// Decodes every slot of `row` into an array indexed by property id, sized for `schema`.
@@ -351,5 +384,48 @@ package enum RowEncoder {
         var values = [Value](repeating: .null, count: schema.slotCount)
         for property in schema.properties { values[property.id] = row.value(property) }
         return values
+    }
+}
+
+/// The payload of a row being built (`RowEncoder`): in a buffer on the stack while it fits,
+/// then in an array.
+struct RowPayload {
+    /// The bytes of payload gathered on the stack.
+    static let stackCapacity = 512
+    private let stack: UnsafeMutableRawBufferPointer
+    /// The payload once it outgrew `stack`.
+    private var spilled: [UInt8]?
+    /// The bytes appended so far.
+    private(set) var count = 0
+
+    init(_ stack: UnsafeMutableRawBufferPointer) { self.stack = stack }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if spilled == nil, count + bytes.count <= stack.count {
+            // An empty value (0, "", empty data) may lend no address: nothing to copy.
+            if let source = bytes.baseAddress { (stack.baseAddress! + count).copyMemory(from: source, byteCount: bytes.count) }
+        } else {
+            spill(adding: bytes.count)
+            spilled!.append(bytes: bytes)
+        }
+        count += bytes.count
+    }
+
+    mutating func append(_ byte: UInt8) {
+        withUnsafeBytes(of: byte) { append($0) }
+    }
+
+    /// Moves the payload into an array with room for `more` bytes, unless it is there.
+    private mutating func spill(adding more: Int) {
+        guard spilled == nil else { return }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(2 * (count + more))
+        bytes.append(bytes: UnsafeRawBufferPointer(rebasing: stack[..<count]))
+        spilled = bytes
+    }
+
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        if let spilled { return try spilled.withUnsafeBytes(body) }
+        return try body(UnsafeRawBufferPointer(rebasing: stack[..<count]))
     }
 }

@@ -41,11 +41,7 @@ package struct IndexStore {
                     try txn.withCursor(db) { try $0.forEachDuplicate(of: k) { (v) throws(LMDBError) in keys.append(try ObjectKeyCoding.decode(v)) } }
                 }
             }
-            if transaction.crypto != nil {
-                try entryKey(table, property, value).withUnsafeBytes { try find($0) }
-            } else {
-                try IndexKey.withKey(value) { try find($0) }
-            }
+            try withEntryKey(table, property, value, find)
         }
         if !IndexKey.isDistinct(value) {
             var matching: [ObjectKey] = []
@@ -81,13 +77,20 @@ package struct IndexStore {
     private func withEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey,
                            _ body: (Database, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws(StorageError) {
         guard let db = table.indexes[property.id] else { return }
-        let indexKey = entryKey(table, property, value)
         var k = ObjectKeyCoding.encode(key)
         try StorageError.translating("Updating the index of '\(table.name).\(property.name)'") {
-            try indexKey.withUnsafeBytes { ik in
-                try withUnsafeBytes(of: &k) { kb in try body(db, ik, kb) }
+            try withUnsafeBytes(of: &k) { kb in
+                try withEntryKey(table, property, value) { try body(db, $0, kb) }
             }
         }
+    }
+
+    /// Calls `body` with the key of `value` in `property`'s index (`entryKey`), made on the
+    /// stack on a plain file.
+    private func withEntryKey<R>(_ table: Table, _ property: PropertySchema, _ value: Value,
+                                 _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        if transaction.crypto != nil { return try entryKey(table, property, value).withUnsafeBytes(body) }
+        return try IndexKey.withKey(value, body)
     }
 
     /// The key of `value` in `property`'s index: its `IndexKey`, or on an encrypted file its

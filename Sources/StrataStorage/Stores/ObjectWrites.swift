@@ -20,17 +20,21 @@ package struct ObjectWrites {
         for p in table.mixedProperties { try checkMixedValue(table, p, values[p.id]) }
         for link in table.embeddedRelationships where link.isToOneLink { try claimEmbedded(table, link, CollectionOfOne(values[link.id])) }
         let key = try newKey(table, values)
-        var row = RowEncoder.encode(values, table.mixedSlots, seal: transaction.rowSeal(table, key))
         let append = key > (try transaction.rows.lastKey(table))
         var k = ObjectKeyCoding.encode(key)
-        if let crypto = transaction.crypto {
-            row = row.withUnsafeBytes { r in withUnsafeBytes(of: &k) { crypto.seal(table.rowsName, key: $0, r) } }
-        }
         let txn = transaction.lmdb
+        let crypto = transaction.crypto
         try StorageError.translating("Inserting into '\(table.name)'") {
             do {
                 try withUnsafeBytes(of: &k) { kb in
-                    try row.withUnsafeBytes { try txn.put(table.rows, key: kb, value: $0, flags: append ? .append : .noOverwrite) }
+                    try RowEncoder.withEncoded(values, table.mixedSlots, seal: transaction.rowSeal(table, key)) { row in
+                        let flags: PutFlags = append ? .append : .noOverwrite
+                        if let crypto {
+                            try crypto.seal(table.rowsName, key: kb, row).withUnsafeBytes { try txn.put(table.rows, key: kb, value: $0, flags: flags) }
+                        } else {
+                            try txn.put(table.rows, key: kb, value: row, flags: flags)
+                        }
+                    }
                 }
             } catch let e as LMDBError where e == .keyExists {
                 throw duplicatePrimaryKey(table, values)
@@ -104,7 +108,7 @@ package struct ObjectWrites {
             try withUnsafeBytes(of: &k) { kb in
                 // The row is copied before the put, which may move the page it lies in.
                 let crypto = transaction.crypto
-                let put = { (row: UnsafeRawBufferPointer) in
+                func put(_ row: UnsafeRawBufferPointer) throws {
                     if let crypto {
                         try crypto.seal(table.rowsName, key: kb, row).withUnsafeBytes { try txn.put(table.rows, key: kb, value: $0) }
                     } else {
@@ -113,7 +117,7 @@ package struct ObjectWrites {
                 }
                 let seal = transaction.rowSeal(table, key)
                 if slotCount == old.slotCount, try RowEncoder.withPatched(old, replacing: newValues, table.mixedSlots, seal: seal, put) != nil { return }
-                try RowEncoder.encode(slotCount: slotCount, in: old, replacing: newValues, table.mixedSlots, seal: seal).withUnsafeBytes(put)
+                try RowEncoder.withEncoded(slotCount: slotCount, in: old, replacing: newValues, table.mixedSlots, seal: seal, put)
             }
         }
         for (property, oldValue) in oldIndexed {
