@@ -37,6 +37,8 @@ package final class StorageFile: @unchecked Sendable {
         var lastReclaim = Date.distantPast
         /// The database's file id (meta `fileID`), once read.
         var fileID: UInt64?
+        /// What transactions of the newest snapshot known read as they begin.
+        var snapshotFacts: SnapshotFacts?
     }
     /// Wakes this process's listeners when any process commits (started on first use).
     let notifier = CommitNotifier()

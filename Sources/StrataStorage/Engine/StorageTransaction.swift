@@ -27,6 +27,8 @@ package final class StorageTransaction {
     /// In an older file it writes records unsealed, as older Strata does (docs/FILE-FORMAT.md,
     /// "Checksums").
     @usableFromInline package let seals: Bool
+    /// The file's format (`StorageFile.formatVersion` for a new file).
+    let format: UInt32
     /// Whether the file is of format 4 or later (or new), where a long list's directory nests
     /// (docs/FILE-FORMAT.md, "Lists"); an older file's lists keep flat directories.
     let nestsLists: Bool
@@ -84,8 +86,11 @@ package final class StorageTransaction {
             file.reclaimDeadProcessesIfDue()
         }
         crypto = try file.encryption.map { (e) throws(StorageError) in try RecordCrypto(e) }
-        let format: UInt32
-        (lmdb, handles, schema, version, format) = try Self.begin(file, crypto, write: write)
+        let facts: SnapshotFacts
+        (lmdb, handles, facts) = try Self.begin(file, crypto, write: write)
+        schema = facts.schema
+        version = facts.version
+        format = facts.format
         seals = format >= StorageFile.sealedFormat
         nestsLists = format >= StorageFile.nestedListsFormat
         if !write {
@@ -98,31 +103,47 @@ package final class StorageTransaction {
     /// transaction can use only handles opened before it began: when another process added
     /// classes, their tables are opened and the transaction begins again (nothing was read).
     private static func begin(_ file: StorageFile, _ crypto: RecordCrypto?, write: Bool) throws(StorageError)
-        -> (Transaction, [String: Database], FileSchema, UInt64, format: UInt32) {
+        -> (Transaction, [String: Database], SnapshotFacts) {
         func context() -> String { "Beginning a \(write ? "write" : "read") transaction on '\(file.path)'" }
         for _ in 0..<4 {
             let handles = file.handles.snapshot()
             let txn = try StorageError.translating(context()) { try Transaction(file.environment, readOnly: !write) }
-            let meta = handles[MetaKeys.database]
-            // A file with no format yet is new: its first commit makes it the current format.
-            let format: UInt32? = try meta.flatMap { (meta) throws(StorageError) in
-                try StorageError.translating(context()) { try MetaKeys.readInteger(txn, meta, MetaKeys.format) }
+            let snapshot = write ? txn.id - 1 : txn.id
+            let facts: SnapshotFacts
+            if let known = file.facts(ofSnapshot: snapshot) {
+                facts = known
+            } else {
+                facts = try readFacts(of: snapshot, txn, handles, file, crypto, context())
             }
-            let seals = (format ?? StorageFile.formatVersion) >= StorageFile.sealedFormat
-            // Another process may have created the file since this one opened it.
-            if let meta, format != nil, !file.keyMarkerVerified.load(ordering: .acquiring) {
-                let marker = try StorageError.translating(context()) { try MetaKeys.readBytes(txn, meta, MetaKeys.encryption) }
-                try EncryptionChecks.check(marker, file)
-                file.keyMarkerVerified.store(true, ordering: .releasing)
-            }
-            let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, sealRequired: seals, crypto: crypto, cache: file) } ?? FileSchema()
-            let version = try HistoryStore.newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context())
-            let missing = file.handles.missing(of: schema, in: handles)
-            if missing.isEmpty { return (txn, handles, schema, version, format ?? StorageFile.formatVersion) }
+            let missing = file.handles.missing(of: facts.schema, in: handles)
+            if missing.isEmpty { return (txn, handles, facts) }
             txn.abort()
             try file.handles.open(missing, create: false, context: context())
         }
         throw StorageError(.fail, "\(context()): the tables of new classes could not be opened")
+    }
+
+    /// Reads the facts of `snapshot` through `txn` (checking the key of an encrypted file the
+    /// first time the file has a format), and keeps them for the file's next transactions.
+    private static func readFacts(of snapshot: Int, _ txn: Transaction, _ handles: [String: Database], _ file: StorageFile,
+                                  _ crypto: RecordCrypto?, _ context: @autoclosure () -> String) throws(StorageError) -> SnapshotFacts {
+        let meta = handles[MetaKeys.database]
+        // A file with no format yet is new: its first commit makes it the current format.
+        let format: UInt32? = try meta.flatMap { (meta) throws(StorageError) in
+            try StorageError.translating(context()) { try MetaKeys.readInteger(txn, meta, MetaKeys.format) }
+        }
+        let seals = (format ?? StorageFile.formatVersion) >= StorageFile.sealedFormat
+        // Another process may have created the file since this one opened it.
+        if let meta, format != nil, !file.keyMarkerVerified.load(ordering: .acquiring) {
+            let marker = try StorageError.translating(context()) { try MetaKeys.readBytes(txn, meta, MetaKeys.encryption) }
+            try EncryptionChecks.check(marker, file)
+            file.keyMarkerVerified.store(true, ordering: .releasing)
+        }
+        let schema = try meta.map { (meta) throws(StorageError) in try SchemaStore.load(txn, meta, sealRequired: seals, crypto: crypto, cache: file) } ?? FileSchema()
+        let version = try HistoryStore.newestVersion(txn, meta: meta, history: handles[MetaKeys.history], context())
+        let facts = SnapshotFacts(snapshot: snapshot, version: version, format: format ?? StorageFile.formatVersion, schema: schema)
+        file.keep(facts)
+        return facts
     }
 
     deinit {
@@ -221,7 +242,11 @@ package final class StorageTransaction {
         let schemaVersion = try meta.schemaVersion
         var fileID = file.knownFileID
         if fileID == nil { fileID = try meta.fileID }
+        let snapshot = lmdb.id
         try finishCommit(as: newVersion, schemaVersion: schemaVersion, fileID: fileID)
+        // The snapshot this commit made holds what this write began with but the version,
+        // unless the write changed the stored schema (read again, as it is stored).
+        if !schemaChanged { file.keep(SnapshotFacts(snapshot: snapshot, version: newVersion, format: format, schema: schema)) }
         return newVersion
     }
 

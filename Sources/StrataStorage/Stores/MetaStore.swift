@@ -85,7 +85,7 @@ package struct MetaStore {
                     try MetaKeys.writeBytes(txn, db, MetaKeys.encryption, marker)
                 }
             }
-            let format: UInt32 = try MetaKeys.readInteger(txn, db, MetaKeys.format) ?? StorageFile.formatVersion
+            let format = version == 1 ? StorageFile.formatVersion : transaction.format
             if transaction.schemaChanged { try SchemaStore.save(transaction.schema, txn, db, sealed: transaction.seals, crypto: transaction.crypto) }
             for (name, next) in transaction.keys.next { try MetaKeys.writeInteger(txn, db, MetaKeys.sequencePrefix + name, next) }
             return format
