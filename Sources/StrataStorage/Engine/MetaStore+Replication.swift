@@ -55,6 +55,7 @@ extension MetaStore {
     /// Stores `text` as UTF-8 under meta `key` (committed with the rest of this write).
     private func setText(_ key: String, _ text: String, _ context: String) throws(StorageError) {
         guard let db = transaction.database(MetaKeys.database) else { throw StorageError(.fail, "\(context): the file has no meta database") }
+        transaction.changedMeta = true
         try StorageError.translating(context) { try MetaKeys.writeBytes(transaction.lmdb, db, key, Array(text.utf8)) }
     }
 }

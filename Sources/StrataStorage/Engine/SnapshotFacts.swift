@@ -15,12 +15,42 @@ struct SnapshotFacts {
     let format: UInt32
     /// The stored schema.
     let schema: FileSchema
+    /// The meta records a commit asks, once a write on the snapshot has read them.
+    var settings: CommitSettings?
+}
+
+/// The meta records every commit asks (docs/FILE-FORMAT.md, "Meta"): the same for every
+/// write on one snapshot until a write changes a meta record.
+struct CommitSettings {
+    /// The schema version (meta `schemaVersion`), nil if none was ever written.
+    let schemaVersion: UInt64?
+    /// Whether commits record before-images (meta `oldValues`).
+    let recordsOldValues: Bool
+    /// Whether commits record after-images (meta `newValues`).
+    let recordsNewValues: Bool
+    /// The replication origin the file follows (meta `replicationFollows`), nil for none.
+    let replicationFollows: String?
+
+    /// The settings as `meta`'s transaction sees them.
+    init(_ meta: MetaStore) throws(StorageError) {
+        schemaVersion = try meta.schemaVersion
+        recordsOldValues = try meta.recordsOldValues
+        recordsNewValues = try meta.recordsNewValues
+        replicationFollows = try meta.replicationFollows
+    }
 }
 
 extension StorageFile {
     /// The facts of `snapshot` when they are the ones kept.
     func facts(ofSnapshot snapshot: Int) -> SnapshotFacts? {
         state.withLock { state in state.snapshotFacts.flatMap { $0.snapshot == snapshot ? $0 : nil } }
+    }
+
+    /// Adds `settings` to the kept facts when they are those of `snapshot`.
+    func keep(_ settings: CommitSettings, ofSnapshot snapshot: Int) {
+        state.withLock { state in
+            if state.snapshotFacts?.snapshot == snapshot { state.snapshotFacts?.settings = settings }
+        }
     }
 
     /// Keeps `facts` unless the kept ones are of a newer snapshot.

@@ -9,12 +9,12 @@ extension StorageTransaction {
     /// The history extensions of the commit's new values and schema: none unless the file
     /// records new values (meta `newValues`, set when it becomes a replication origin).
     func newValuesExtensions() throws(StorageError) -> [HistoryEntry.Extension] {
-        guard try meta.recordsNewValues else { return [] }
+        guard try settings.recordsNewValues else { return [] }
         let images = newValuesAreSnapshot ? try snapshotImages() : try newValues()
         var extensions = [HistoryEntry.Extension(tag: HistoryEntry.Extension.newValuesTag, bytes: images.encoded())]
         if schemaChanged || newValuesAreSnapshot {
             var bytes: [UInt8] = []
-            Varint.append(try meta.schemaVersion ?? 0, to: &bytes)
+            Varint.append(try settings.schemaVersion ?? 0, to: &bytes)
             bytes += try SchemaStore.json(schema)
             extensions.append(HistoryEntry.Extension(tag: HistoryEntry.Extension.schemaTag, bytes: bytes))
         }

@@ -7,7 +7,7 @@ extension StorageTransaction {
     /// once per write.
     func recordsOldValues() throws(StorageError) -> Bool {
         if let known = oldValuesEnabled { return known }
-        let enabled = try meta.recordsOldValues
+        let enabled = try settings.recordsOldValues
         oldValuesEnabled = enabled
         if !enabled { oldValues.giveUp() }
         return enabled

@@ -29,6 +29,11 @@ package final class StorageTransaction {
     @usableFromInline package let seals: Bool
     /// The file's format (`StorageFile.formatVersion` for a new file).
     let format: UInt32
+    /// The LMDB snapshot this transaction reads, or a write builds on (`SnapshotFacts`).
+    let snapshot: Int
+    /// Whether this write changed a meta record (`MetaStore.setInteger`, `setText`): its
+    /// `settings` are read from its own meta records, not the snapshot's.
+    var changedMeta = false
     /// Whether the file is of format 4 or later (or new), where a long list's directory nests
     /// (docs/FILE-FORMAT.md, "Lists"); an older file's lists keep flat directories.
     let nestsLists: Bool
@@ -91,6 +96,7 @@ package final class StorageTransaction {
         schema = facts.schema
         version = facts.version
         format = facts.format
+        snapshot = facts.snapshot
         seals = format >= StorageFile.sealedFormat
         nestsLists = format >= StorageFile.nestedListsFormat
         if !write {
@@ -220,7 +226,7 @@ package final class StorageTransaction {
             return version
         }
         let newVersion = version + 1
-        if replayedExtensions == nil, let origin = try meta.replicationFollows {
+        if replayedExtensions == nil, let origin = try settings.replicationFollows {
             throw StorageError(.invalidInput, "'\(file.path)' is a follower of replication origin \(origin): only the commits it replays from the origin's log are written to it (strata replicate follow)")
         }
         let format = try meta.prepareCommit(of: newVersion, commitContext)
@@ -239,15 +245,26 @@ package final class StorageTransaction {
                                  extensions: extensions)
         try history.append(entry, keeping: historyRetention ?? file.historyRetention, commitContext)
         try meta.finishCommit(of: newVersion, format: format, commitContext)
-        let schemaVersion = try meta.schemaVersion
+        let settings = try settings
         var fileID = file.knownFileID
         if fileID == nil { fileID = try meta.fileID }
-        let snapshot = lmdb.id
-        try finishCommit(as: newVersion, schemaVersion: schemaVersion, fileID: fileID)
+        let made = lmdb.id
+        try finishCommit(as: newVersion, schemaVersion: settings.schemaVersion, fileID: fileID)
         // The snapshot this commit made holds what this write began with but the version,
         // unless the write changed the stored schema (read again, as it is stored).
-        if !schemaChanged { file.keep(SnapshotFacts(snapshot: snapshot, version: newVersion, format: format, schema: schema)) }
+        if !schemaChanged { file.keep(SnapshotFacts(snapshot: made, version: newVersion, format: format, schema: schema, settings: settings)) }
         return newVersion
+    }
+
+    /// The meta records a commit asks, as this transaction sees them: the snapshot's, read
+    /// once per snapshot, until this write changes a meta record.
+    var settings: CommitSettings {
+        get throws(StorageError) {
+            if !changedMeta, let known = file.facts(ofSnapshot: snapshot)?.settings { return known }
+            let read = try CommitSettings(meta)
+            if !changedMeta { file.keep(read, ofSnapshot: snapshot) }
+            return read
+        }
     }
 
     /// What a commit's errors say it was doing (made only when one is thrown).

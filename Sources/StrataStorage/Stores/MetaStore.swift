@@ -27,6 +27,7 @@ package struct MetaStore {
 
     func setInteger<T: FixedWidthInteger>(_ key: String, _ value: T, _ context: @autoclosure () -> String) throws(StorageError) {
         let db = try database()
+        transaction.changedMeta = true
         try StorageError.translating(context()) { try MetaKeys.writeInteger(transaction.lmdb, db, key, value) }
     }
 
