@@ -41,7 +41,22 @@ package final class StorageTransaction {
     /// AES-256-GCM instead of a checksum (docs/ENCRYPTION.md); nil for a plain file.
     package let crypto: RecordCrypto?
     /// What this write transaction has changed so far.
-    @exclusivity(unchecked) package internal(set) var changes = ChangeSet()
+    package internal(set) var changes: ChangeSet {
+        get {
+            settleRecentChanges()
+            return recorded
+        }
+        set {
+            recent = nil
+            recorded = newValue
+        }
+    }
+    /// The changes recorded so far but `recent`'s.
+    @exclusivity(unchecked) private var recorded = ChangeSet()
+    /// The class whose change was recorded last and its changes, kept out of `recorded`: a
+    /// run of changes to one class (an insert loop) records each with a comparison of names,
+    /// not a hash of one (`record`).
+    @exclusivity(unchecked) private var recent: (name: String, changes: ClassChanges)?
     /// Bumped on every write: cached row views from an earlier count are stale. Set by the
     /// owner that caches row views; nil for one that does not.
     @exclusivity(unchecked) package var changeCounter: ChangeCounter?
@@ -182,7 +197,8 @@ package final class StorageTransaction {
         // absorbed on success. (Keeping a copy to restore would make the first change in
         // `body` copy every key recorded so far: quadratic over a write of many graph adds.)
         var outer = ChangeSet()
-        swap(&outer, &changes)
+        settleRecentChanges()
+        swap(&outer, &recorded)
         defer {
             lmdb = parent
             changeCounter?.bump()  // rows read inside may have moved or vanished
@@ -190,8 +206,9 @@ package final class StorageTransaction {
         do {
             let result = try body()
             try StorageError.translating("Committing a nested transaction on '\(file.path)'") { try lmdb.commit() }
-            swap(&outer, &changes)
-            changes.absorb(outer)
+            settleRecentChanges()
+            swap(&outer, &recorded)
+            recorded.absorb(outer)
             return result
         } catch {
             lmdb.abort()
@@ -305,7 +322,18 @@ package final class StorageTransaction {
 
     /// Records a change of `table` (used by the stores' writes).
     func record(_ table: Table, _ change: (inout ClassChanges) -> Void) {
-        change(&changes.classes[table.name, default: ClassChanges()])
+        if recent?.name != table.name {
+            settleRecentChanges()
+            recent = (table.name, recorded.classes.removeValue(forKey: table.name) ?? ClassChanges())
+        }
+        change(&recent!.changes)
         changeCounter?.bump()
+    }
+
+    /// Moves the changes of the class recorded last into `recorded`.
+    private func settleRecentChanges() {
+        guard let (name, changes) = recent else { return }
+        recent = nil
+        recorded.classes[name] = changes
     }
 }
