@@ -144,17 +144,7 @@ package enum QueryExecution {
 
     /// The candidates of an index access in table order, without repeats.
     private static func sortedCandidates(_ access: IndexAccess, in table: Table, _ txn: StorageTransaction) throws -> [ObjectKey] {
-        tableOrder(try candidates(access, in: table, txn))
-    }
-
-    /// `keys` sorted, without repeats.
-    private static func tableOrder(_ keys: [ObjectKey]) -> [ObjectKey] {
-        if keys.count < 2 { return keys }
-        var previous: ObjectKey?
-        return keys.sorted().filter { key in
-            defer { previous = key }
-            return key != previous
-        }
+        KeyOrder.ascendingUnique(try candidates(access, in: table, txn))
     }
 
     /// The keys an access that covers its predicate yields, in table order without repeats:
@@ -167,10 +157,10 @@ package enum QueryExecution {
         case .test(let c):
             let found = try txn.indexes.scan(table, c.property, where: IndexValueTest.compile(c))
             var keys = found.matches
-            try txn.rows.forEach(table, keys: tableOrder(found.unsure), rows: .call) { key, row in
+            try txn.rows.forEach(table, keys: KeyOrder.ascendingUnique(found.unsure), rows: .call) { key, row in
                 if query.matches(row) { keys.append(key) }
             }
-            return tableOrder(keys)
+            return KeyOrder.ascendingUnique(keys)
         default:
             return try sortedCandidates(access, in: table, txn)
         }

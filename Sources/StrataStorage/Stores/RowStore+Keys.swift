@@ -99,15 +99,13 @@ extension RowStore {
     private func forEachStored(_ table: Table, primaryKeyIn values: [Value],
                                _ body: (ObjectKey, UnsafeRawBufferPointer) throws -> Void) throws {
         precondition(table.keysArePrimaryKeys, "the table is keyed by its primary key")
-        var wanted: [ObjectKey] = []
-        wanted.reserveCapacity(values.count)
-        for case .int(let i) in values { wanted.append(ObjectKeyCoding.key(forIntegerPrimaryKey: i)) }
-        wanted.sort()
+        var keys: [ObjectKey] = []
+        keys.reserveCapacity(values.count)
+        for case .int(let i) in values { keys.append(ObjectKeyCoding.key(forIntegerPrimaryKey: i)) }
+        let wanted = KeyOrder.ascendingUnique(keys)
         try StorageError.translatingLMDBErrors("Reading '\(table.name)'") {
             try transaction.lmdb.withCursor(table.rows) { cursor in
-                var previous: ObjectKey?
-                for key in wanted where key != previous {
-                    previous = key
+                for key in wanted {
                     var k = ObjectKeyCoding.encode(key)
                     if let entry = try withUnsafeBytes(of: &k, { try cursor.seek(exactly: $0) }) { try body(key, entry.value) }
                 }
