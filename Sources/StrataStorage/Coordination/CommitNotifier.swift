@@ -50,12 +50,13 @@ final class CommitNotifier: @unchecked Sendable {
         // after it is never missed, however late the thread starts.
         let mapping = file.coordination?.mapping
         let word = file.coordination?.wakeWordOffset ?? CoordinationLayout.commitSequenceOffset
+        let awake = file.coordination?.awakeMarker
         let wakes = mapping?.load32(word) ?? 0
         toldTransaction = (try? file.environment.newestTransactionID()) ?? 0
         // The thread keeps the mapping, not the coordination file: closing that file's
         // descriptor drops this process's locks on it, which only the file's owner may do.
         let thread = Thread { [weak self] in
-            self?.run(mapping, word: word, wakes: wakes)
+            self?.run(mapping, word: word, awake: awake, wakes: wakes)
         }
         thread.name = "strata.notifier"
         thread.start()
@@ -93,12 +94,16 @@ final class CommitNotifier: @unchecked Sendable {
 
     /// The thread: sleeps on `word` (whose value was `wakes` when the listeners were last
     /// told) and tells the listeners whenever LMDB's newest transaction moved past what they
-    /// were told.
-    private func run(_ mapping: SharedMapping?, word: Int, wakes: UInt32) {
+    /// were told. While it is awake, `awake` (this process's slot's marker) says so, and
+    /// committers leave it be (`CoordinationFile.publishCommit`): it compares `word` with
+    /// `wakes` before it sleeps again, so a commit meanwhile is not missed.
+    private func run(_ mapping: SharedMapping?, word: Int, awake: (offset: Int, value: UInt32)?, wakes: UInt32) {
         var wakes = wakes
         while true {
             if let mapping {
+                if let awake { mapping.store32(awake.offset, 0) }
                 mapping.wait(word, whileEqualTo: wakes, milliseconds: Self.safetyNetMilliseconds)
+                if let awake { mapping.store32(awake.offset, awake.value) }
                 wakes = mapping.load32(word)  // before LMDB is read: a later wake-up is not lost
             } else {
                 // No coordination file (a read-only directory): LMDB's meta page is all there is.

@@ -34,6 +34,7 @@ extension CoordinationFile {
             var name = Array(ProcessIdentity.currentName.utf8.prefix(L.nameSize - 1))
             name += [UInt8](repeating: 0, count: L.nameSize - name.count)
             mapping.write(name, at: offset(slot, L.nameOffset))
+            mapping.store32(offset(slot, L.awakeOffset), 0)
             strata_max32(mapping.word32(L.slotHighWaterOffset), UInt32(slot + 1))
             mapping.store32(offset(slot, L.pidOffset), UInt32(bitPattern: me.pid))
             return slot

@@ -246,10 +246,14 @@ package final class CoordinationFile: @unchecked Sendable {
         strata_add32(mapping.word32(CoordinationLayout.commitSequenceOffset), 1)
         mapping.wakeAll(CoordinationLayout.commitSequenceOffset)
         let slots = min(Int(mapping.load32(CoordinationLayout.slotHighWaterOffset)), CoordinationLayout.slotCount)
-        for other in 0..<slots where other != slot && mapping.load32(slotOffset(other, CoordinationLayout.pidOffset)) != 0 {
+        for other in 0..<slots where other != slot {
+            let pid = mapping.load32(slotOffset(other, CoordinationLayout.pidOffset))
+            guard pid != 0 else { continue }
             let wake = slotOffset(other, CoordinationLayout.wakeOffset)
             strata_add32(mapping.word32(wake), 1)
-            mapping.wakeAll(wake)
+            // An owner whose notifier says it is awake reads its wake word before it sleeps
+            // again: it sees this commit without a system call.
+            if mapping.load32(slotOffset(other, CoordinationLayout.awakeOffset)) != pid { mapping.wakeAll(wake) }
         }
     }
 
@@ -262,6 +266,12 @@ package final class CoordinationFile: @unchecked Sendable {
     /// sequence when it has no slot.
     package var wakeWordOffset: Int {
         slot.map { slotOffset($0, CoordinationLayout.wakeOffset) } ?? CoordinationLayout.commitSequenceOffset
+    }
+
+    /// Where this process's notifier says it is awake (`CommitNotifier`), with the value
+    /// that says so (its pid); nil when it has no slot.
+    package var awakeMarker: (offset: Int, value: UInt32)? {
+        slot.map { (slotOffset($0, CoordinationLayout.awakeOffset), UInt32(bitPattern: ProcessIdentity.current.pid)) }
     }
 
     /// Sleeps until the commit sequence differs from `sequence` or `milliseconds` pass;

@@ -35,6 +35,7 @@ enum CoordinationLayout {
     static let pinCountOffset = 40        // u32 snapshots it holds open
     static let wakeOffset = 44            // u32, +1 when another process commits: its futex word
     static let pinnedTxnOffset = 48       // u64 LMDB transaction id of the oldest pinned snapshot
+    static let awakeOffset = 56           // u32 owner's pid while its notifier is awake; else asleep (wake it)
     static let nameOffset = 64            // 64 bytes: executable name, UTF-8, NUL-padded
     static let nameSize = 64
 
