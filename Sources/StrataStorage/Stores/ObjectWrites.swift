@@ -64,20 +64,22 @@ package struct ObjectWrites {
         }
         // The new values by property id: a short list (usually one), searched linearly, sorted
         // by id for the encoder.
-        var newValues: [(id: Int, value: Value)] = []
-        newValues.reserveCapacity(changes.count)
+        var gathered: [(id: Int, value: Value)] = []
+        gathered.reserveCapacity(changes.count)
         for (property, value) in changes {
             if property.isPrimaryKey, old.value(property) != value {
                 throw StorageError(.invalidInput, "Primary key '\(table.name).\(property.name)' cannot be changed once the object is added")
             }
             if onlyIfDifferent, old.value(property) == value { continue }
-            if let i = newValues.firstIndex(where: { $0.id == property.id }) {
-                newValues[i].value = value
+            if let i = gathered.firstIndex(where: { $0.id == property.id }) {
+                gathered[i].value = value
             } else {
-                newValues.append((property.id, value))
+                gathered.append((property.id, value))
             }
         }
-        if newValues.isEmpty { return }
+        if gathered.isEmpty { return }
+        // A constant from here: the closures below read it with no exclusivity checks.
+        let newValues = gathered.count > 1 ? gathered.sorted { $0.id < $1.id } : gathered
         try transaction.recordOldRow(table, key, old)
         func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
         try Self.checkSizes(table, newValues.lazy.map(\.value))
@@ -98,10 +100,9 @@ package struct ObjectWrites {
         }
         let slotCount = max(table.slotCount, newValues.reduce(0) { max($0, $1.id) } + 1)
         var oldIndexed: [(PropertySchema, Value)] = []
-        for (property, _) in changes where table.indexes[property.id] != nil && newValue(property.id) != nil {
+        for property in table.indexedProperties where newValue(property.id) != nil {
             oldIndexed.append((property, old.value(property)))
         }
-        newValues.sort { $0.id < $1.id }
         var k = ObjectKeyCoding.encode(key)
         let txn = transaction.lmdb
         try StorageError.translating("Updating '\(table.name)'") {
