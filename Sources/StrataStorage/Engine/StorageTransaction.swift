@@ -254,9 +254,13 @@ package final class StorageTransaction {
         if let replayed = replayedExtensions {
             extensions += replayed
         } else {
-            if let old = try oldValuesForEntry() { extensions.insert(HistoryEntry.Extension(tag: HistoryEntry.Extension.oldValuesTag, bytes: old.encoded()), at: 0) }
+            let old = try oldValuesForEntry()?.encoded()
             extensions += try newValuesExtensions()
+            if let old { extensions.insert(HistoryEntry.Extension(tag: HistoryEntry.Extension.oldValuesTag, bytes: old), at: 0) }
         }
+        // The before-images are in the extensions now: freed before the entry is encoded
+        // (a cleared class's can be tens of megabytes).
+        oldValues = ObjectImages()
         let entry = HistoryEntry(version: newVersion, time: Date().timeIntervalSince1970, pid: pid,
                                  processName: processName, description: commitDescription, changes: changes,
                                  extensions: extensions)

@@ -12,7 +12,11 @@
 extension ObjectImages {
     /// The encoded images.
     package func encoded() -> [UInt8] {
-        var out: [UInt8] = [(isComplete ? 1 : 0) | (isSnapshot ? 2 : 0)]
+        var out: [UInt8] = []
+        // Made once at about its size: the bytes recorded, and a key and lengths per object.
+        let objects = classes.values.reduce(0) { $0 + $1.count } + clearedRows.values.reduce(0) { $0 + $1.keys.count }
+        out.reserveCapacity(byteCount + 12 * objects + 64)
+        out.append((isComplete ? 1 : 0) | (isSnapshot ? 2 : 0))
         let names = Set(classes.keys).union(clearedRows.keys).sorted()
         Varint.append(UInt64(names.count), to: &out)
         for name in names {
