@@ -415,11 +415,12 @@ struct RowPayload {
         withUnsafeBytes(of: byte) { append($0) }
     }
 
-    /// Moves the payload into an array with room for `more` bytes, unless it is there.
+    /// Moves the payload into an array with room for `more` bytes and the stack's worth
+    /// after them (a large value is copied once, not into twice its size), unless it is there.
     private mutating func spill(adding more: Int) {
         guard spilled == nil else { return }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(2 * (count + more))
+        bytes.reserveCapacity(count + more + stack.count)
         bytes.append(bytes: UnsafeRawBufferPointer(rebasing: stack[..<count]))
         spilled = bytes
     }
