@@ -240,11 +240,7 @@ package enum RowEncoder {
     package static func withEncoded<R>(_ values: [Value], _ mixed: MixedSlots = .none, seal: RowSeal? = nil,
                                        _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withBuilt(slotCount: values.count, seal: seal, { slot, payload in
-            let value = values[slot]
-            if case .null = value { return false }
-            if mixed.contains(slot), let tag = value.storedType { payload.append(tag.rawValue) }
-            ValueCodec.withEncoded(value) { payload.append($0) }
-            return true
+            payload.append(values[slot], mixed: mixed.contains(slot))
         }, body)
     }
 
@@ -263,12 +259,8 @@ package enum RowEncoder {
         var next = 0
         return try withBuilt(slotCount: slotCount, seal: seal, { slot, payload in
             if next < replacements.count, replacements[next].id == slot {
-                let value = replacements[next].value
-                next += 1
-                if case .null = value { return false }
-                if mixed.contains(slot), let tag = value.storedType { payload.append(tag.rawValue) }
-                ValueCodec.withEncoded(value) { payload.append($0) }
-                return true
+                defer { next += 1 }
+                return payload.append(replacements[next].value, mixed: mixed.contains(slot))
             }
             if row.isNull(slot) { return false }
             payload.append(row.slotBytes(slot))
@@ -411,8 +403,13 @@ struct RowPayload {
         count += bytes.count
     }
 
-    mutating func append(_ byte: UInt8) {
-        withUnsafeBytes(of: byte) { append($0) }
+    /// Appends the slot bytes of `value` (in a mixed slot, after its type code, as
+    /// `ValueCodec.encode(_:mixed:into:)` does); returns false, appending nothing, for null.
+    mutating func append(_ value: Value, mixed: Bool) -> Bool {
+        if case .null = value { return false }
+        if mixed, let tag = value.storedType { withUnsafeBytes(of: tag.rawValue) { append($0) } }
+        ValueCodec.withEncoded(value) { append($0) }
+        return true
     }
 
     /// Moves the payload into an array with room for `more` bytes and the stack's worth

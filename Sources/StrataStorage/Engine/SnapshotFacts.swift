@@ -46,6 +46,12 @@ extension StorageFile {
         state.withLock { state in state.snapshotFacts.flatMap { $0.snapshot == snapshot ? $0 : nil } }
     }
 
+    /// The commit settings kept for `snapshot`, when its facts are the ones kept and a write
+    /// read them.
+    func settings(ofSnapshot snapshot: Int) -> CommitSettings? {
+        state.withLock { state in state.snapshotFacts?.snapshot == snapshot ? state.snapshotFacts?.settings : nil }
+    }
+
     /// Adds `settings` to the kept facts when they are those of `snapshot`.
     func keep(_ settings: CommitSettings, ofSnapshot snapshot: Int) {
         state.withLock { state in

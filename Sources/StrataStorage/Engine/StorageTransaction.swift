@@ -281,7 +281,7 @@ package final class StorageTransaction {
     /// once per snapshot, until this write changes a meta record.
     var settings: CommitSettings {
         get throws(StorageError) {
-            if !changedMeta, let known = file.facts(ofSnapshot: snapshot)?.settings { return known }
+            if !changedMeta, let known = file.settings(ofSnapshot: snapshot) { return known }
             let read = try CommitSettings(meta)
             if !changedMeta { file.keep(read, ofSnapshot: snapshot) }
             return read
