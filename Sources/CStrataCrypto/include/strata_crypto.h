@@ -1,7 +1,8 @@
 // AES-256-GCM record sealing and HMAC-SHA-256 keyed hashes for encrypted files
-// (docs/ENCRYPTION.md), on OpenSSL's libcrypto. A `strata_cipher` holds its contexts with the
-// key schedule set once; sealing or opening a record only sets its nonce, so no record
-// allocates. A cipher is used by one thread at a time.
+// (docs/ENCRYPTION.md): records on the CPU's AES-NI and PCLMULQDQ instructions when it has
+// them, else on OpenSSL's libcrypto; hashes on libcrypto. A `strata_cipher` holds its
+// contexts with the key schedule set once; sealing or opening a record only sets its nonce,
+// so no record allocates. A cipher is used by one thread at a time.
 #ifndef STRATA_CRYPTO_H
 #define STRATA_CRYPTO_H
 
@@ -15,17 +16,27 @@
 
 typedef struct strata_cipher strata_cipher;
 
+/// What seals and opens a cipher's records: the fastest implementation this CPU has, or
+/// libcrypto's EVP interface alone (the two produce the same records; tests compare them).
+typedef enum { STRATA_CIPHER_FASTEST = 0, STRATA_CIPHER_LIBCRYPTO = 1 } strata_cipher_engine;
+
 /// A cipher for `key` (64 bytes: the AES-256 key, then the HMAC-SHA-256 key), its nonces
-/// starting at a random prefix and counter; NULL when libcrypto fails or no random bytes
-/// can be read.
+/// starting at a random prefix and counter, on the fastest engine; NULL when libcrypto fails
+/// or no random bytes can be read.
 strata_cipher *strata_cipher_new(const uint8_t *key);
+
+/// `strata_cipher_new` on `engine`.
+strata_cipher *strata_cipher_new_on(const uint8_t *key, strata_cipher_engine engine);
+
+/// Whether `cipher` seals and opens records on AES-NI and PCLMULQDQ (not through libcrypto).
+int strata_cipher_uses_aesni(const strata_cipher *cipher);
 
 /// Frees `cipher` and wipes its keys.
 void strata_cipher_free(strata_cipher *cipher);
 
 /// Seals `count` bytes of `plain` with the additional data `aad1` then `aad2`: writes the
 /// nonce, the ciphertext and the tag (count + 28 bytes) to `out`. Returns 0, or -1 when
-/// libcrypto fails.
+/// libcrypto fails (the AES-NI engine cannot fail).
 int strata_cipher_seal(strata_cipher *cipher, const void *aad1, size_t aad1_count, const void *aad2, size_t aad2_count,
                        const void *plain, size_t count, uint8_t *out);
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The encryption of one open file (docs/ENCRYPTION.md): its key, the key check stored in the
 /// file, and the ciphers its transactions borrow, each with its own nonce sequence.
@@ -51,11 +52,12 @@ package final class FileEncryption: @unchecked Sendable {
 /// (`withOpened`: list chunks, history entries, the schema) decrypt into temporary memory
 /// instead, and a cursor handing rows to objects decrypts into blocks of its own, which those
 /// objects keep (`open(_:key:_:into:)`). Reads and writes take a lock: a frozen snapshot's
-/// transaction is read from several threads.
+/// transaction is read from several threads. It is a `Mutex` (an atomic compare-and-swap
+/// when no other thread holds it), taken once per record.
 package final class RecordCrypto {
     private let encryption: FileEncryption
     private let cipher: RecordCipher
-    private let lock = NSLock()
+    private let lock = Mutex(())
     /// The blocks rows are decrypted into, the last one filling (none before the first read: a
     /// transaction that only writes never needs one). Kept until the transaction ends.
     private var blocks: [DecryptedRecords] = []
@@ -71,9 +73,7 @@ package final class RecordCrypto {
 
     /// `plain` sealed for `key` in the database of `name` (`RecordCipher.name`).
     func seal(_ name: [UInt8], key: UnsafeRawBufferPointer, _ plain: UnsafeRawBufferPointer) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        return cipher.seal(name, key: key, plain)
+        lock.withLock { _ in cipher.seal(name, key: key, plain) }
     }
 
     /// The plaintext of `stored`, sealed for `key` in the database of `name`, valid until the
@@ -81,12 +81,12 @@ package final class RecordCrypto {
     func open(_ name: [UInt8], key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let count = stored.count - RecordCipher.overhead
         guard count >= 0 else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        if blocks.last.map({ !$0.hasRoom(count) }) ?? true {
-            blocks.append(DecryptedRecords(capacity: max(Self.blockSize, count)))
+        return lock.withLock { _ in
+            if blocks.last.map({ !$0.hasRoom(count) }) ?? true {
+                blocks.append(DecryptedRecords(capacity: max(Self.blockSize, count)))
+            }
+            return open(name, key: key, stored, count: count, appendingTo: blocks[blocks.count - 1])
         }
-        return open(name, key: key, stored, count: count, appendingTo: blocks[blocks.count - 1])
     }
 
     /// The plaintext of `stored` decrypted into `block`, valid while the block is held; nil
@@ -96,9 +96,7 @@ package final class RecordCrypto {
         let count = stored.count - RecordCipher.overhead
         guard count >= 0 else { return nil }
         precondition(block.hasRoom(count), "a decrypted-records block has no room for the record")
-        lock.lock()
-        defer { lock.unlock() }
-        return open(name, key: key, stored, count: count, appendingTo: block)
+        return lock.withLock { _ in open(name, key: key, stored, count: count, appendingTo: block) }
     }
 
     /// Calls `body` with the plaintext of `stored` (nil when it does not authenticate), held in
@@ -108,15 +106,13 @@ package final class RecordCrypto {
         let count = stored.count - RecordCipher.overhead
         guard count >= 0 else { return try body(nil) }
         let result: Result<T, E> = withUnsafeTemporaryAllocation(byteCount: max(count, 1), alignment: 16) { out in
-            lock.lock()
-            let opened = cipher.open(name, key: key, stored, into: out.baseAddress!)
-            lock.unlock()
+            let opened = lock.withLock { _ in cipher.open(name, key: key, stored, into: out.baseAddress!) }
             do throws(E) { return .success(try body(opened ? UnsafeRawBufferPointer(start: out.baseAddress, count: count) : nil)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
-    /// Decrypts `stored` (`count` bytes of plaintext) at the end of `block`; the lock is held.
+    /// Decrypts `stored` (`count` bytes of plaintext) at the end of `block`; `lock` is held.
     private func open(_ name: [UInt8], key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer, count: Int,
                       appendingTo block: DecryptedRecords) -> UnsafeRawBufferPointer? {
         let out = block.base + block.used
@@ -132,9 +128,9 @@ package final class RecordCrypto {
     /// database of `name` (`RecordCipher.name`): the first 16 bytes of
     /// HMAC-SHA-256(name ‖ plain). Equal values share a key; nothing else about them shows.
     func indexKey(_ name: [UInt8], _ plain: [UInt8]) -> [UInt8] {
-        lock.lock()
-        let hash = name.withUnsafeBytes { n in plain.withUnsafeBytes { cipher.hash(n, $0, UnsafeRawBufferPointer(start: nil, count: 0)) } }
-        lock.unlock()
+        let hash = lock.withLock { _ in
+            name.withUnsafeBytes { n in plain.withUnsafeBytes { cipher.hash(n, $0, UnsafeRawBufferPointer(start: nil, count: 0)) } }
+        }
         return withUnsafeBytes(of: hash) { Array($0.prefix(Self.indexKeyLength)) }
     }
 }

@@ -1,0 +1,304 @@
+#include "strata_gcm.h"
+
+#if defined(__x86_64__)
+
+#include <cpuid.h>
+#include <immintrin.h>
+#include <openssl/crypto.h>
+#include <string.h>
+
+// Every function touching the instructions is compiled for them; callers check
+// `strata_gcm_supported()` first, so the rest of the binary runs on any x86-64.
+#define GCM_TARGET __attribute__((target("aes,pclmul,ssse3,sse4.1")))
+
+/// Blocks encrypted together: AES-NI has several rounds in flight at once.
+#define LANES 4
+_Static_assert(LANES == sizeof ((strata_gcm_key *)0)->hash_powers / 16, "a power of H for each lane");
+
+int strata_gcm_supported(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    const unsigned pclmul = 1u << 1, ssse3 = 1u << 9, sse41 = 1u << 19, aes = 1u << 25;
+    const unsigned needed = pclmul | ssse3 | sse41 | aes;
+    return (c & needed) == needed;
+}
+
+/// `x` with its 16 bytes in reverse order.
+GCM_TARGET static inline __m128i reversed(__m128i x) {
+    return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
+/// One half-step of the AES-256 key schedule: `previous` (the round key two back) mixed
+/// with `word`, the key-generation assist's output broadcast to every lane.
+GCM_TARGET static inline __m128i schedule_step(__m128i previous, __m128i word) {
+    previous = _mm_xor_si128(previous, _mm_slli_si128(previous, 4));
+    previous = _mm_xor_si128(previous, _mm_slli_si128(previous, 4));
+    previous = _mm_xor_si128(previous, _mm_slli_si128(previous, 4));
+    return _mm_xor_si128(previous, word);
+}
+
+// Round key i from the two before it: an even one takes the round constant `rcon` (an
+// immediate operand, hence macros) and the rotated word, an odd one the plain substituted word.
+#define SCHEDULE_EVEN(keys, i, rcon) \
+    keys[i] = schedule_step(keys[i - 2], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(keys[i - 1], rcon), 0xff))
+#define SCHEDULE_ODD(keys, i) \
+    keys[i] = schedule_step(keys[i - 2], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(keys[i - 1], 0), 0xaa))
+
+/// Encrypts the first `n` of `blocks` in place, their rounds interleaved (inlined with a
+/// constant `n`, the blocks stay in registers).
+GCM_TARGET __attribute__((always_inline)) static inline void encrypt_blocks(const __m128i *keys, __m128i *blocks, int n) {
+    for (int i = 0; i < n; i++) blocks[i] = _mm_xor_si128(blocks[i], keys[0]);
+    for (int round = 1; round < 14; round++) {
+        for (int i = 0; i < n; i++) blocks[i] = _mm_aesenc_si128(blocks[i], keys[round]);
+    }
+    for (int i = 0; i < n; i++) blocks[i] = _mm_aesenclast_si128(blocks[i], keys[14]);
+}
+
+/// A 256-bit carry-less product, not yet reduced.
+typedef struct {
+    __m128i low, high;
+} wide;
+
+/// The carry-less product of `a` and `b` (byte-reversed field elements).
+GCM_TARGET static inline wide carryless_product(__m128i a, __m128i b) {
+    __m128i middle = _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x10), _mm_clmulepi64_si128(a, b, 0x01));
+    return (wide){
+        .low = _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x00), _mm_slli_si128(middle, 8)),
+        .high = _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x11), _mm_srli_si128(middle, 8)),
+    };
+}
+
+/// `a ^ b`: products are summed before one reduction.
+GCM_TARGET static inline wide wide_xor(wide a, wide b) {
+    return (wide){.low = _mm_xor_si128(a.low, b.low), .high = _mm_xor_si128(a.high, b.high)};
+}
+
+/// A product reduced into GHASH's field GF(2^128) mod x^128 + x^7 + x^2 + x + 1. It is first
+/// shifted left by one bit (GHASH's bits are reflected, so the product of reflected operands
+/// comes out one bit short), then reduced in two phases of shifts. Both steps are linear, so
+/// a sum of products reduces to the sum of their reductions.
+GCM_TARGET static inline __m128i reduce(wide product) {
+    __m128i low = product.low, high = product.high;
+    // high:low <<= 1, each 32-bit lane's top bit carried into the next lane up.
+    __m128i low_carries = _mm_srli_epi32(low, 31);
+    __m128i high_carries = _mm_srli_epi32(high, 31);
+    __m128i across = _mm_srli_si128(low_carries, 12);
+    low = _mm_or_si128(_mm_slli_epi32(low, 1), _mm_slli_si128(low_carries, 4));
+    high = _mm_or_si128(_mm_or_si128(_mm_slli_epi32(high, 1), _mm_slli_si128(high_carries, 4)), across);
+
+    // First phase: the multiples x^127, x^126 and x^121 of the low half.
+    __m128i folded = _mm_xor_si128(_mm_xor_si128(_mm_slli_epi32(low, 31), _mm_slli_epi32(low, 30)),
+                                   _mm_slli_epi32(low, 25));
+    __m128i spill = _mm_srli_si128(folded, 4);
+    low = _mm_xor_si128(low, _mm_slli_si128(folded, 12));
+    // Second phase: the shifts right by 1, 2 and 7, and what the first phase spilled.
+    __m128i second = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi32(low, 1), _mm_srli_epi32(low, 2)),
+                                   _mm_srli_epi32(low, 7));
+    second = _mm_xor_si128(second, spill);
+    return _mm_xor_si128(high, _mm_xor_si128(low, second));
+}
+
+/// `a · b` in GHASH's field.
+GCM_TARGET static inline __m128i field_multiply(__m128i a, __m128i b) { return reduce(carryless_product(a, b)); }
+
+GCM_TARGET void strata_gcm_expand(strata_gcm_key *expanded, const uint8_t *key) {
+    __m128i keys[15];
+    keys[0] = _mm_loadu_si128((const __m128i *)key);
+    keys[1] = _mm_loadu_si128((const __m128i *)(key + 16));
+    SCHEDULE_EVEN(keys, 2, 0x01);
+    SCHEDULE_ODD(keys, 3);
+    SCHEDULE_EVEN(keys, 4, 0x02);
+    SCHEDULE_ODD(keys, 5);
+    SCHEDULE_EVEN(keys, 6, 0x04);
+    SCHEDULE_ODD(keys, 7);
+    SCHEDULE_EVEN(keys, 8, 0x08);
+    SCHEDULE_ODD(keys, 9);
+    SCHEDULE_EVEN(keys, 10, 0x10);
+    SCHEDULE_ODD(keys, 11);
+    SCHEDULE_EVEN(keys, 12, 0x20);
+    SCHEDULE_ODD(keys, 13);
+    SCHEDULE_EVEN(keys, 14, 0x40);
+    for (int i = 0; i < 15; i++) _mm_store_si128((__m128i *)expanded->round_keys[i], keys[i]);
+    __m128i h = _mm_setzero_si128();
+    encrypt_blocks(keys, &h, 1);
+    __m128i power = reversed(h);
+    for (int i = 0; i < LANES; i++) {
+        _mm_store_si128((__m128i *)expanded->hash_powers[i], power);
+        power = field_multiply(power, reversed(h));
+    }
+    OPENSSL_cleanse(keys, sizeof keys);
+}
+
+/// A GHASH in progress over a stream that arrives in pieces: the running value and the
+/// powers H, H^2, ..., H^LANES (byte-reversed), and the bytes of a block not yet whole.
+typedef struct {
+    __m128i value;
+    const __m128i *powers;
+    uint8_t partial[16];
+    size_t filled;
+} ghash;
+
+/// Hashes `n` (1 to LANES) whole blocks (in the stream's byte order) with one reduction:
+/// Horner's rule unrolled, Y' = (Y + X1)·H^n + X2·H^(n-1) + ... + Xn·H.
+GCM_TARGET static inline void ghash_blocks(ghash *g, const __m128i *blocks, int n) {
+    wide sum = carryless_product(_mm_xor_si128(g->value, reversed(blocks[0])), g->powers[n - 1]);
+    for (int i = 1; i < n; i++) sum = wide_xor(sum, carryless_product(reversed(blocks[i]), g->powers[n - 1 - i]));
+    g->value = reduce(sum);
+}
+
+/// Hashes one whole block (in the stream's byte order).
+GCM_TARGET static inline void ghash_block(ghash *g, __m128i block) { ghash_blocks(g, &block, 1); }
+
+/// Hashes `count` bytes of `bytes`, keeping a trailing part block for the next piece.
+GCM_TARGET static void ghash_absorb(ghash *g, const uint8_t *bytes, size_t count) {
+    if (count == 0) return;
+    if (g->filled > 0) {
+        size_t taken = 16 - g->filled < count ? 16 - g->filled : count;
+        memcpy(g->partial + g->filled, bytes, taken);
+        g->filled += taken;
+        bytes += taken;
+        count -= taken;
+        if (g->filled < 16) return;
+        ghash_block(g, _mm_loadu_si128((const __m128i *)g->partial));
+        g->filled = 0;
+    }
+    for (; count >= 16; bytes += 16, count -= 16) ghash_block(g, _mm_loadu_si128((const __m128i *)bytes));
+    memcpy(g->partial, bytes, count);
+    g->filled = count;
+}
+
+/// Ends a section of the stream (the additional data): a part block is hashed zero-padded.
+GCM_TARGET static void ghash_pad(ghash *g) {
+    if (g->filled == 0) return;
+    memset(g->partial + g->filled, 0, 16 - g->filled);
+    ghash_block(g, _mm_loadu_si128((const __m128i *)g->partial));
+    g->filled = 0;
+}
+
+/// The counter block `nonce ‖ counter` (the counter big-endian).
+GCM_TARGET static inline __m128i counter_block(__m128i nonce, uint32_t counter) {
+    return _mm_insert_epi32(nonce, (int)__builtin_bswap32(counter), 3);
+}
+
+/// Which way `ctr_pass` runs: the hash reads its output (sealing) or its input (opening).
+typedef enum { SEALING, OPENING } direction;
+
+/// XORs the key stream `stream` (`blocks` whole blocks, at most LANES) into the first
+/// `count` bytes at `in`, writing `out`, and hashes the ciphertext side into `g`.
+GCM_TARGET static inline void xor_and_hash(ghash *g, const __m128i *stream, int blocks, const uint8_t *in,
+                                           size_t count, uint8_t *out, direction way) {
+    __m128i ciphertext[LANES];
+    for (int i = 0; i < blocks; i++) {
+        size_t offset = 16 * (size_t)i;
+        if (count - offset >= 16) {
+            __m128i input = _mm_loadu_si128((const __m128i *)(in + offset));
+            __m128i output = _mm_xor_si128(input, stream[i]);
+            _mm_storeu_si128((__m128i *)(out + offset), output);
+            ciphertext[i] = way == SEALING ? output : input;
+            continue;
+        }
+        // The last block, short: through a zero-padded copy.
+        size_t length = count - offset;
+        uint8_t padded[16] = {0};
+        memcpy(padded, in + offset, length);
+        __m128i input = _mm_loadu_si128((const __m128i *)padded);
+        __m128i output = _mm_xor_si128(input, stream[i]);
+        _mm_storeu_si128((__m128i *)padded, output);
+        memcpy(out + offset, padded, length);
+        // The ciphertext is hashed zero-padded: the output's bytes past `length` are key stream.
+        memset(padded + length, 0, 16 - length);
+        ciphertext[i] = way == SEALING ? _mm_loadu_si128((const __m128i *)padded) : input;
+    }
+    if (blocks > 0) ghash_blocks(g, ciphertext, blocks);
+}
+
+/// The CTR pass shared by sealing and opening: `count` bytes of `in` XORed with the key
+/// stream into `out`, the ciphertext side hashed into `g`; returns the tag's mask AES(J0).
+/// Blocks are encrypted LANES at a time (a fixed width, so they stay in registers), the
+/// first batch one wider for J0 (counter 1); lanes past the data encrypt counters no record
+/// uses, which costs less than a variable width.
+GCM_TARGET static __m128i ctr_pass(const strata_gcm_key *key, const uint8_t *nonce_bytes, ghash *g,
+                                   const uint8_t *in, size_t count, uint8_t *out, direction way) {
+    const __m128i *keys = (const __m128i *)key->round_keys;
+    uint8_t nonce_block[16] = {0};
+    memcpy(nonce_block, nonce_bytes, 12);
+    __m128i nonce = _mm_loadu_si128((const __m128i *)nonce_block);
+
+    __m128i first[LANES + 1];
+    for (int i = 0; i <= LANES; i++) first[i] = counter_block(nonce, (uint32_t)i + 1);
+    encrypt_blocks(keys, first, LANES + 1);
+    size_t chunk = count < 16 * LANES ? count : 16 * LANES;
+    xor_and_hash(g, first + 1, (int)((chunk + 15) / 16), in, chunk, out, way);
+
+    uint32_t next_counter = LANES + 2;
+    for (size_t done = chunk; done < count; done += chunk, next_counter += LANES) {
+        chunk = count - done < 16 * LANES ? count - done : 16 * LANES;
+        __m128i stream[LANES];
+        for (int i = 0; i < LANES; i++) stream[i] = counter_block(nonce, next_counter + (uint32_t)i);
+        encrypt_blocks(keys, stream, LANES);
+        xor_and_hash(g, stream, (int)((chunk + 15) / 16), in + done, chunk, out + done, way);
+    }
+    return first[0];
+}
+
+/// The tag: GHASH closed by the lengths block (additional data, ciphertext, in bits), masked.
+GCM_TARGET static __m128i finish(ghash *g, size_t aad_count, size_t count, __m128i mask) {
+    // Byte-reversed, the big-endian lengths block holds the ciphertext's length in its low
+    // 64 bits and the additional data's in its high ones.
+    __m128i lengths = _mm_set_epi64x((long long)(aad_count * 8), (long long)(count * 8));
+    g->value = field_multiply(_mm_xor_si128(g->value, lengths), g->powers[0]);
+    return _mm_xor_si128(reversed(g->value), mask);
+}
+
+/// GHASH started over the additional data `aad1 ‖ aad2`, padded.
+GCM_TARGET static ghash ghash_of_aad(const strata_gcm_key *key, const void *aad1, size_t n1, const void *aad2, size_t n2) {
+    ghash g = {.value = _mm_setzero_si128(), .powers = (const __m128i *)key->hash_powers, .filled = 0};
+    if (n1 + n2 <= 16 * LANES) {
+        // Short (a database name and a record key): joined and zero-padded in one buffer.
+        __m128i joined[LANES] = {0};
+        if (n1 > 0) memcpy(joined, aad1, n1);
+        if (n2 > 0) memcpy((uint8_t *)joined + n1, aad2, n2);
+        if (n1 + n2 > 0) ghash_blocks(&g, joined, (int)((n1 + n2 + 15) / 16));
+        return g;
+    }
+    ghash_absorb(&g, aad1, n1);
+    ghash_absorb(&g, aad2, n2);
+    ghash_pad(&g);
+    return g;
+}
+
+GCM_TARGET void strata_gcm_seal(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1,
+                                const void *aad2, size_t n2, const uint8_t *plain, size_t count, uint8_t *out,
+                                uint8_t *tag) {
+    ghash g = ghash_of_aad(key, aad1, n1, aad2, n2);
+    __m128i mask = ctr_pass(key, nonce, &g, plain, count, out, SEALING);
+    _mm_storeu_si128((__m128i *)tag, finish(&g, n1 + n2, count, mask));
+}
+
+GCM_TARGET int strata_gcm_open(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1,
+                               const void *aad2, size_t n2, const uint8_t *sealed, size_t count, const uint8_t *tag,
+                               uint8_t *out) {
+    ghash g = ghash_of_aad(key, aad1, n1, aad2, n2);
+    __m128i mask = ctr_pass(key, nonce, &g, sealed, count, out, OPENING);
+    uint8_t expected[16];
+    _mm_storeu_si128((__m128i *)expected, finish(&g, n1 + n2, count, mask));
+    if (CRYPTO_memcmp(expected, tag, 16) == 0) return 0;
+    if (count > 0) OPENSSL_cleanse(out, count);
+    return -1;
+}
+
+#else
+
+int strata_gcm_supported(void) { return 0; }
+void strata_gcm_expand(strata_gcm_key *expanded, const uint8_t *key) { (void)expanded; (void)key; }
+void strata_gcm_seal(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1, const void *aad2,
+                     size_t n2, const uint8_t *plain, size_t count, uint8_t *out, uint8_t *tag) {
+    (void)key; (void)nonce; (void)aad1; (void)n1; (void)aad2; (void)n2; (void)plain; (void)count; (void)out; (void)tag;
+}
+int strata_gcm_open(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1, const void *aad2,
+                    size_t n2, const uint8_t *sealed, size_t count, const uint8_t *tag, uint8_t *out) {
+    (void)key; (void)nonce; (void)aad1; (void)n1; (void)aad2; (void)n2; (void)sealed; (void)count; (void)tag; (void)out;
+    return -1;
+}
+
+#endif

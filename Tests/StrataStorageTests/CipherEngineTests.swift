@@ -1,0 +1,93 @@
+import CStrataCrypto
+import XCTest
+@testable import StrataStorage
+
+/// The AES-NI engine against libcrypto's AES-256-GCM: a record sealed by either opens on the
+/// other with the same plaintext, for every length of record and additional data around the
+/// block size, and a record with any byte changed opens on neither.
+final class CipherEngineTests: XCTestCase {
+    private var random = SplitMix64(seed: 0x5EA1_5EA1)
+
+    private func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    }
+
+    /// The two engines for one random key; skips when the CPU has no AES-NI.
+    private func engines() throws -> (aesni: OpaquePointer, libcrypto: OpaquePointer) {
+        let key = bytes(64)
+        let aesni = try XCTUnwrap(strata_cipher_new_on(key, STRATA_CIPHER_FASTEST))
+        let libcrypto = try XCTUnwrap(strata_cipher_new_on(key, STRATA_CIPHER_LIBCRYPTO))
+        XCTAssertEqual(strata_cipher_uses_aesni(libcrypto), 0)
+        guard strata_cipher_uses_aesni(aesni) != 0 else {
+            strata_cipher_free(aesni)
+            strata_cipher_free(libcrypto)
+            throw XCTSkip("this CPU has no AES-NI and PCLMULQDQ: every cipher runs on libcrypto")
+        }
+        return (aesni, libcrypto)
+    }
+
+    private func seal(_ cipher: OpaquePointer, _ aad1: [UInt8], _ aad2: [UInt8], _ plain: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: plain.count + RecordCipher.overhead)
+        XCTAssertEqual(strata_cipher_seal(cipher, aad1, aad1.count, aad2, aad2.count, plain, plain.count, &out), 0)
+        return out
+    }
+
+    /// The plaintext of `record`, or nil when it does not open (then `out` must be zeroed).
+    private func open(_ cipher: OpaquePointer, _ aad1: [UInt8], _ aad2: [UInt8], _ record: [UInt8]) -> [UInt8]? {
+        var out = [UInt8](repeating: 0xA5, count: record.count - RecordCipher.overhead)
+        guard strata_cipher_open(cipher, aad1, aad1.count, aad2, aad2.count, record, record.count, &out) == 0 else {
+            XCTAssertTrue(out.allSatisfy { $0 == 0 } || out.allSatisfy { $0 == 0xA5 }, "no plaintext of a record that did not open")
+            return nil
+        }
+        return out
+    }
+
+    func testEachEngineOpensTheOthersRecords() throws {
+        let (aesni, libcrypto) = try engines()
+        defer { strata_cipher_free(aesni); strata_cipher_free(libcrypto) }
+        let lengths = Array(0...130) + [255, 256, 257, 1_000, 4_096 + 7, 70_000]
+        for length in lengths {
+            let plain = bytes(length)
+            let aad1 = bytes(random.next(below: 40)), aad2 = bytes(random.next(below: 40))
+            for (sealer, opener) in [(aesni, libcrypto), (libcrypto, aesni), (aesni, aesni)] {
+                let record = seal(sealer, aad1, aad2, plain)
+                XCTAssertEqual(open(opener, aad1, aad2, record), plain, "\(length) bytes")
+                XCTAssertEqual(open(opener, [], aad1 + aad2, record), plain, "the additional data is one stream")
+            }
+        }
+    }
+
+    func testAdditionalDataOfEveryLengthAuthenticates() throws {
+        let (aesni, libcrypto) = try engines()
+        defer { strata_cipher_free(aesni); strata_cipher_free(libcrypto) }
+        let plain = bytes(23)
+        for length in Array(0...70) + [300] {
+            let aad = bytes(length)
+            let split = random.next(below: length + 1)
+            let (aad1, aad2) = (Array(aad[..<split]), Array(aad[split...]))
+            XCTAssertEqual(open(libcrypto, aad, [], seal(aesni, aad1, aad2, plain)), plain, "\(length) bytes of additional data")
+            XCTAssertEqual(open(aesni, aad1, aad2, seal(libcrypto, aad, [], plain)), plain, "\(length) bytes of additional data")
+        }
+    }
+
+    func testAnyChangedByteFailsToOpen() throws {
+        let (aesni, libcrypto) = try engines()
+        defer { strata_cipher_free(aesni); strata_cipher_free(libcrypto) }
+        let plain = bytes(50), aad = Array("rows.Person".utf8)
+        let record = seal(aesni, aad, [], plain)
+        for index in record.indices {
+            var damaged = record
+            damaged[index] ^= UInt8(1 << random.next(below: 8))
+            XCTAssertNil(open(aesni, aad, [], damaged), "byte \(index) changed")
+            XCTAssertNil(open(libcrypto, aad, [], damaged), "byte \(index) changed")
+        }
+        var otherData = aad
+        otherData[0] ^= 1
+        XCTAssertNil(open(aesni, otherData, [], record))
+        XCTAssertNil(open(aesni, aad + [0], [], record), "longer additional data")
+        XCTAssertNil(open(aesni, Array(aad.dropLast()), [], record), "shorter additional data")
+        let otherKey = try XCTUnwrap(strata_cipher_new(bytes(64)))
+        defer { strata_cipher_free(otherKey) }
+        XCTAssertNil(open(otherKey, aad, [], record), "another key")
+    }
+}
