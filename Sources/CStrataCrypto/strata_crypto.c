@@ -131,6 +131,20 @@ int strata_cipher_open(strata_cipher *c, const void *aad1, size_t n1, const void
     return 0;
 }
 
+size_t strata_cipher_open_run(strata_cipher *c, const void *aad1, size_t n1, const strata_span *keys,
+                              const strata_span *sealed, size_t count, uint8_t *out, size_t capacity, size_t *written) {
+    const size_t overhead = STRATA_NONCE_BYTES + STRATA_TAG_BYTES;
+    size_t opened = 0, used = 0;
+    for (; opened < count; opened++) {
+        size_t size = sealed[opened].count;
+        if (size < overhead || size - overhead > capacity - used) break;
+        if (strata_cipher_open(c, aad1, n1, keys[opened].bytes, keys[opened].count, sealed[opened].bytes, size, out + used) != 0) break;
+        used += size - overhead;
+    }
+    *written = used;
+    return opened;
+}
+
 int strata_cipher_uses_aesni(const strata_cipher *c) { return c->aesni; }
 
 int strata_cipher_hash(strata_cipher *c, const void *p1, size_t n1, const void *p2, size_t n2,

@@ -47,6 +47,12 @@ package final class CursorEntries {
         UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size)
     }
 
+    /// The keys and the values of the entries from `i` on, as arrays of `MDB_val` (each a
+    /// length, then an address): what a C function taking a run of entries reads.
+    package func run(from i: Int) -> (keys: UnsafeRawPointer, values: UnsafeRawPointer) {
+        (UnsafeRawPointer(keys + i), UnsafeRawPointer(values + i))
+    }
+
     /// Records what a read into the buffers found: `found` entries and LMDB's code `rc`, each
     /// entry's bounds checked against `bounds` (the first that fails ends the entries).
     fileprivate func record(found: Int, rc: Int32, bounds: ReadBounds?) {

@@ -191,6 +191,34 @@ final class EncryptionTests: StrataTestCase {
         assertDamaged { try IntegrityCheck.run(txn) }
     }
 
+    /// A loop decrypts its rows a run at a time: a damaged row in the middle of a run ends the
+    /// walk there, after every row before it.
+    func testAFlippedBitInARowEndsAWalkAtThatRow() throws {
+        checksIntegrityAfterTest = false
+        try closingRealms {
+            let realm = try Realm(configuration: encryptedConfiguration())
+            try realm.write {
+                for i in 0..<300 { realm.add(ZirconLedger(value: ["serialNumber": i, "quartzNote": "row \(i)"])) }
+            }
+        }
+        let rows = try StorageFixtures.values(path: fileURL().path, databaseStartingWith: "rows.")
+        XCTAssertEqual(rows.count, 300)
+        try StorageFixtures.flipBit(inStored: rows[200], path: fileURL().path)
+        let txn = try storageRead()
+        defer { txn.abort() }
+        let cursor = txn.rows.scan(try XCTUnwrap(try txn.table("ZirconLedger")))
+        var serials: [Int] = []
+        let serial = try XCTUnwrap(try txn.table("ZirconLedger")?.schema.property(named: "serialNumber"))
+        assertDamaged {
+            while let (_, row) = try cursor.next() {
+                guard case .int(let value) = row.value(serial) else { return XCTFail("serialNumber is an integer") }
+                serials.append(Int(value))
+            }
+            return serials
+        }
+        XCTAssertEqual(serials, Array(0..<200), "the rows before the damaged one, each as written")
+    }
+
     func testAFlippedBitInAListChunkIsReportedAsDamage() throws {
         checksIntegrityAfterTest = false
         try closingRealms { try Self.fill(try Realm(configuration: encryptedConfiguration())) }

@@ -78,6 +78,33 @@ extension StorageFixtures {
         return try names.compactMap { name in try txn.withCursor(try txn.openDatabase(name)!) { try $0.first().map { Array($0.value) } } }
     }
 
+    /// The value bytes of every record, in key order, of the first named database whose name
+    /// starts with `prefix`, read straight from LMDB.
+    static func values(path: String, databaseStartingWith prefix: String) throws -> [[UInt8]] {
+        let env = try Environment(path: path, options: .init())
+        let txn = try Transaction(env, readOnly: true)
+        defer { txn.abort() }
+        let name = try txn.withCursor(Database(handle: 1)) { main -> String? in
+            var entry = try main.first()
+            while let e = entry {
+                let name = String(decoding: e.key, as: UTF8.self)
+                if name.hasPrefix(prefix) { return name }
+                entry = try main.next()
+            }
+            return nil
+        }
+        guard let name, let database = try txn.openDatabase(name) else { return [] }
+        return try txn.withCursor(database) { cursor in
+            var values: [[UInt8]] = []
+            var entry = try cursor.first()
+            while let e = entry {
+                values.append(Array(e.value))
+                entry = try cursor.next()
+            }
+            return values
+        }
+    }
+
     /// Flips one bit in the middle of every place in the file at `path` where `record`'s bytes
     /// lie (the current page and the older copies LMDB left), as damage on the disk would;
     /// fails when they lie nowhere.

@@ -46,6 +46,21 @@ int strata_cipher_seal(strata_cipher *cipher, const void *aad1, size_t aad1_coun
 int strata_cipher_open(strata_cipher *cipher, const void *aad1, size_t aad1_count, const void *aad2, size_t aad2_count,
                        const void *sealed, size_t count, uint8_t *out);
 
+/// A run of bytes, laid out as LMDB's `MDB_val` (its length, then its address), so that a
+/// cursor's entries are handed over as they are.
+typedef struct {
+    size_t count;
+    const void *bytes;
+} strata_span;
+
+/// Opens the records `sealed[0..<count]` one after another, record i with the additional
+/// data `aad1 ‖ keys[i]`, writing their plaintexts back to back from `out`, as long as they
+/// fit in `capacity` bytes. Returns how many opened, and in `written` their plaintexts'
+/// bytes: it stops before the first that does not fit, and at the first that does not
+/// authenticate (or is shorter than a nonce and tag).
+size_t strata_cipher_open_run(strata_cipher *cipher, const void *aad1, size_t aad1_count, const strata_span *keys,
+                              const strata_span *sealed, size_t count, uint8_t *out, size_t capacity, size_t *written);
+
 /// The HMAC-SHA-256, with the key's second half, of `part1` then `part2` then `part3`
 /// (32 bytes to `out`). Returns 0, or -1 when libcrypto fails.
 int strata_cipher_hash(strata_cipher *cipher, const void *part1, size_t count1, const void *part2, size_t count2,

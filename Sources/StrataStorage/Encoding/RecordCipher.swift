@@ -72,6 +72,22 @@ final class RecordCipher {
         }
     }
 
+    /// Opens the sealed records of a cursor's entries `run` (`count` of them, stored in the
+    /// database of `name` under their keys, `CursorEntries.run(from:)`) into `out`, back to
+    /// back, as many as fit in `capacity` bytes; stops at the first that does not
+    /// authenticate. Returns how many opened and the bytes their plaintexts take.
+    func open(_ name: [UInt8], run: (keys: UnsafeRawPointer, values: UnsafeRawPointer), count: Int,
+              into out: UnsafeMutableRawPointer, capacity: Int) -> (opened: Int, written: Int) {
+        // The entries are LMDB's `MDB_val`s, laid out as `strata_span`s.
+        assert(MemoryLayout<strata_span>.size == 16 && MemoryLayout<strata_span>.offset(of: \strata_span.bytes) == 8)
+        var written = 0
+        let opened = name.withUnsafeBytes { n in
+            strata_cipher_open_run(handle, n.baseAddress, n.count, run.keys.assumingMemoryBound(to: strata_span.self),
+                                   run.values.assumingMemoryBound(to: strata_span.self), count, out, capacity, &written)
+        }
+        return (opened, written)
+    }
+
     /// The HMAC-SHA-256 of `a ‖ b ‖ c` with the key's second half.
     func hash(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ c: UnsafeRawBufferPointer) -> SIMD32<UInt8> {
         var out = SIMD32<UInt8>()

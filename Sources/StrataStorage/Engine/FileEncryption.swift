@@ -81,12 +81,7 @@ package final class RecordCrypto {
     func open(_ name: [UInt8], key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let count = stored.count - RecordCipher.overhead
         guard count >= 0 else { return nil }
-        return lock.withLock { _ in
-            if blocks.last.map({ !$0.hasRoom(count) }) ?? true {
-                blocks.append(DecryptedRecords(capacity: max(Self.blockSize, count)))
-            }
-            return open(name, key: key, stored, count: count, appendingTo: blocks[blocks.count - 1])
-        }
+        return lock.withLock { _ in open(name, key: key, stored, count: count, appendingTo: transactionBlock(room: count)) }
     }
 
     /// The plaintext of `stored` decrypted into `block`, valid while the block is held; nil
@@ -97,6 +92,41 @@ package final class RecordCrypto {
         guard count >= 0 else { return nil }
         precondition(block.hasRoom(count), "a decrypted-records block has no room for the record")
         return lock.withLock { _ in open(name, key: key, stored, count: count, appendingTo: block) }
+    }
+
+    /// Decrypts the sealed rows of a cursor's entries `run` (`count` of them, in the database of
+    /// `name`) at the end of `block`, back to back, as many as fit; stops at the first that
+    /// does not authenticate. Returns how many it decrypted, from where.
+    func open(_ name: [UInt8], run: (keys: UnsafeRawPointer, values: UnsafeRawPointer), count: Int,
+              into block: DecryptedRecords) -> (opened: Int, start: UnsafeMutableRawPointer) {
+        lock.withLock { _ in open(name, run: run, count: count, appendingTo: block) }
+    }
+
+    /// `open(_:run:count:into:)` into the transaction's blocks, whose rows stay valid until the
+    /// transaction ends (a new block when the run's first record, sealed as `first`, does not
+    /// fit in the last).
+    func open(_ name: [UInt8], run: (keys: UnsafeRawPointer, values: UnsafeRawPointer), count: Int,
+              first: UnsafeRawBufferPointer) -> (opened: Int, start: UnsafeMutableRawPointer) {
+        lock.withLock { _ in
+            open(name, run: run, count: count, appendingTo: transactionBlock(room: first.count - RecordCipher.overhead))
+        }
+    }
+
+    /// The transaction's last block, or a new one when it has no room for `count` bytes;
+    /// `lock` is held.
+    private func transactionBlock(room count: Int) -> DecryptedRecords {
+        if let last = blocks.last, last.hasRoom(count) { return last }
+        blocks.append(DecryptedRecords(capacity: max(Self.blockSize, count)))
+        return blocks[blocks.count - 1]
+    }
+
+    /// Decrypts the run at the end of `block`; `lock` is held.
+    private func open(_ name: [UInt8], run: (keys: UnsafeRawPointer, values: UnsafeRawPointer), count: Int,
+                      appendingTo block: DecryptedRecords) -> (opened: Int, start: UnsafeMutableRawPointer) {
+        let start = block.base + block.used
+        let (opened, written) = cipher.open(name, run: run, count: count, into: start, capacity: block.capacity - block.used)
+        block.used += written
+        return (opened, start)
     }
 
     /// Calls `body` with the plaintext of `stored` (nil when it does not authenticate), held in

@@ -33,7 +33,16 @@ package final class RowCursor {
     /// An error met when reading ahead, thrown once the entries before it are handed out.
     @exclusivity(unchecked) private var failure: StorageError?
     /// On an encrypted file, the block rows are decrypted into.
-    @exclusivity(unchecked) package private(set) var block: DecryptedRecords?
+    @exclusivity(unchecked) private var decryptionBlock: DecryptedRecords?
+    /// On an encrypted file, the block the row handed out last lies in. (A getter rather than
+    /// the stored property: read from another module, the property would be checked for
+    /// exclusive access at run time on every row.)
+    package var block: DecryptedRecords? { decryptionBlock }
+    /// On an encrypted file, the entries below this one are decrypted (in runs: one call and
+    /// one lock per run of entries, not per row), their rows back to back in `block`, the
+    /// next handed out at `decryptedRow`.
+    @exclusivity(unchecked) private var decryptedEnd = 0
+    @exclusivity(unchecked) private var decryptedRow: UnsafeMutableRawPointer?
     /// Whether the rows are decrypted (the file is encrypted): only then is there a `block`.
     package let decrypts: Bool
     /// Whether rows are decrypted into the transaction's memory rather than `block`.
@@ -70,7 +79,7 @@ package final class RowCursor {
         guard let floor = least, key >= floor else { throw transaction.rows.damaged(table, key) }
         least = key == .max ? nil : key + 1
         met += 1
-        if decrypts { return (key, keepsRows ? try transaction.rows.view(table, key, storedKey: k, v) : try decrypted(key, v)) }
+        if decrypts { return (key, try decrypted(position - 1, key, v)) }
         guard let row = RowView(stored: v, seed, key: k, sealRequired: sealRequired) else { throw transaction.rows.damaged(table, key) }
         return (key, row)
     }
@@ -80,6 +89,7 @@ package final class RowCursor {
     private func readAhead() -> Bool {
         position = 0
         available = 0
+        decryptedEnd = 0
         guard !readAll, var start = least.map(ObjectKeyCoding.encode) else { return false }
         let table = self.table, transaction = self.transaction, entries = self.entries
         do {
@@ -101,20 +111,40 @@ package final class RowCursor {
         return available > 0
     }
 
-    /// The row stored as `stored` under `key` on an encrypted file, decrypted into `block`
-    /// (a new block when it is full and still held).
-    private func decrypted(_ key: ObjectKey, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
-        if block.map({ !$0.hasRoom(forSealed: stored) }) ?? true { takeBlock(stored.count) }
-        return try transaction.rows.view(table, key, stored, into: block!)
+    /// The row of entry `index`, stored as `stored` under `key` on an encrypted file: decrypted
+    /// into `block` with the entries after it, when the walk reaches it.
+    private func decrypted(_ index: Int, _ key: ObjectKey, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
+        if index == decryptedEnd { try decryptRun(from: index, key, stored) }
+        let bytes = UnsafeRawBufferPointer(start: decryptedRow, count: stored.count - RecordCipher.overhead)
+        decryptedRow = decryptedRow! + bytes.count
+        guard let row = RowView(bytes) else { throw transaction.rows.damaged(table, key) }
+        return row
+    }
+
+    /// Decrypts the entries from `index` (`first` stored under `key`) to the last read ahead
+    /// into `block` (the transaction's blocks when the cursor `keepsRows`), as many as fit (a
+    /// new block when the first does not); throws when the first does not authenticate.
+    private func decryptRun(from index: Int, _ key: ObjectKey, _ first: UnsafeRawBufferPointer) throws(StorageError) {
+        let crypto = transaction.crypto!, run = entries.run(from: index), count = available - index
+        let (opened, start): (Int, UnsafeMutableRawPointer)
+        if keepsRows {
+            (opened, start) = crypto.open(table.rowsName, run: run, count: count, first: first)
+        } else {
+            if decryptionBlock.map({ !$0.hasRoom(forSealed: first) }) ?? true { takeBlock(first.count) }
+            (opened, start) = crypto.open(table.rowsName, run: run, count: count, into: decryptionBlock!)
+        }
+        guard opened > 0 else { throw transaction.rows.damaged(table, key) }
+        decryptedEnd = index + opened
+        decryptedRow = start
     }
 
     /// Makes `block` an empty block of at least `capacity` bytes: the current one when nothing
     /// else holds it and it is large enough, a new one otherwise.
     private func takeBlock(_ capacity: Int) {
-        if isKnownUniquelyReferenced(&block), block!.capacity >= capacity {
-            block!.used = 0
+        if isKnownUniquelyReferenced(&decryptionBlock), decryptionBlock!.capacity >= capacity {
+            decryptionBlock!.used = 0
         } else {
-            block = DecryptedRecords(capacity: max(RecordCrypto.blockSize, capacity))
+            decryptionBlock = DecryptedRecords(capacity: max(RecordCrypto.blockSize, capacity))
         }
     }
 
