@@ -37,13 +37,6 @@ GCM_TARGET static inline __m128i schedule_step(__m128i previous, __m128i word) {
     return _mm_xor_si128(previous, word);
 }
 
-// Round key i from the two before it: an even one takes the round constant `rcon` (an
-// immediate operand, hence macros) and the rotated word, an odd one the plain substituted word.
-#define SCHEDULE_EVEN(keys, i, rcon) \
-    keys[i] = schedule_step(keys[i - 2], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(keys[i - 1], rcon), 0xff))
-#define SCHEDULE_ODD(keys, i) \
-    keys[i] = schedule_step(keys[i - 2], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(keys[i - 1], 0), 0xaa))
-
 /// Encrypts the first `n` of `blocks` in place, their rounds interleaved (inlined with a
 /// constant `n`, the blocks stay in registers).
 GCM_TARGET __attribute__((always_inline)) static inline void encrypt_blocks(const __m128i *keys, __m128i *blocks, int n) {
@@ -105,19 +98,15 @@ GCM_TARGET void strata_gcm_expand(strata_gcm_key *expanded, const uint8_t *key) 
     __m128i keys[15];
     keys[0] = _mm_loadu_si128((const __m128i *)key);
     keys[1] = _mm_loadu_si128((const __m128i *)(key + 16));
-    SCHEDULE_EVEN(keys, 2, 0x01);
-    SCHEDULE_ODD(keys, 3);
-    SCHEDULE_EVEN(keys, 4, 0x02);
-    SCHEDULE_ODD(keys, 5);
-    SCHEDULE_EVEN(keys, 6, 0x04);
-    SCHEDULE_ODD(keys, 7);
-    SCHEDULE_EVEN(keys, 8, 0x08);
-    SCHEDULE_ODD(keys, 9);
-    SCHEDULE_EVEN(keys, 10, 0x10);
-    SCHEDULE_ODD(keys, 11);
-    SCHEDULE_EVEN(keys, 12, 0x20);
-    SCHEDULE_ODD(keys, 13);
-    SCHEDULE_EVEN(keys, 14, 0x40);
+    // Each round key from the two before it: an even one from the rotated, substituted last
+    // word and the round constant, an odd one from the substituted last word alone. The
+    // constant is XORed in here (the assist instruction takes it only as an immediate).
+    uint32_t round_constant = 1;
+    for (int i = 2; i < 15; i += 2, round_constant <<= 1) {
+        __m128i rotated = _mm_shuffle_epi32(_mm_aeskeygenassist_si128(keys[i - 1], 0), 0xff);
+        keys[i] = schedule_step(keys[i - 2], _mm_xor_si128(rotated, _mm_set1_epi32((int)round_constant)));
+        if (i + 1 < 15) keys[i + 1] = schedule_step(keys[i - 1], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(keys[i], 0), 0xaa));
+    }
     for (int i = 0; i < 15; i++) _mm_store_si128((__m128i *)expanded->round_keys[i], keys[i]);
     __m128i h = _mm_setzero_si128();
     encrypt_blocks(keys, &h, 1);
