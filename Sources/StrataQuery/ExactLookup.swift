@@ -7,22 +7,30 @@ import StrataStorage
 /// for compiling (`CompiledQuery`), binding a prepared query (`PreparedQuery`) and running it
 /// (`QueryExecution`).
 package struct ExactLookup: Sendable {
-    /// The comparison looked up; its operand is `.value(value)`.
-    package let comparison: ResolvedComparison
+    /// The indexed property.
+    package let property: PropertySchema
+    /// The value looked up.
+    package let value: Value
 
     /// The lookup of `c`, or nil when the index does not answer it exactly.
     package init?(_ c: ResolvedComparison) {
         guard let v = QueryPlanner.indexedValue(c), QueryPlanner.exactKey(v, c.property) else { return nil }
-        comparison = c
+        property = c.property
+        value = v
     }
 
-    /// The indexed property.
-    package var property: PropertySchema { comparison.property }
+    /// The lookup of `value` in the index of `lookup`'s property (a prepared `name == %@`
+    /// bound to a new value), or nil when the index does not answer it exactly (a null, or a
+    /// string too long for its index key alone to decide).
+    package init?(_ value: Value, asIn lookup: ExactLookup) {
+        guard !value.isNull, QueryPlanner.exactKey(value, lookup.property) else { return nil }
+        property = lookup.property
+        self.value = value
+    }
 
-    /// The value looked up.
-    package var value: Value {
-        guard case .value(let v) = comparison.operand else { preconditionFailure("an exact lookup compares with one value") }
-        return v
+    /// The comparison looked up: `property == value`.
+    package var comparison: ResolvedComparison {
+        ResolvedComparison(property: property, op: .equal, options: [], operand: .value(value))
     }
 
     /// Its plan: the one index lookup, covering the predicate.

@@ -26,7 +26,22 @@ final class PreparedQuery {
     private let origins: [ArgumentRecorder.Origin]
     /// The tree's one comparison, when the tree is a single comparison with the only argument
     /// (`name == %@`, the commonest query): binding then sets its operand alone.
-    private let soleComparison: ResolvedComparison?
+    private let sole: SoleComparison?
+
+    /// A tree's one comparison, held by reference: binding reads it on every call, and an
+    /// optional comparison value would be copied whole to be tested.
+    private final class SoleComparison {
+        let comparison: ResolvedComparison
+        /// Its index lookup, when the index answered it exactly for the first argument and
+        /// the query has no suffixes: a new value the index also answers exactly makes only a
+        /// new lookup (no tree, no plan, no copy of the comparison).
+        let lookup: ExactLookup?
+
+        init(_ comparison: ResolvedComparison, suffixes: [ResolvedSuffix]) {
+            self.comparison = comparison
+            lookup = suffixes.isEmpty ? ExactLookup(comparison) : nil
+        }
+    }
 
     /// The prepared form of `query`, resolved with `arguments` while `recorder` watched; nil
     /// when the tree depends on the arguments' values beyond what binding replaces.
@@ -44,9 +59,9 @@ final class PreparedQuery {
         self.kinds = kinds
         origins = recorder.operands.map(\.origin)
         if case .comparison(let c) = query.predicate, kinds.count == 1, origins == [.argument(0)] {
-            soleComparison = c
+            sole = SoleComparison(c, suffixes: query.suffixes)
         } else {
-            soleComparison = nil
+            sole = nil
         }
     }
 
@@ -54,8 +69,10 @@ final class PreparedQuery {
     /// another kind than the first arguments were (then the text must be resolved again).
     func compile(_ arguments: [Any], schema: ClassSchema) -> CompiledQuery? {
         guard arguments.count == kinds.count else { return nil }
-        if var c = soleComparison, case .value(let ordinal) = kinds[0] {
+        if let sole, case .value(let ordinal) = kinds[0] {
             guard case .value(let v)? = ArgumentConversion.convert(arguments[0]), v.caseOrdinal == ordinal else { return nil }
+            if let lookup = sole.lookup.flatMap({ ExactLookup(v, asIn: $0) }) { return CompiledQuery(lookup, schema: schema) }
+            var c = sole.comparison
             c.operand = .value(v)
             if query.suffixes.isEmpty, let lookup = ExactLookup(c) { return CompiledQuery(lookup, schema: schema) }
             // Planned from the comparison itself, not from the tree: no copy of it to take.

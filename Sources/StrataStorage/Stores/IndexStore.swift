@@ -31,17 +31,17 @@ package struct IndexStore {
         // Read before the closure, which would otherwise copy the whole property.
         let unique = property.isPrimaryKey
         let txn = transaction.lmdb
-        var keys: [ObjectKey] = []
-        try StorageError.translating("Reading the index of '\(table.name).\(property.name)'") {
-            // A local function, not a closure value: it captures `keys` without boxing it.
-            func find(_ k: UnsafeRawBufferPointer) throws {
-                if unique {
-                    if let found = try txn.get(db, key: k) { keys.append(try ObjectKeyCoding.decode(found)) }
-                } else {
-                    try txn.withCursor(db) { try $0.forEachDuplicate(of: k) { (v) throws(LMDBError) in keys.append(try ObjectKeyCoding.decode(v)) } }
+        // The keys are the closures' result, not a variable they share: a variable captured by
+        // a closure handed on is boxed on the heap and checked for exclusive access.
+        var keys = try StorageError.translating("Reading the index of '\(table.name).\(property.name)'") {
+            try withEntryKey(table, property, value) { k throws -> [ObjectKey] in
+                if unique { return try txn.get(db, key: k).map { [try ObjectKeyCoding.decode($0)] } ?? [] }
+                return try txn.withCursor(db) { cursor throws(LMDBError) -> [ObjectKey] in
+                    var found: [ObjectKey] = []
+                    try cursor.forEachDuplicate(of: k) { (v) throws(LMDBError) in found.append(try ObjectKeyCoding.decode(v)) }
+                    return found
                 }
             }
-            try withEntryKey(table, property, value, find)
         }
         if !IndexKey.isDistinct(value) {
             var matching: [ObjectKey] = []
@@ -76,7 +76,7 @@ package struct IndexStore {
     /// (nothing when the property has no index database).
     private func withEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey,
                            _ body: (Database, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws(StorageError) {
-        guard let db = table.indexes[property.id] else { return }
+        guard let db = table.index(of: property.id) else { return }
         var k = ObjectKeyCoding.encode(key)
         try StorageError.translating("Updating the index of '\(table.name).\(property.name)'") {
             try withUnsafeBytes(of: &k) { kb in
@@ -109,7 +109,7 @@ package struct IndexStore {
 
     /// The property's index database; traps if it has none (a planning error).
     func database(_ table: Table, _ property: PropertySchema) -> Database {
-        guard let db = table.indexes[property.id] else {
+        guard let db = table.index(of: property.id) else {
             preconditionFailure("index access on '\(table.name).\(property.name)', which has no index")
         }
         return db

@@ -11,6 +11,9 @@ package final class Table {
     /// Per indexed property id: index key → object key. Unique for a non-integer primary key,
     /// duplicate-sorted otherwise. An integer primary key needs none: it is the object key.
     let indexes: [Int: Database]
+    /// `indexes` by property id as an array (nil where a property has none): what a lookup
+    /// reads, with no hashing.
+    private let indexByID: [Database?]
     /// Per link or object-list property id: target object key → the objects of this class
     /// that link to it (duplicate-sorted): the stored backlinks.
     let backlinks: [Int: Database]
@@ -46,11 +49,17 @@ package final class Table {
     /// point at are owned, and deleted with their link (`ObjectWrites+Embedded.swift`).
     package let embeddedRelationships: [PropertySchema]
 
+    /// The index database of property `id`, or nil when it has none.
+    func index(of id: Int) -> Database? { id >= 0 && id < indexByID.count ? indexByID[id] : nil }
+
     init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database], lists: [Int: Database],
          embeddedTargets: Set<String>) {
         self.schema = schema
         self.rows = rows
         self.indexes = indexes
+        var indexByID = [Database?](repeating: nil, count: (indexes.keys.max() ?? -1) + 1)
+        for (id, db) in indexes { indexByID[id] = db }
+        self.indexByID = indexByID
         self.backlinks = backlinks
         self.lists = lists
         rowSeed = Checksum.seed(MetaKeys.rows(schema.name))
