@@ -7,7 +7,7 @@
 //   LMDB → CStrataFaultGuard (LMDB's page reads, ended by an error when LMDB faults on damage)
 //   StrataStorage → CStrataSync (futex and shared-memory atomics for the `.lock` file)
 //   StrataStorage → CStrataChecksum (CRC32C, the checksum sealing every stored record)
-//   StrataStorage → CStrataCrypto (AES-256-GCM of encrypted files, on AES-NI or libcrypto; HMAC-SHA-256 on libcrypto)
+//   StrataStorage → CStrataCrypto (AES-256-GCM of encrypted files on AES-NI or libcrypto, HMAC-SHA-256 on libcrypto SHA-256)
 //   strata (CLI) → StrataReplication → (StrataStorage, CLibPQ): pushing history to PostgreSQL, following, mirroring
 //   strata-bench → StrataReplication, StrataTestSupport (the throwaway PostgreSQL of --replication)
 import PackageDescription

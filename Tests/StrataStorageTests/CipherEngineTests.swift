@@ -2,9 +2,9 @@ import CStrataCrypto
 import XCTest
 @testable import StrataStorage
 
-/// The AES-NI engine against libcrypto's AES-256-GCM: a record sealed by either opens on the
-/// other with the same plaintext, for every length of record and additional data around the
-/// block size, and a record with any byte changed opens on neither.
+/// The fastest engine against libcrypto's EVP interface: a record sealed by either opens on
+/// the other with the same plaintext, for every length of record and additional data around
+/// the block size, a record with any byte changed opens on neither, and keyed hashes agree.
 final class CipherEngineTests: XCTestCase {
     private var random = SplitMix64(seed: 0x5EA1_5EA1)
 
@@ -68,6 +68,36 @@ final class CipherEngineTests: XCTestCase {
             XCTAssertEqual(open(libcrypto, aad, [], seal(aesni, aad1, aad2, plain)), plain, "\(length) bytes of additional data")
             XCTAssertEqual(open(aesni, aad1, aad2, seal(libcrypto, aad, [], plain)), plain, "\(length) bytes of additional data")
         }
+    }
+
+    func testKeyedHashesAgreeForEveryLengthAndSplit() throws {
+        let key = bytes(64)
+        let fast = try XCTUnwrap(strata_cipher_new_on(key, STRATA_CIPHER_FASTEST))
+        let libcrypto = try XCTUnwrap(strata_cipher_new_on(key, STRATA_CIPHER_LIBCRYPTO))
+        defer { strata_cipher_free(fast); strata_cipher_free(libcrypto) }
+        func hash(_ cipher: OpaquePointer, _ a: [UInt8], _ b: [UInt8], _ c: [UInt8]) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: 32)
+            XCTAssertEqual(strata_cipher_hash(cipher, a, a.count, b, b.count, c, c.count, &out), 0)
+            return out
+        }
+        for length in Array(0...140) + [1_000, 10_000] {
+            let message = bytes(length)
+            let i = random.next(below: length + 1), j = random.next(below: length + 1)
+            let (first, second) = (min(i, j), max(i, j))
+            let parts = (Array(message[..<first]), Array(message[first..<second]), Array(message[second...]))
+            let expected = hash(libcrypto, message, [], [])
+            XCTAssertEqual(hash(fast, parts.0, parts.1, parts.2), expected, "\(length) bytes")
+            XCTAssertEqual(hash(libcrypto, parts.0, parts.1, parts.2), expected, "\(length) bytes")
+            XCTAssertEqual(hash(fast, message, [], []), expected, "the same hash a second time")
+        }
+        // RFC 4231, test case 2: the key "Jefe" (zero-padded, as any key shorter than a block).
+        var jefe = [UInt8](repeating: 0, count: 64)
+        jefe.replaceSubrange(32..<36, with: Array("Jefe".utf8))
+        let rfc = try XCTUnwrap(strata_cipher_new(jefe))
+        defer { strata_cipher_free(rfc) }
+        let digest = hash(rfc, Array("what do ya want ".utf8), Array("for nothing?".utf8), [])
+        XCTAssertEqual(digest.map { String(format: "%02x", $0) }.joined(),
+                       "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
     func testAnyChangedByteFailsToOpen() throws {

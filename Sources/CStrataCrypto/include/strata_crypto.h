@@ -1,6 +1,7 @@
 // AES-256-GCM record sealing and HMAC-SHA-256 keyed hashes for encrypted files
 // (docs/ENCRYPTION.md): records on the CPU's AES-NI and PCLMULQDQ instructions when it has
-// them, else on OpenSSL's libcrypto; hashes on libcrypto. A `strata_cipher` holds its
+// them, else on OpenSSL's libcrypto's EVP interface; hashes from precomputed SHA-256 states,
+// or through EVP. A `strata_cipher` holds its
 // contexts with the key schedule set once; sealing or opening a record only sets its nonce,
 // so no record allocates. A cipher is used by one thread at a time.
 #ifndef STRATA_CRYPTO_H
@@ -16,8 +17,8 @@
 
 typedef struct strata_cipher strata_cipher;
 
-/// What seals and opens a cipher's records: the fastest implementation this CPU has, or
-/// libcrypto's EVP interface alone (the two produce the same records; tests compare them).
+/// What seals, opens and hashes: the fastest implementations this CPU has, or libcrypto's
+/// EVP interface alone (the two produce the same records and hashes; tests compare them).
 typedef enum { STRATA_CIPHER_FASTEST = 0, STRATA_CIPHER_LIBCRYPTO = 1 } strata_cipher_engine;
 
 /// A cipher for `key` (64 bytes: the AES-256 key, then the HMAC-SHA-256 key), its nonces
