@@ -51,9 +51,9 @@ package final class FileEncryption: @unchecked Sendable {
 /// copied with no reference counting). Reads whose bytes are used only inside one call
 /// (`withOpened`: list chunks, history entries, the schema) decrypt into temporary memory
 /// instead, and a cursor handing rows to objects decrypts into blocks of its own, which those
-/// objects keep (`open(_:key:_:into:)`). Reads and writes take a lock: a frozen snapshot's
-/// transaction is read from several threads. It is a `Mutex` (an atomic compare-and-swap
-/// when no other thread holds it), taken once per record.
+/// objects keep (`open(_:run:count:into:)`, a run of its entries at a time). Reads and writes
+/// take a lock: a frozen snapshot's transaction is read from several threads. It is a `Mutex`
+/// (an atomic compare-and-swap when no other thread holds it), taken once per record or run.
 package final class RecordCrypto {
     private let encryption: FileEncryption
     private let cipher: RecordCipher
