@@ -117,15 +117,10 @@ int strata_cipher_seal(strata_cipher *c, const void *aad1, size_t n1, const void
     return 0;
 }
 
-int strata_cipher_open(strata_cipher *c, const void *aad1, size_t n1, const void *aad2, size_t n2,
-                       const void *sealed, size_t count, uint8_t *out) {
-    if (count < STRATA_NONCE_BYTES + STRATA_TAG_BYTES || count > INT32_MAX) return -1;
-    const uint8_t *bytes = sealed;
-    size_t body = count - STRATA_NONCE_BYTES - STRATA_TAG_BYTES;
-    if (c->aesni) {
-        return strata_gcm_open(&c->gcm, bytes, aad1, n1, aad2, n2, bytes + STRATA_NONCE_BYTES, body,
-                               bytes + STRATA_NONCE_BYTES + body, out);
-    }
+// Opens the record `bytes` (a nonce, `body` bytes of ciphertext, a tag) through EVP.
+static int open_with_libcrypto(strata_cipher *c, const void *aad1, size_t n1, const void *aad2, size_t n2,
+                               const uint8_t *bytes, size_t body, uint8_t *out) {
+    if (body > INT32_MAX) return -1;
     uint8_t tag[STRATA_TAG_BYTES];
     memcpy(tag, bytes + STRATA_NONCE_BYTES + body, STRATA_TAG_BYTES);
     int len, final;
@@ -140,6 +135,21 @@ int strata_cipher_open(strata_cipher *c, const void *aad1, size_t n1, const void
     return 0;
 }
 
+// Opens the record `bytes` of `count` bytes (at least a nonce and a tag) on the cipher's engine.
+static inline int open_record(strata_cipher *c, const void *aad1, size_t n1, const void *aad2, size_t n2,
+                              const uint8_t *bytes, size_t count, uint8_t *out) {
+    size_t body = count - STRATA_NONCE_BYTES - STRATA_TAG_BYTES;
+    if (!c->aesni) return open_with_libcrypto(c, aad1, n1, aad2, n2, bytes, body, out);
+    return strata_gcm_open(&c->gcm, bytes, aad1, n1, aad2, n2, bytes + STRATA_NONCE_BYTES, body,
+                           bytes + STRATA_NONCE_BYTES + body, out);
+}
+
+int strata_cipher_open(strata_cipher *c, const void *aad1, size_t n1, const void *aad2, size_t n2,
+                       const void *sealed, size_t count, uint8_t *out) {
+    if (count < STRATA_NONCE_BYTES + STRATA_TAG_BYTES) return -1;
+    return open_record(c, aad1, n1, aad2, n2, sealed, count, out);
+}
+
 size_t strata_cipher_open_run(strata_cipher *c, const void *aad1, size_t n1, const strata_span *keys,
                               const strata_span *sealed, size_t count, uint8_t *out, size_t capacity, size_t *written) {
     const size_t overhead = STRATA_NONCE_BYTES + STRATA_TAG_BYTES;
@@ -147,7 +157,7 @@ size_t strata_cipher_open_run(strata_cipher *c, const void *aad1, size_t n1, con
     for (; opened < count; opened++) {
         size_t size = sealed[opened].count;
         if (size < overhead || size - overhead > capacity - used) break;
-        if (strata_cipher_open(c, aad1, n1, keys[opened].bytes, keys[opened].count, sealed[opened].bytes, size, out + used) != 0) break;
+        if (open_record(c, aad1, n1, keys[opened].bytes, keys[opened].count, sealed[opened].bytes, size, out + used) != 0) break;
         used += size - overhead;
     }
     *written = used;
