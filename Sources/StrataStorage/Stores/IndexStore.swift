@@ -76,7 +76,7 @@ package struct IndexStore {
     /// (nothing when the property has no index database).
     private func withEntry(_ table: Table, _ property: PropertySchema, _ value: Value, _ key: ObjectKey,
                            _ body: (Database, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws(StorageError) {
-        guard let db = table.index(of: property.id) else { return }
+        guard let db = table.indexes[property.id] else { return }
         var k = ObjectKeyCoding.encode(key)
         try StorageError.translating("Updating the index of '\(table.name).\(property.name)'") {
             try withUnsafeBytes(of: &k) { kb in
@@ -109,7 +109,7 @@ package struct IndexStore {
 
     /// The property's index database; traps if it has none (a planning error).
     func database(_ table: Table, _ property: PropertySchema) -> Database {
-        guard let db = table.index(of: property.id) else {
+        guard let db = table.indexes[property.id] else {
             preconditionFailure("index access on '\(table.name).\(property.name)', which has no index")
         }
         return db

@@ -13,47 +13,47 @@ package struct LinkStore {
 
     /// The keys of the objects of `origin` whose link `property` points at `target`, ascending.
     package func origins(_ origin: Table, _ property: PropertySchema, linkingTo target: ObjectKey) throws(StorageError) -> [ObjectKey] {
-        var keys: [ObjectKey] = []
         try withCursor(origin, property, at: target) { cursor, entry in
+            var keys: [ObjectKey] = []
             var entry = entry
             while let e = entry {
                 keys.append(try ObjectKeyCoding.decode(e.value))
                 entry = try cursor.nextDuplicate()
             }
-        }
-        return keys
+            return keys
+        } ?? []
     }
 
     /// The objects of `origin` whose link or list `property` points at `target`, ascending,
     /// each with the number of times it does (1 for a to-one link; a list's stored count).
     package func occurrences(_ origin: Table, _ property: PropertySchema, of target: ObjectKey) throws(StorageError) -> [(origin: ObjectKey, count: Int)] {
-        var found: [(ObjectKey, Int)] = []
         try withCursor(origin, property, at: target) { cursor, entry in
+            var found: [(origin: ObjectKey, count: Int)] = []
             var entry = entry
             while let e = entry {
                 let count = e.value.count == 12 ? Int(UInt32(bigEndian: e.value.loadUnaligned(fromByteOffset: 8, as: UInt32.self))) : 1
                 found.append((try ObjectKeyCoding.decode(e.value), count))
                 entry = try cursor.nextDuplicate()
             }
-        }
-        return found
+            return found
+        } ?? []
     }
 
     /// How many objects of `origin` link to `target` through `property`, in O(log n).
     package func originCount(_ origin: Table, _ property: PropertySchema, linkingTo target: ObjectKey) throws(StorageError) -> Int {
-        var n = 0
-        try withCursor(origin, property, at: target) { cursor, entry in
-            if entry != nil { n = try cursor.duplicateCount() }
-        }
-        return n
+        try withCursor(origin, property, at: target) { cursor, entry in entry == nil ? 0 : try cursor.duplicateCount() } ?? 0
     }
 
-    private func withCursor(_ origin: Table, _ property: PropertySchema, at target: ObjectKey,
-                            _ body: (borrowing Cursor, Cursor.Entry?) throws -> Void) throws(StorageError) {
-        guard let db = origin.backlinks[property.id] else { return }
+    /// What `body` makes of a cursor over the backlinks of `property` and its entry at
+    /// `target` (nil when no object links to it); nil when the property has no backlinks
+    /// database. The result is returned rather than written to a variable the closure
+    /// captures, which would be boxed on the heap.
+    private func withCursor<R>(_ origin: Table, _ property: PropertySchema, at target: ObjectKey,
+                               _ body: (borrowing Cursor, Cursor.Entry?) throws -> R) throws(StorageError) -> R? {
+        guard let db = origin.backlinks[property.id] else { return nil }
         var k = ObjectKeyCoding.encode(target)
         let txn = transaction.lmdb
-        try StorageError.translating("Reading the backlinks of '\(origin.name).\(property.name)'") {
+        return try StorageError.translating("Reading the backlinks of '\(origin.name).\(property.name)'") {
             try txn.withCursor(db) { cursor in
                 try withUnsafeBytes(of: &k) { try body(cursor, try cursor.seek(exactly: $0)) }
             }

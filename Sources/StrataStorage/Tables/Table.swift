@@ -10,26 +10,23 @@ package final class Table {
     let rows: Database
     /// Per indexed property id: index key → object key. Unique for a non-integer primary key,
     /// duplicate-sorted otherwise. An integer primary key needs none: it is the object key.
-    let indexes: [Int: Database]
-    /// `indexes` by property id as an array (nil where a property has none): what a lookup
-    /// reads, with no hashing.
-    private let indexByID: [Database?]
+    let indexes: ByProperty<Database>
     /// Per link or object-list property id: target object key → the objects of this class
     /// that link to it (duplicate-sorted): the stored backlinks.
-    let backlinks: [Int: Database]
+    let backlinks: ByProperty<Database>
     /// Per list property id: the list's directory and chunks, by owner key.
-    let lists: [Int: Database]
+    let lists: ByProperty<Database>
     /// The seed of the seals of the rows database (`Checksum`).
     package let rowSeed: UInt32
     /// Per list property id: the seed of the seals of its database.
-    let listSeeds: [Int: UInt32]
+    let listSeeds: ByProperty<UInt32>
     /// The rows database's name as the additional data of its encrypted records (`RecordCipher`).
     let rowsName: [UInt8]
     /// Per list property id: its database's name as the additional data of its encrypted records.
-    let listNames: [Int: [UInt8]]
+    let listNames: ByProperty<[UInt8]>
     /// Per indexed property id: its database's name, hashed before the value into the index
     /// keys of an encrypted file (`IndexStore.entryKey`).
-    let indexNames: [Int: [UInt8]]
+    let indexNames: ByProperty<[UInt8]>
     /// The properties that have an index database, in declaration order.
     let indexedProperties: [PropertySchema]
     /// The to-one link properties of this class.
@@ -49,24 +46,18 @@ package final class Table {
     /// point at are owned, and deleted with their link (`ObjectWrites+Embedded.swift`).
     package let embeddedRelationships: [PropertySchema]
 
-    /// The index database of property `id`, or nil when it has none.
-    func index(of id: Int) -> Database? { id >= 0 && id < indexByID.count ? indexByID[id] : nil }
-
     init(schema: ClassSchema, rows: Database, indexes: [Int: Database], backlinks: [Int: Database], lists: [Int: Database],
          embeddedTargets: Set<String>) {
         self.schema = schema
         self.rows = rows
-        self.indexes = indexes
-        var indexByID = [Database?](repeating: nil, count: (indexes.keys.max() ?? -1) + 1)
-        for (id, db) in indexes { indexByID[id] = db }
-        self.indexByID = indexByID
-        self.backlinks = backlinks
-        self.lists = lists
+        self.indexes = ByProperty(indexes)
+        self.backlinks = ByProperty(backlinks)
+        self.lists = ByProperty(lists)
         rowSeed = Checksum.seed(MetaKeys.rows(schema.name))
-        listSeeds = Dictionary(uniqueKeysWithValues: lists.keys.map { ($0, Checksum.seed(MetaKeys.list(schema.name, $0))) })
+        listSeeds = ByProperty(Dictionary(uniqueKeysWithValues: lists.keys.map { ($0, Checksum.seed(MetaKeys.list(schema.name, $0))) }))
         rowsName = RecordCipher.name(MetaKeys.rows(schema.name))
-        listNames = Dictionary(uniqueKeysWithValues: lists.keys.map { ($0, RecordCipher.name(MetaKeys.list(schema.name, $0))) })
-        indexNames = Dictionary(uniqueKeysWithValues: indexes.keys.map { ($0, RecordCipher.name(MetaKeys.index(schema.name, $0))) })
+        listNames = ByProperty(Dictionary(uniqueKeysWithValues: lists.keys.map { ($0, RecordCipher.name(MetaKeys.list(schema.name, $0))) }))
+        indexNames = ByProperty(Dictionary(uniqueKeysWithValues: indexes.keys.map { ($0, RecordCipher.name(MetaKeys.index(schema.name, $0))) }))
         indexedProperties = schema.properties.filter { indexes[$0.id] != nil }
         links = schema.properties.filter(\.isToOneLink)
         listProperties = schema.properties.filter(\.isList)
