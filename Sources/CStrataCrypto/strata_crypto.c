@@ -120,7 +120,6 @@ int strata_cipher_seal(strata_cipher *c, const void *aad1, size_t n1, const void
 // Opens the record `bytes` (a nonce, `body` bytes of ciphertext, a tag) through EVP.
 static int open_with_libcrypto(strata_cipher *c, const void *aad1, size_t n1, const void *aad2, size_t n2,
                                const uint8_t *bytes, size_t body, uint8_t *out) {
-    if (body > INT32_MAX) return -1;
     uint8_t tag[STRATA_TAG_BYTES];
     memcpy(tag, bytes + STRATA_NONCE_BYTES + body, STRATA_TAG_BYTES);
     int len, final;
@@ -136,8 +135,10 @@ static int open_with_libcrypto(strata_cipher *c, const void *aad1, size_t n1, co
 }
 
 // Opens the record `bytes` of `count` bytes (at least a nonce and a tag) on the cipher's engine.
+// Records are at most 2 GiB, as sealing makes them (far inside GCM's 64 GiB per nonce).
 static inline int open_record(strata_cipher *c, const void *aad1, size_t n1, const void *aad2, size_t n2,
                               const uint8_t *bytes, size_t count, uint8_t *out) {
+    if (count > INT32_MAX) return -1;
     size_t body = count - STRATA_NONCE_BYTES - STRATA_TAG_BYTES;
     if (!c->aesni) return open_with_libcrypto(c, aad1, n1, aad2, n2, bytes, body, out);
     return strata_gcm_open(&c->gcm, bytes, aad1, n1, aad2, n2, bytes + STRATA_NONCE_BYTES, body,
