@@ -100,6 +100,44 @@ final class CipherEngineTests: XCTestCase {
                        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
+    /// A run of records (a cursor's entries) opens back to back until the first that does not
+    /// fit or does not open, on either engine.
+    func testARunOpensUpToTheFirstRecordThatDoesNotFitOrOpen() throws {
+        let (aesni, libcrypto) = try engines()
+        defer { strata_cipher_free(aesni); strata_cipher_free(libcrypto) }
+        let name = Array("rows.Person".utf8)
+        let keys = (0..<6).map { i in withUnsafeBytes(of: UInt64(i).bigEndian) { Array($0) } }
+        let plains = [5, 0, 40, 17, 64, 3].map { bytes($0) }
+        let sealed = zip(keys, plains).map { seal(aesni, name, $0, $1) }
+        /// How many of `records` open into `capacity` bytes, and the bytes they fill.
+        func run(_ cipher: OpaquePointer, _ records: [[UInt8]], capacity: Int) -> (opened: Int, out: [UInt8]) {
+            var out = [UInt8](repeating: 0, count: capacity)
+            var written = 0
+            let opened = keys.withSpans { keySpans in
+                records.withSpans { recordSpans in
+                    strata_cipher_open_run(cipher, name, name.count, keySpans, recordSpans, records.count, &out, capacity, &written)
+                }
+            }
+            return (opened, Array(out.prefix(written)))
+        }
+        let whole = plains.reduce([], +)
+        for cipher in [aesni, libcrypto] {
+            XCTAssertEqual(run(cipher, sealed, capacity: whole.count).opened, 6)
+            XCTAssertEqual(run(cipher, sealed, capacity: whole.count).out, whole, "back to back, in order")
+            XCTAssertEqual(run(cipher, sealed, capacity: 61).opened, 3, "the fourth (17 bytes) does not fit in the 16 left")
+            XCTAssertEqual(run(cipher, sealed, capacity: 62).opened, 4, "it fits in 17")
+            var damaged = sealed
+            damaged[3][20] ^= 1
+            XCTAssertEqual(run(cipher, damaged, capacity: whole.count).opened, 3, "stops at the damaged one")
+            var short = sealed
+            short[2] = Array(short[2].prefix(RecordCipher.overhead - 1))
+            XCTAssertEqual(run(cipher, short, capacity: whole.count).opened, 2, "stops at one shorter than a nonce and a tag")
+            var moved = sealed
+            moved.swapAt(0, 1)
+            XCTAssertEqual(run(cipher, moved, capacity: whole.count).opened, 0, "a record under another key does not open")
+        }
+    }
+
     func testAnyChangedByteFailsToOpen() throws {
         let (aesni, libcrypto) = try engines()
         defer { strata_cipher_free(aesni); strata_cipher_free(libcrypto) }
@@ -119,5 +157,16 @@ final class CipherEngineTests: XCTestCase {
         let otherKey = try XCTUnwrap(strata_cipher_new(bytes(64)))
         defer { strata_cipher_free(otherKey) }
         XCTAssertNil(open(otherKey, aad, [], record), "another key")
+    }
+}
+
+private extension Array where Element == [UInt8] {
+    /// Calls `body` with the arrays as `strata_span`s, valid while it runs.
+    func withSpans<R>(_ body: (UnsafePointer<strata_span>) -> R) -> R {
+        func spans(_ rest: ArraySlice<[UInt8]>, _ made: [strata_span]) -> R {
+            guard let first = rest.first else { return made.withUnsafeBufferPointer { body($0.baseAddress!) } }
+            return first.withUnsafeBytes { spans(rest.dropFirst(), made + [strata_span(count: $0.count, bytes: $0.baseAddress)]) }
+        }
+        return spans(self[...], [])
     }
 }
