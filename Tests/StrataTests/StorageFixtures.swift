@@ -63,45 +63,50 @@ extension StorageFixtures {
     /// The value bytes of the first record of every named database whose name starts with
     /// `prefix`, read straight from LMDB.
     static func firstValues(path: String, databasesStartingWith prefix: String) throws -> [[UInt8]] {
+        try reading(path) { txn in
+            try databaseNames(txn, startingWith: prefix).compactMap { name in
+                try txn.withCursor(try txn.openDatabase(name)!) { try $0.first().map { Array($0.value) } }
+            }
+        }
+    }
+
+    /// The value bytes of every record, in key order, of the first named database whose name
+    /// starts with `prefix`, read straight from LMDB.
+    static func values(path: String, databaseStartingWith prefix: String) throws -> [[UInt8]] {
+        try reading(path) { txn in
+            guard let name = try databaseNames(txn, startingWith: prefix).first,
+                  let database = try txn.openDatabase(name) else { return [] }
+            return try txn.withCursor(database) { cursor in
+                var values: [[UInt8]] = []
+                var entry = try cursor.first()
+                while let e = entry {
+                    values.append(Array(e.value))
+                    entry = try cursor.next()
+                }
+                return values
+            }
+        }
+    }
+
+    /// `body` in a read transaction of the LMDB file at `path`.
+    private static func reading<T>(_ path: String, _ body: (Transaction) throws -> T) throws -> T {
         let env = try Environment(path: path, options: .init())
         let txn = try Transaction(env, readOnly: true)
         defer { txn.abort() }
-        var names: [String] = []
+        return try body(txn)
+    }
+
+    /// The names of the named databases that start with `prefix`, in name order.
+    private static func databaseNames(_ txn: Transaction, startingWith prefix: String) throws -> [String] {
         try txn.withCursor(Database(handle: 1)) { main in
+            var names: [String] = []
             var entry = try main.first()
             while let e = entry {
                 let name = String(decoding: e.key, as: UTF8.self)
                 if name.hasPrefix(prefix) { names.append(name) }
                 entry = try main.next()
             }
-        }
-        return try names.compactMap { name in try txn.withCursor(try txn.openDatabase(name)!) { try $0.first().map { Array($0.value) } } }
-    }
-
-    /// The value bytes of every record, in key order, of the first named database whose name
-    /// starts with `prefix`, read straight from LMDB.
-    static func values(path: String, databaseStartingWith prefix: String) throws -> [[UInt8]] {
-        let env = try Environment(path: path, options: .init())
-        let txn = try Transaction(env, readOnly: true)
-        defer { txn.abort() }
-        let name = try txn.withCursor(Database(handle: 1)) { main -> String? in
-            var entry = try main.first()
-            while let e = entry {
-                let name = String(decoding: e.key, as: UTF8.self)
-                if name.hasPrefix(prefix) { return name }
-                entry = try main.next()
-            }
-            return nil
-        }
-        guard let name, let database = try txn.openDatabase(name) else { return [] }
-        return try txn.withCursor(database) { cursor in
-            var values: [[UInt8]] = []
-            var entry = try cursor.first()
-            while let e = entry {
-                values.append(Array(e.value))
-                entry = try cursor.next()
-            }
-            return values
+            return names
         }
     }
 
