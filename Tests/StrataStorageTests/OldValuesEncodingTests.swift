@@ -15,7 +15,7 @@ final class OldValuesEncodingTests: XCTestCase {
 
     private func oldValues(_ list: ObjectImages.List) -> ObjectImages {
         var old = ObjectImages()
-        old.classes["Dog"] = [7: ObjectImages.Object(row: nil, lists: [2: list])]
+        old.record(list: list, of: "Dog", 7, property: 2)
         return old
     }
 
@@ -65,8 +65,9 @@ final class OldValuesEncodingTests: XCTestCase {
     func testTheRowsOfAClearedClassMergeByKeyWithObjectsRecordedBeforeTheClear() throws {
         let list = ObjectImages.List(directory: directory)
         var old = ObjectImages()
-        old.classes["Dog"] = [5: ObjectImages.Object(row: [1, 5], lists: [:]), 7: ObjectImages.Object(row: nil, lists: [2: list]),
-                              9: ObjectImages.Object(row: [1, 9])]
+        [UInt8(1), 9].withUnsafeBytes { old.record(row: $0, of: "Dog", 9) }
+        [UInt8(1), 5].withUnsafeBytes { old.record(row: $0, of: "Dog", 5) }
+        old.record(list: list, of: "Dog", 7, property: 2)
         [UInt8(1), 1].withUnsafeBytes { old.record(row: $0, of: "Cat", 1) }
         old.recordClearedRows(of: "Dog", expected: 4) { record in
             for key: ObjectKey in [3, 5, 7, 8] {
@@ -82,5 +83,31 @@ final class OldValuesEncodingTests: XCTestCase {
         XCTAssertEqual(dogs[7], ObjectImages.Object(row: [1, 7, 0], lists: [2: list]), "lists recorded before, row by the clear")
         XCTAssertEqual(dogs[9]?.row, [1, 9])
         XCTAssertEqual(decoded.classes["Cat"]?.keys.sorted(), [1])
+    }
+
+    func testRowsRecordedOutOfKeyOrderEncodeByKeyKeepingEachObjectsFirstRow() throws {
+        var old = ObjectImages()
+        for (key, byte) in [(9, 1), (2, 2), (9, 3), (5, 4)] as [(ObjectKey, UInt8)] {
+            [UInt8(1), byte].withUnsafeBytes { old.record(row: $0, of: "Dog", key) }
+        }
+        let decoded = try XCTUnwrap(ObjectImages(decoding: old.encoded()))
+        XCTAssertEqual(decoded, old)
+        XCTAssertEqual(decoded.classes["Dog"]?.mapValues(\.row), [2: [1, 2], 5: [1, 4], 9: [1, 1]])
+    }
+
+    func testACommitKeepsTheImagesOfTheObjectsItModifiedOrDeletedOnly() throws {
+        var old = ObjectImages()
+        for key: ObjectKey in [4, 1, 8, 6] {
+            [UInt8(1), UInt8(key)].withUnsafeBytes { old.record(row: $0, of: "Dog", key) }
+        }
+        old.record(list: ObjectImages.List(directory: directory), of: "Dog", 3, property: 2)
+        [UInt8(1), 1].withUnsafeBytes { old.record(row: $0, of: "Cat", 1) }
+        var changes = ChangeSet()
+        changes.classes["Dog"] = ClassChanges(inserted: [8], deleted: [4], modified: [1: 2, 6: 2], cleared: false)
+        let kept = old.kept(for: changes)
+        XCTAssertEqual(kept.classes["Dog"]?.keys.sorted(), [1, 4, 6], "8 was inserted, 3's list no longer counts as changed")
+        XCTAssertNil(kept.classes["Cat"], "a class the commit did not change")
+        changes.classes["Dog"] = ClassChanges(inserted: [], deleted: [4, 8, 3], modified: [1: 2, 6: 2], cleared: false)
+        XCTAssertEqual(old.kept(for: changes).classes["Dog"], old.classes["Dog"], "every image kept")
     }
 }

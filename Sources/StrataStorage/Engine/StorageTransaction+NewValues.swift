@@ -72,7 +72,7 @@ extension StorageTransaction {
     private func recordNewList(_ table: Table, _ property: PropertySchema, owner: ObjectKey, whole: Bool,
                                into images: inout ObjectImages) throws(StorageError) {
         images.record(list: try lists.image(table, property, owner: owner), of: table.name, owner, property: property.id)
-        let old = whole ? nil : oldValues.classes[table.name]?[owner]?.lists[property.id]
+        let old = whole ? nil : oldValues.list(of: table.name, owner, property: property.id)
         func record(_ id: UInt32) throws(StorageError) {
             let bytes = try lists.read(table, property, key: ListStore.key(owner, chunk: id)) { $0.map(Array.init) }
             guard let bytes else { throw lists.damagedList(table, property, owner) }

@@ -14,42 +14,47 @@ extension ObjectImages {
     package func encoded() -> [UInt8] {
         var out: [UInt8] = []
         // Made once at about its size: the bytes recorded, and a key and lengths per object.
-        let objects = classes.values.reduce(0) { $0 + $1.count } + clearedRows.values.reduce(0) { $0 + $1.keys.count }
+        let objects = images.values.reduce(0) { $0 + $1.rows.count + $1.lists.count + $1.cleared.count }
         out.reserveCapacity(byteCount + 12 * objects + 64)
         out.append((isComplete ? 1 : 0) | (isSnapshot ? 2 : 0))
-        let names = Set(classes.keys).union(clearedRows.keys).sorted()
+        let names = images.filter { !$0.value.isEmpty }.keys.sorted()
         Varint.append(UInt64(names.count), to: &out)
         for name in names {
             Self.appendBytes(Array(name.utf8)[...], to: &out)
-            appendObjects(of: name, to: &out)
+            Self.appendObjects(of: images[name]!, to: &out)
         }
         return out
     }
 
-    /// Appends class `name`'s objects in ascending key order: those of `classes` merged with
-    /// the class's cleared rows (an object in both has its lists, and its row, from `classes`
-    /// when it has one there).
-    private func appendObjects(of name: String, to out: inout [UInt8]) {
-        let objects = (classes[name] ?? [:]).sorted(by: { $0.key < $1.key })
-        let cleared = clearedRows[name] ?? ClearedRows()
-        let shared = objects.count { cleared.index(of: $0.key) != nil }
-        Varint.append(UInt64(objects.count + cleared.keys.count - shared), to: &out)
+    /// Appends one class's objects in ascending key order: those with a row or lists recorded
+    /// one by one, merged with the rows recorded when the class was cleared (an object with
+    /// both has its row from `rows`).
+    private static func appendObjects(of c: ClassImages, to out: inout [UInt8]) {
+        var keys = c.rows.ascendingOrder().map { (key: c.rows.keys[$0], row: $0) }
+        let listed = c.lists.keys.filter { !c.rowKeys.contains($0) }
+        if !listed.isEmpty {
+            keys += listed.map { (key: $0, row: -1) }
+            keys.sort { $0.key < $1.key }
+        }
+        let cleared = c.cleared
+        let shared = cleared.count == 0 ? 0 : keys.count { cleared.index(of: $0.key) != nil }
+        Varint.append(UInt64(keys.count + cleared.count - shared), to: &out)
         var previous: ObjectKey = 0
         var next = 0  // the next cleared row to append
-        for (key, object) in objects {
-            while next < cleared.keys.count, cleared.keys[next] < key {
-                Self.append(cleared.keys[next], row: cleared.row(at: next), after: &previous, to: &out)
+        for (key, position) in keys {
+            while next < cleared.count, cleared.keys[next] < key {
+                append(cleared.keys[next], row: cleared.row(at: next), after: &previous, to: &out)
                 next += 1
             }
-            var row = object.row.map { $0[...] }
-            if next < cleared.keys.count, cleared.keys[next] == key {
+            var row = position >= 0 ? c.rows.row(at: position) : nil
+            if next < cleared.count, cleared.keys[next] == key {
                 row = row ?? cleared.row(at: next)
                 next += 1
             }
-            Self.append(key, row: row, lists: object.lists, after: &previous, to: &out)
+            append(key, row: row, lists: c.lists.isEmpty ? [:] : c.lists[key] ?? [:], after: &previous, to: &out)
         }
-        for i in next..<cleared.keys.count {
-            Self.append(cleared.keys[i], row: cleared.row(at: i), after: &previous, to: &out)
+        for i in next..<cleared.count {
+            append(cleared.keys[i], row: cleared.row(at: i), after: &previous, to: &out)
         }
     }
 
@@ -90,13 +95,17 @@ extension ObjectImages {
             guard let classCount = Varint.read(b, at: &o) else { return false }
             for _ in 0..<classCount {
                 guard let name = Self.readBytes(b, &o), let objectCount = Varint.read(b, at: &o) else { return false }
-                var objects: [ObjectKey: Object] = [:]
+                var c = ClassImages()
                 var key: ObjectKey = 0
                 for _ in 0..<objectCount {
-                    guard let delta = Varint.read(b, at: &o), let row = Self.readBytes(b, &o),
-                          let listCount = Varint.read(b, at: &o) else { return false }
+                    guard let delta = Varint.read(b, at: &o), let rowLength = Varint.read(b, at: &o), rowLength <= b.count - o else { return false }
                     key &+= delta
-                    var object = Object(row: row.isEmpty ? nil : row)
+                    if rowLength > 0 {
+                        _ = Self.record(UnsafeRawBufferPointer(rebasing: b[o..<(o + Int(rowLength))]), key, in: &c)
+                        o += Int(rowLength)
+                    }
+                    guard let listCount = Varint.read(b, at: &o) else { return false }
+                    var lists: [Int: List] = [:]
                     for _ in 0..<listCount {
                         guard let id = Varint.read(b, at: &o), id < 1 << 16, var list = Self.readList(b, &o),
                               let keysLength = Varint.read(b, at: &o) else { return false }
@@ -105,11 +114,11 @@ extension ObjectImages {
                             list.mapKeys = Array(b[o..<(o + Int(keysLength - 1))])
                             o += Int(keysLength - 1)
                         }
-                        object.lists[Int(id)] = list
+                        lists[Int(id)] = list
                     }
-                    objects[key] = object
+                    if !lists.isEmpty { c.lists[key] = lists }
                 }
-                classes[String(decoding: name, as: UTF8.self)] = objects
+                images[String(decoding: name, as: UTF8.self)] = c
             }
             return o == b.count
         }

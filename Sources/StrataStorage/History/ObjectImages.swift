@@ -10,7 +10,7 @@
 /// directory then and the bytes of the chunks of that directory the commit rewrote, deleted
 /// (before) or wrote (after) (`List`). Before-images leave out inserted objects (undoing removes
 /// them), after-images deleted ones (redoing removes them).
-package struct ObjectImages: Equatable, Sendable {
+package struct ObjectImages: Sendable {
     /// The state of one object.
     package struct Object: Equatable, Sendable {
         /// The row as it was, unsealed; nil when the commit changed only lists of the object.
@@ -73,11 +73,24 @@ package struct ObjectImages: Equatable, Sendable {
         }
     }
 
-    /// The objects by class name and object key.
-    package var classes: [String: [ObjectKey: Object]] = [:]
-    /// The rows of the classes the commit cleared, by class name, apart from `classes` (which
-    /// holds those recorded before the clear, and lists); `encoded()` merges the two.
-    var clearedRows: [String: ClearedRows] = [:]
+    /// The images of one class's objects.
+    struct ClassImages: Equatable, Sendable {
+        /// The rows recorded one by one, each object's once (`rowKeys`).
+        var rows = RowImages()
+        /// The keys of the objects `rows` holds a row of.
+        var rowKeys: Set<ObjectKey> = []
+        /// The lists recorded, by object key and property id.
+        var lists: [ObjectKey: [Int: List]] = [:]
+        /// The rows the class had when the commit cleared it, in ascending key order, apart
+        /// from `rows` (which hold those recorded before the clear); `encoded()` merges them.
+        var cleared = RowImages()
+
+        /// Whether there is nothing in them.
+        var isEmpty: Bool { rows.count == 0 && lists.isEmpty && cleared.count == 0 }
+    }
+
+    /// The images by class name.
+    var images: [String: ClassImages] = [:]
     /// False when the commit's images are not all recorded (the commit went over
     /// `maximumBytes`, or rewrote rows wholesale, as a migration does): the versions before
     /// the commit cannot be rebuilt (old values), or a follower cannot redo it (new values).
@@ -96,17 +109,40 @@ package struct ObjectImages: Equatable, Sendable {
 
     package init() {}
 
+    /// The objects by class name and object key, each with its row (a cleared class's
+    /// recorded apart are left out) and lists: made when asked, for those who read images.
+    package var classes: [String: [ObjectKey: Object]] {
+        images.compactMapValues { c in
+            var objects: [ObjectKey: Object] = [:]
+            for i in 0..<c.rows.count { objects[c.rows.keys[i]] = Object(row: Array(c.rows.row(at: i))) }
+            for (key, lists) in c.lists { objects[key, default: Object()].lists = lists }
+            return objects.isEmpty ? nil : objects
+        }
+    }
+
+    /// The old image of list `property` of object `key` of class `className`, if recorded.
+    func list(of className: String, _ key: ObjectKey, property: Int) -> List? {
+        images[className]?.lists[key]?[property]
+    }
+
     /// Whether list `property` of the object is already recorded (or the commit incomplete).
     func hasList(_ className: String, _ key: ObjectKey, _ property: Int) -> Bool {
-        !isComplete || classes[className]?[key]?.lists[property] != nil
+        !isComplete || list(of: className, key, property: property) != nil
     }
 
     /// Records the row of an object before its first change, unless it is already recorded
-    /// (one lookup of the class and the key, in place).
+    /// (one lookup of the class, one of the key).
     mutating func record(row: UnsafeRawBufferPointer, of className: String, _ key: ObjectKey) {
         guard isComplete else { return }
-        let added = Self.setRow(&classes[className, default: [:]][key, default: Object()], row)
+        let added = Self.record(row, key, in: &images[className, default: ClassImages()])
         if added { _ = account(row.count) }
+    }
+
+    /// Appends `row` as object `key`'s unless `c` has its row; whether it did.
+    static func record(_ row: UnsafeRawBufferPointer, _ key: ObjectKey, in c: inout ClassImages) -> Bool {
+        guard c.rowKeys.insert(key).inserted else { return false }
+        c.rows.append(key, row)
+        return true
     }
 
     /// Records the rows `walk` hands to its `record` in ascending key order: every object of
@@ -116,52 +152,42 @@ package struct ObjectImages: Equatable, Sendable {
     mutating func recordClearedRows<E: Error>(of className: String, expected: Int,
                                               _ walk: (_ record: (ObjectKey, UnsafeRawBufferPointer) -> Bool) throws(E) -> Void) throws(E) {
         guard isComplete else { return }
-        let imaged = classes[className] ?? [:]
-        var rows = ClearedRows()
+        let imaged = images[className]?.rowKeys ?? []
+        var rows = RowImages()
         rows.reserveCapacity(expected)
         // Kept unless the commit gave up meanwhile (which dropped every class).
-        defer { if isComplete { clearedRows[className] = rows } }
+        defer { if isComplete { images[className, default: ClassImages()].cleared = rows } }
         try walk { key, row in
-            if !imaged.isEmpty, imaged[key]?.row != nil { return true }
+            if !imaged.isEmpty, imaged.contains(key) { return true }
             rows.append(key, row)
             return account(row.count)
         }
-    }
-
-    /// Sets `object`'s row to `row` (its seal flag cleared) unless it has one; whether it did.
-    private static func setRow(_ object: inout Object, _ row: UnsafeRawBufferPointer) -> Bool {
-        guard object.row == nil else { return false }
-        var bytes = Array(row)
-        bytes[0] &= ~RowEncoder.sealedFlag
-        object.row = bytes
-        return true
     }
 
     /// Records the old directory and map keys of a list before its first change, unless
     /// already recorded.
     mutating func record(list: List, of className: String, _ key: ObjectKey, property: Int) {
         guard !hasList(className, key, property), account(list.directory.count + (list.mapKeys?.count ?? 0)) else { return }
-        classes[className, default: [:]][key, default: Object()].lists[property] = list
+        images[className, default: ClassImages()].lists[key, default: [:]][property] = list
     }
 
     /// Whether chunk `id` of a recorded list needs its old bytes: the list's old directory
     /// names it and they are not recorded yet (false once the commit is incomplete).
     func needsChunk(_ id: UInt32, of className: String, _ key: ObjectKey, property: Int) -> Bool {
-        isComplete && classes[className]?[key]?.lists[property]?.lacksChunk(id) == true
+        isComplete && list(of: className, key, property: property)?.lacksChunk(id) == true
     }
 
     /// Records the old bytes of chunk `id` of a recorded list, before the commit first
     /// overwrites or deletes it (`needsChunk`).
     mutating func record(chunk: [UInt8], _ id: UInt32, of className: String, _ key: ObjectKey, property: Int) {
         guard account(chunk.count) else { return }
-        classes[className]?[key]?.lists[property]?.record(chunk, id)
+        images[className]?.lists[key]?[property]?.record(chunk, id)
     }
 
     /// Marks the commit's before-images incomplete and lets go of them.
     mutating func giveUp() {
         isComplete = false
-        classes = [:]
-        clearedRows = [:]
+        images = [:]
         byteCount = 0
     }
 
@@ -179,20 +205,32 @@ package struct ObjectImages: Equatable, Sendable {
         var result = ObjectImages()
         result.isComplete = isComplete
         guard isComplete else { return result }
-        for (name, objects) in classes {
-            guard let c = changes.classes[name] else { continue }
-            var kept: [ObjectKey: Object] = [:]
-            if c.cleared {
-                kept = objects
-            } else {
-                for key in c.deleted { if let o = objects[key] { kept[key] = o } }
-                for key in c.modified.keys { if let o = objects[key] { kept[key] = o } }
+        for (name, c) in images {
+            guard let changed = changes.classes[name] else { continue }
+            if changed.cleared {
+                result.images[name] = c
+                continue
             }
-            if !kept.isEmpty { result.classes[name] = kept }
-        }
-        for (name, rows) in clearedRows where changes.classes[name]?.cleared == true {
-            result.clearedRows[name] = rows
+            let deleted = Set(changed.deleted)
+            func keeps(_ key: ObjectKey) -> Bool { changed.modified[key] != nil || deleted.contains(key) }
+            if c.rows.keys.allSatisfy(keeps), c.lists.keys.allSatisfy(keeps) {
+                result.images[name] = c
+                continue
+            }
+            var kept = ClassImages()
+            for i in 0..<c.rows.count where keeps(c.rows.keys[i]) {
+                c.rows.row(at: i).withUnsafeBytes { _ = Self.record($0, c.rows.keys[i], in: &kept) }
+            }
+            kept.lists = c.lists.filter { keeps($0.key) }
+            if !kept.isEmpty { result.images[name] = kept }
         }
         return result
+    }
+}
+
+extension ObjectImages: Equatable {
+    /// Equal when they hold the same images with the same flags, however recorded.
+    package static func == (a: ObjectImages, b: ObjectImages) -> Bool {
+        a.isComplete == b.isComplete && a.isSnapshot == b.isSnapshot && a.images == b.images
     }
 }
