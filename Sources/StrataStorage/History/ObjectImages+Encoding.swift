@@ -14,14 +14,15 @@ extension ObjectImages {
     package func encoded() -> [UInt8] {
         var out: [UInt8] = []
         // Made once at about its size: the bytes recorded, and a key and lengths per object.
-        let objects = images.values.reduce(0) { $0 + $1.rows.count + $1.lists.count + $1.cleared.count }
+        let all = images
+        let objects = all.values.reduce(0) { $0 + $1.rows.count + $1.lists.count + $1.cleared.count }
         out.reserveCapacity(byteCount + 12 * objects + 64)
         out.append((isComplete ? 1 : 0) | (isSnapshot ? 2 : 0))
-        let names = images.filter { !$0.value.isEmpty }.keys.sorted()
-        Varint.append(UInt64(names.count), to: &out)
-        for name in names {
+        let classes = all.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
+        Varint.append(UInt64(classes.count), to: &out)
+        for (name, c) in classes {
             Self.appendBytes(Array(name.utf8)[...], to: &out)
-            Self.appendObjects(of: images[name]!, to: &out)
+            Self.appendObjects(of: c, to: &out)
         }
         return out
     }
@@ -30,10 +31,10 @@ extension ObjectImages {
     /// one by one, merged with the rows recorded when the class was cleared (an object with
     /// both has its row from `rows`).
     private static func appendObjects(of c: ClassImages, to out: inout [UInt8]) {
-        var keys = c.rows.ascendingOrder().map { (key: c.rows.keys[$0], row: $0) }
+        var keys = c.rows.ascendingKeys()
         let listed = c.lists.keys.filter { !c.rowKeys.contains($0) }
         if !listed.isEmpty {
-            keys += listed.map { (key: $0, row: -1) }
+            keys += listed.map { (key: $0, position: -1) }
             keys.sort { $0.key < $1.key }
         }
         let cleared = c.cleared
@@ -66,6 +67,7 @@ extension ObjectImages {
         previous = key
         appendBytes(row ?? [], to: &out)
         Varint.append(UInt64(lists.count), to: &out)
+        guard !lists.isEmpty else { return }
         for (id, list) in lists.sorted(by: { $0.key < $1.key }) {
             Varint.append(UInt64(id), to: &out)
             appendBytes(list.directory[...], to: &out)
@@ -118,7 +120,7 @@ extension ObjectImages {
                     }
                     if !lists.isEmpty { c.lists[key] = lists }
                 }
-                images[String(decoding: name, as: UTF8.self)] = c
+                setImages(c, of: String(decoding: name, as: UTF8.self))
             }
             return o == b.count
         }
@@ -144,7 +146,7 @@ extension ObjectImages {
 
     private static func appendBytes(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
         Varint.append(UInt64(bytes.count), to: &out)
-        out.append(contentsOf: bytes)
+        bytes.withUnsafeBytes { out.append(bytes: $0) }
     }
 
     private static func readBytes(_ bytes: UnsafeRawBufferPointer, _ o: inout Int) -> [UInt8]? {

@@ -89,8 +89,11 @@ package struct ObjectImages: Sendable {
         var isEmpty: Bool { rows.count == 0 && lists.isEmpty && cleared.count == 0 }
     }
 
-    /// The images by class name.
-    var images: [String: ClassImages] = [:]
+    /// The images by class name, but for those of the class recorded last (`recent`).
+    private var settled: [String: ClassImages] = [:]
+    /// The class recorded last and its images, kept apart so that recording an object of the
+    /// same class as the one before does not look its name up (as `ChangeSet`'s recording).
+    private var recent: (name: String, images: ClassImages)?
     /// False when the commit's images are not all recorded (the commit went over
     /// `maximumBytes`, or rewrote rows wholesale, as a migration does): the versions before
     /// the commit cannot be rebuilt (old values), or a follower cannot redo it (new values).
@@ -109,6 +112,33 @@ package struct ObjectImages: Sendable {
 
     package init() {}
 
+    /// The images by class name.
+    var images: [String: ClassImages] {
+        var all = settled
+        if let recent { all[recent.name] = recent.images }
+        return all
+    }
+
+    /// Class `name`'s images, if any are recorded.
+    private func images(of name: String) -> ClassImages? {
+        recent?.name == name ? recent!.images : settled[name]
+    }
+
+    /// Runs `body` on class `name`'s images (empty ones when none are recorded), making them
+    /// the recent ones.
+    private mutating func withImages<R>(of name: String, _ body: (inout ClassImages) -> R) -> R {
+        if recent?.name != name {
+            if let (previous, images) = recent { settled[previous] = images }
+            recent = (name, settled.removeValue(forKey: name) ?? ClassImages())
+        }
+        return body(&recent!.images)
+    }
+
+    /// Sets class `name`'s images.
+    mutating func setImages(_ images: ClassImages, of name: String) {
+        withImages(of: name) { $0 = images }
+    }
+
     /// The objects by class name and object key, each with its row (a cleared class's
     /// recorded apart are left out) and lists: made when asked, for those who read images.
     package var classes: [String: [ObjectKey: Object]] {
@@ -122,7 +152,7 @@ package struct ObjectImages: Sendable {
 
     /// The old image of list `property` of object `key` of class `className`, if recorded.
     func list(of className: String, _ key: ObjectKey, property: Int) -> List? {
-        images[className]?.lists[key]?[property]
+        images(of: className)?.lists[key]?[property]
     }
 
     /// Whether list `property` of the object is already recorded (or the commit incomplete).
@@ -134,7 +164,7 @@ package struct ObjectImages: Sendable {
     /// (one lookup of the class, one of the key).
     mutating func record(row: UnsafeRawBufferPointer, of className: String, _ key: ObjectKey) {
         guard isComplete else { return }
-        let added = Self.record(row, key, in: &images[className, default: ClassImages()])
+        let added = withImages(of: className) { Self.record(row, key, in: &$0) }
         if added { _ = account(row.count) }
     }
 
@@ -152,11 +182,11 @@ package struct ObjectImages: Sendable {
     mutating func recordClearedRows<E: Error>(of className: String, expected: Int,
                                               _ walk: (_ record: (ObjectKey, UnsafeRawBufferPointer) -> Bool) throws(E) -> Void) throws(E) {
         guard isComplete else { return }
-        let imaged = images[className]?.rowKeys ?? []
+        let imaged = images(of: className)?.rowKeys ?? []
         var rows = RowImages()
         rows.reserveCapacity(expected)
         // Kept unless the commit gave up meanwhile (which dropped every class).
-        defer { if isComplete { images[className, default: ClassImages()].cleared = rows } }
+        defer { if isComplete { withImages(of: className) { $0.cleared = rows } } }
         try walk { key, row in
             if !imaged.isEmpty, imaged.contains(key) { return true }
             rows.append(key, row)
@@ -168,7 +198,7 @@ package struct ObjectImages: Sendable {
     /// already recorded.
     mutating func record(list: List, of className: String, _ key: ObjectKey, property: Int) {
         guard !hasList(className, key, property), account(list.directory.count + (list.mapKeys?.count ?? 0)) else { return }
-        images[className, default: ClassImages()].lists[key, default: [:]][property] = list
+        withImages(of: className) { $0.lists[key, default: [:]][property] = list }
     }
 
     /// Whether chunk `id` of a recorded list needs its old bytes: the list's old directory
@@ -181,13 +211,14 @@ package struct ObjectImages: Sendable {
     /// overwrites or deletes it (`needsChunk`).
     mutating func record(chunk: [UInt8], _ id: UInt32, of className: String, _ key: ObjectKey, property: Int) {
         guard account(chunk.count) else { return }
-        images[className]?.lists[key]?[property]?.record(chunk, id)
+        withImages(of: className) { $0.lists[key]?[property]?.record(chunk, id) }
     }
 
     /// Marks the commit's before-images incomplete and lets go of them.
     mutating func giveUp() {
         isComplete = false
-        images = [:]
+        settled = [:]
+        recent = nil
         byteCount = 0
     }
 
@@ -208,13 +239,13 @@ package struct ObjectImages: Sendable {
         for (name, c) in images {
             guard let changed = changes.classes[name] else { continue }
             if changed.cleared {
-                result.images[name] = c
+                result.setImages(c, of: name)
                 continue
             }
             let deleted = Set(changed.deleted)
             func keeps(_ key: ObjectKey) -> Bool { changed.modified[key] != nil || deleted.contains(key) }
             if c.rows.keys.allSatisfy(keeps), c.lists.keys.allSatisfy(keeps) {
-                result.images[name] = c
+                result.setImages(c, of: name)
                 continue
             }
             var kept = ClassImages()
@@ -222,7 +253,7 @@ package struct ObjectImages: Sendable {
                 c.rows.row(at: i).withUnsafeBytes { _ = Self.record($0, c.rows.keys[i], in: &kept) }
             }
             kept.lists = c.lists.filter { keeps($0.key) }
-            if !kept.isEmpty { result.images[name] = kept }
+            if !kept.isEmpty { result.setImages(kept, of: name) }
         }
         return result
     }

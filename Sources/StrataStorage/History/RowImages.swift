@@ -35,9 +35,10 @@ struct RowImages: Sendable {
         bytes[(i == 0 ? 0 : ends[i - 1])..<ends[i]]
     }
 
-    /// The positions of the rows in ascending key order.
-    func ascendingOrder() -> [Int] {
-        ascends ? Array(keys.indices) : keys.indices.sorted { keys[$0] < keys[$1] }
+    /// The keys in ascending order, each with the position of its row.
+    func ascendingKeys() -> [(key: ObjectKey, position: Int)] {
+        let all = keys.enumerated().map { (key: $0.element, position: $0.offset) }
+        return ascends ? all : all.sorted { $0.key < $1.key }
     }
 
     /// The position of `key` in `keys`, if it has a row (a binary search while keys ascend).
@@ -56,8 +57,8 @@ extension RowImages: Equatable {
     /// Equal when they hold the same rows under the same keys, in whatever order appended.
     static func == (a: RowImages, b: RowImages) -> Bool {
         guard a.count == b.count else { return false }
-        return zip(a.ascendingOrder(), b.ascendingOrder()).allSatisfy { i, j in
-            a.keys[i] == b.keys[j] && a.row(at: i) == b.row(at: j)
+        return zip(a.ascendingKeys(), b.ascendingKeys()).allSatisfy { x, y in
+            x.key == y.key && a.row(at: x.position) == b.row(at: y.position)
         }
     }
 }
