@@ -13,7 +13,11 @@
 
 /// Blocks encrypted together: AES-NI has several rounds in flight at once.
 #define LANES 4
-_Static_assert(LANES == sizeof ((strata_gcm_key *)0)->hash_powers / 16, "a power of H for each lane");
+/// The most blocks a short record's GHASH covers (`open_short`, `seal_short`): its additional
+/// data, its ciphertext and the lengths block, hashed with one reduction.
+#define SHORT_BLOCKS 8
+_Static_assert(SHORT_BLOCKS == sizeof ((strata_gcm_key *)0)->hash_powers / 16, "a power of H for each block");
+_Static_assert(LANES <= SHORT_BLOCKS, "a power of H for each lane");
 
 int strata_gcm_supported(void) {
     unsigned a, b, c, d;
@@ -111,7 +115,7 @@ GCM_TARGET void strata_gcm_expand(strata_gcm_key *expanded, const uint8_t *key) 
     __m128i h = _mm_setzero_si128();
     encrypt_blocks(keys, &h, 1);
     __m128i power = reversed(h);
-    for (int i = 0; i < LANES; i++) {
+    for (int i = 0; i < SHORT_BLOCKS; i++) {
         _mm_store_si128((__m128i *)expanded->hash_powers[i], power);
         power = field_multiply(power, reversed(h));
     }
@@ -256,9 +260,116 @@ GCM_TARGET static ghash ghash_of_aad(const strata_gcm_key *key, const void *aad1
     return g;
 }
 
+/// A short record laid out for one GHASH reduction: its additional data then its ciphertext
+/// (or, when sealing, its plaintext until encrypted in place), each zero-padded to whole
+/// blocks, in one buffer, and the lengths block.
+typedef struct {
+    __m128i blocks[SHORT_BLOCKS];
+    /// The first block of the record's text, and the blocks of text.
+    int text, text_blocks;
+    /// The lengths block, byte-reversed (the bit order of the field arithmetic).
+    __m128i lengths;
+} short_record;
+
+/// Whether a record of `count` bytes with `aad_count` bytes of additional data is short:
+/// its blocks and the lengths block fit `SHORT_BLOCKS`.
+static inline int is_short(size_t aad_count, size_t count) {
+    return aad_count <= 16 * SHORT_BLOCKS && count <= 16 * SHORT_BLOCKS
+        && (aad_count + 15) / 16 + (count + 15) / 16 + 1 <= SHORT_BLOCKS;
+}
+
+/// Lays out a short record: `aad1 ‖ aad2`, padded, then `count` bytes of `text`, padded.
+GCM_TARGET static inline void lay_out(short_record *r, const void *aad1, size_t n1, const void *aad2, size_t n2,
+                                      const uint8_t *text, size_t count) {
+    memset(r->blocks, 0, sizeof r->blocks);
+    uint8_t *bytes = (uint8_t *)r->blocks;
+    if (n1 > 0) memcpy(bytes, aad1, n1);
+    if (n2 > 0) memcpy(bytes + n1, aad2, n2);
+    r->text = (int)((n1 + n2 + 15) / 16);
+    r->text_blocks = (int)((count + 15) / 16);
+    if (count > 0) memcpy(bytes + 16 * r->text, text, count);
+    r->lengths = _mm_set_epi64x((long long)((n1 + n2) * 8), (long long)(count * 8));
+}
+
+/// GHASH of a laid-out record whose text blocks hold ciphertext: Y = X1·H^n ⊕ ... ⊕ Xn·H over
+/// its n blocks (the lengths block last), each product independent of the others and of AES,
+/// summed before one reduction.
+GCM_TARGET static inline __m128i ghash_short(const strata_gcm_key *key, const short_record *r) {
+    const __m128i *powers = (const __m128i *)key->hash_powers;
+    int n = r->text + r->text_blocks + 1;
+    wide sum = carryless_product(r->lengths, powers[0]);
+    for (int i = 0; i < n - 1; i++) sum = wide_xor(sum, carryless_product(reversed(r->blocks[i]), powers[n - 1 - i]));
+    return reduce(sum);
+}
+
+/// The key stream of a short record: AES of J0 (the tag's mask) and of the counters after it,
+/// `width` blocks in all (a constant once inlined: the blocks stay in registers), into
+/// `stream`.
+GCM_TARGET __attribute__((always_inline)) static inline void short_stream(const strata_gcm_key *key, const uint8_t *nonce_bytes,
+                                                                         __m128i *stream, int width) {
+    uint8_t nonce_block[16] = {0};
+    memcpy(nonce_block, nonce_bytes, 12);
+    __m128i nonce = _mm_loadu_si128((const __m128i *)nonce_block);
+    for (int i = 0; i < width; i++) stream[i] = counter_block(nonce, (uint32_t)i + 1);
+    encrypt_blocks((const __m128i *)key->round_keys, stream, width);
+}
+
+/// XORs the key stream (`stream[1...]`) into the record's text blocks, in place.
+GCM_TARGET static inline void apply_stream(short_record *r, const __m128i *stream) {
+    for (int i = 0; i < r->text_blocks; i++) r->blocks[r->text + i] = _mm_xor_si128(r->blocks[r->text + i], stream[i + 1]);
+}
+
+/// The key stream for `r`'s text: J0 and LANES counters when the text fits them (most rows),
+/// else as many as `SHORT_BLOCKS` allows.
+GCM_TARGET static inline void stream_for(const strata_gcm_key *key, const uint8_t *nonce, const short_record *r,
+                                         __m128i stream[SHORT_BLOCKS]) {
+    if (r->text_blocks <= LANES) {
+        short_stream(key, nonce, stream, LANES + 1);
+    } else {
+        short_stream(key, nonce, stream, SHORT_BLOCKS);
+    }
+}
+
+/// `strata_gcm_seal` for a short record (`is_short`).
+GCM_TARGET static void seal_short(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1,
+                                  const void *aad2, size_t n2, const uint8_t *plain, size_t count, uint8_t *out,
+                                  uint8_t *tag) {
+    short_record r;
+    lay_out(&r, aad1, n1, aad2, n2, plain, count);
+    __m128i stream[SHORT_BLOCKS];
+    stream_for(key, nonce, &r, stream);
+    apply_stream(&r, stream);
+    // The padding of the last block must hash as zeros, not key stream.
+    uint8_t *text = (uint8_t *)(r.blocks + r.text);
+    if (count % 16 != 0) memset(text + count, 0, 16 - count % 16);
+    if (count > 0) memcpy(out, text, count);
+    _mm_storeu_si128((__m128i *)tag, _mm_xor_si128(reversed(ghash_short(key, &r)), stream[0]));
+}
+
+/// `strata_gcm_open` for a short record (`is_short`): the hash reads the ciphertext as it
+/// came, so it runs alongside the AES of the key stream.
+GCM_TARGET static int open_short(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1,
+                                 const void *aad2, size_t n2, const uint8_t *sealed, size_t count, const uint8_t *tag,
+                                 uint8_t *out) {
+    short_record r;
+    lay_out(&r, aad1, n1, aad2, n2, sealed, count);
+    __m128i stream[SHORT_BLOCKS];
+    stream_for(key, nonce, &r, stream);
+    __m128i expected = _mm_xor_si128(reversed(ghash_short(key, &r)), stream[0]);
+    __m128i same = _mm_cmpeq_epi8(expected, _mm_loadu_si128((const __m128i *)tag));
+    if (_mm_movemask_epi8(same) != 0xffff) {
+        if (count > 0) OPENSSL_cleanse(out, count);
+        return -1;
+    }
+    apply_stream(&r, stream);
+    if (count > 0) memcpy(out, r.blocks + r.text, count);
+    return 0;
+}
+
 GCM_TARGET void strata_gcm_seal(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1,
                                 const void *aad2, size_t n2, const uint8_t *plain, size_t count, uint8_t *out,
                                 uint8_t *tag) {
+    if (is_short(n1 + n2, count)) return seal_short(key, nonce, aad1, n1, aad2, n2, plain, count, out, tag);
     ghash g = ghash_of_aad(key, aad1, n1, aad2, n2);
     __m128i mask = ctr_pass(key, nonce, &g, plain, count, out, SEALING);
     _mm_storeu_si128((__m128i *)tag, finish(&g, n1 + n2, count, mask));
@@ -267,6 +378,7 @@ GCM_TARGET void strata_gcm_seal(const strata_gcm_key *key, const uint8_t *nonce,
 GCM_TARGET int strata_gcm_open(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1,
                                const void *aad2, size_t n2, const uint8_t *sealed, size_t count, const uint8_t *tag,
                                uint8_t *out) {
+    if (is_short(n1 + n2, count)) return open_short(key, nonce, aad1, n1, aad2, n2, sealed, count, tag, out);
     ghash g = ghash_of_aad(key, aad1, n1, aad2, n2);
     __m128i mask = ctr_pass(key, nonce, &g, sealed, count, out, OPENING);
     // Compared in constant time: all 16 bytes at once, one test of the whole result.

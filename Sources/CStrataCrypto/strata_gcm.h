@@ -9,12 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The expanded key: the 15 AES-256 round keys and the powers H, H^2, H^3, H^4 of the GHASH
+/// The expanded key: the 15 AES-256 round keys and the powers H, H^2, ..., H^8 of the GHASH
 /// key H = AES(key, 0), kept byte-reversed (the bit order GHASH's polynomial arithmetic works
-/// in), so that four blocks are hashed with one reduction.
+/// in), so that up to eight blocks are hashed with one reduction.
 typedef struct strata_gcm_key {
     _Alignas(16) uint8_t round_keys[15][16];
-    _Alignas(16) uint8_t hash_powers[4][16];
+    _Alignas(16) uint8_t hash_powers[8][16];
 } strata_gcm_key;
 
 /// Whether this CPU has the instructions (AES-NI, PCLMULQDQ, SSSE3, SSE4.1); always 0 off x86-64.
