@@ -236,7 +236,7 @@ open class ObjectBase: NSObject {
             // The row read since the last write is still the object's: no need to read it again.
             let current = cachedRow.flatMap { $0.stamp == core.snapshot.stamp ? $0.row : nil }
             try translatingErrors {
-                try core.transaction().objects.update(binding!.table, objectKey, [(property, stored)], current: current)
+                try core.transaction().objects.update(binding!.table, objectKey, property, to: stored, current: current)
             }
         } catch { trap(error) }
     }

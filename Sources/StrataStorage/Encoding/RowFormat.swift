@@ -246,16 +246,18 @@ package enum RowEncoder {
 
     /// Re-encodes `row` with some slots set to new values: `replacements` by ascending slot,
     /// each slot at most once.
-    package static func encode(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)],
-                               _ mixed: MixedSlots = .none, seal: RowSeal? = nil) -> [UInt8] {
+    package static func encode<Changes: RandomAccessCollection<(id: Int, value: Value)>>(
+        slotCount: Int, in row: RowView, replacing replacements: Changes, _ mixed: MixedSlots = .none, seal: RowSeal? = nil
+    ) -> [UInt8] where Changes.Index == Int {
         withEncoded(slotCount: slotCount, in: row, replacing: replacements, mixed, seal: seal, copied)
     }
 
     /// Calls `body` with the row `encode(slotCount:in:replacing:_:seal:)` makes, laid out in
     /// temporary memory.
-    package static func withEncoded<R>(slotCount: Int, in row: RowView, replacing replacements: [(id: Int, value: Value)],
-                                       _ mixed: MixedSlots = .none, seal: RowSeal? = nil,
-                                       _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package static func withEncoded<R, Changes: RandomAccessCollection<(id: Int, value: Value)>>(
+        slotCount: Int, in row: RowView, replacing replacements: Changes, _ mixed: MixedSlots = .none, seal: RowSeal? = nil,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R where Changes.Index == Int {
         var next = 0
         return try withBuilt(slotCount: slotCount, seal: seal, { slot, payload in
             if next < replacements.count, replacements[next].id == slot {
@@ -273,8 +275,9 @@ package enum RowEncoder {
     /// replaces, and neither is null nor mixed (a number, a date, a string of the same length).
     /// The row is copied and those bytes overwritten. Returns nil, without calling `body`,
     /// otherwise.
-    package static func withPatched<R>(_ row: RowView, replacing replacements: [(id: Int, value: Value)], _ mixed: MixedSlots = .none,
-                                       seal: RowSeal? = nil, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+    package static func withPatched<R>(_ row: RowView, replacing replacements: some Collection<(id: Int, value: Value)>,
+                                       _ mixed: MixedSlots = .none, seal: RowSeal? = nil,
+                                       _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         for (id, value) in replacements {
             guard row.hasSlot(id), !row.isNull(id), !value.isNull, !mixed.contains(id),
                   ValueCodec.withEncoded(value, \.count) == row.slotBytes(id).count else { return nil }

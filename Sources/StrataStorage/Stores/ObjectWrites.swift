@@ -58,18 +58,13 @@ package struct ObjectWrites {
     /// valid), which saves reading it again.
     package func update(_ table: Table, _ key: ObjectKey, _ changes: [(PropertySchema, Value)],
                         onlyIfDifferent: Bool = false, current: RowView? = nil) throws(StorageError) {
-        let row = if let current { current } else { try transaction.rows.read(table, key) }
-        guard let old = row else {
-            throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
-        }
+        let old = try currentRow(table, key, current)
         // The new values by property id: a short list (usually one), searched linearly, sorted
         // by id for the encoder.
         var gathered: [(id: Int, value: Value)] = []
         gathered.reserveCapacity(changes.count)
         for (property, value) in changes {
-            if property.isPrimaryKey, old.value(property) != value {
-                throw StorageError(.invalidInput, "Primary key '\(table.name).\(property.name)' cannot be changed once the object is added")
-            }
+            try checkPrimaryKey(table, property, old, value)
             if onlyIfDifferent, old.value(property) == value { continue }
             if let i = gathered.firstIndex(where: { $0.id == property.id }) {
                 gathered[i].value = value
@@ -78,8 +73,39 @@ package struct ObjectWrites {
             }
         }
         if gathered.isEmpty { return }
-        // A constant from here: the closures below read it with no exclusivity checks.
-        let newValues = gathered.count > 1 ? gathered.sorted { $0.id < $1.id } : gathered
+        try write(table, key, old, gathered.count > 1 ? gathered.sorted { $0.id < $1.id } : gathered)
+    }
+
+    /// Sets property `property` of object `key` (a setter's write: `update` with no list of
+    /// changes made).
+    package func update(_ table: Table, _ key: ObjectKey, _ property: PropertySchema, to value: Value,
+                        current: RowView? = nil) throws(StorageError) {
+        let old = try currentRow(table, key, current)
+        try checkPrimaryKey(table, property, old, value)
+        try write(table, key, old, CollectionOfOne((id: property.id, value: value)))
+    }
+
+    /// The row of object `key`: `current` when given, else read; throws if it was deleted.
+    private func currentRow(_ table: Table, _ key: ObjectKey, _ current: RowView?) throws(StorageError) -> RowView {
+        let row = if let current { current } else { try transaction.rows.read(table, key) }
+        guard let row else {
+            throw StorageError(.invalidInput, "The '\(table.name)' object was deleted")
+        }
+        return row
+    }
+
+    /// Throws when `value` would change primary key `property` of the object whose row is `old`.
+    private func checkPrimaryKey(_ table: Table, _ property: PropertySchema, _ old: RowView, _ value: Value) throws(StorageError) {
+        if property.isPrimaryKey, old.value(property) != value {
+            throw StorageError(.invalidInput, "Primary key '\(table.name).\(property.name)' cannot be changed once the object is added")
+        }
+    }
+
+    /// Writes object `key`'s row `old` with the values `newValues` (by ascending property id,
+    /// each once), then its index entries, backlinks and the change.
+    private func write<Changes: RandomAccessCollection<(id: Int, value: Value)>>(
+        _ table: Table, _ key: ObjectKey, _ old: RowView, _ newValues: Changes
+    ) throws(StorageError) where Changes.Index == Int {
         try transaction.recordOldRow(table, key, old)
         func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
         try Self.checkSizes(table, newValues.lazy.map(\.value))
