@@ -17,6 +17,9 @@ open class ObjectBase: NSObject {
     /// On an encrypted file, the block of decrypted rows `cachedRow` lies in when it came from
     /// a loop's cursor (`RowCursor`), held so that the cursor does not reuse it; nil otherwise.
     @exclusivity(unchecked) private var cachedRowBlock: DecryptedRecords?
+    /// The accessor the last follow of link property `index` handed out, moved to the next
+    /// object the property points at when nothing else holds it (`followLink`).
+    @exclusivity(unchecked) private var followed: (index: Int, accessors: AccessorRecycler)?
 
     public required override init() { super.init() }
 
@@ -188,7 +191,7 @@ open class ObjectBase: NSObject {
         if let slot = rowSlot(index) {
             let value = currentRow().value(slot)
             switch value {
-            case .link(let key): return _StrataValue(value, object: managingCore!.linkedObject(binding!, index, key))
+            case .link(let key): return _StrataValue(value, object: followLink(index, key))
             case .typedLink(let className, let key): return _StrataValue(value, object: managingCore!.heldObject(className, key))
             default: return _StrataValue(value)
             }
@@ -202,6 +205,18 @@ open class ObjectBase: NSObject {
         }
         let inverse = info.linkingObjects[index - storedCount]
         return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, inverse, target: objectKey))
+    }
+
+    /// The accessor of object `key`, which link property `index` points at: the accessor the
+    /// property's last follow handed out, moved to `key` when nothing else holds it (so that a
+    /// loop following a link makes no accessor per object), else a new one. A frozen object,
+    /// which threads may read at once, always makes a new one.
+    private func followLink(_ index: Int, _ key: ObjectKey) -> ObjectBase {
+        let core = managingCore!
+        let target = core.linkTarget(binding!, index)
+        guard !core.isFrozen else { return core.object(ObjectBase.self, target, key) }
+        if followed?.index != index { followed = (index, AccessorRecycler(target.info)) }
+        return followed!.accessors.accessor(core, target, key, row: nil)
     }
 
     /// The inverse relationship at declaration index `index` of a managed object (`index`

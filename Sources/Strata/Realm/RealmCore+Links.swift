@@ -1,13 +1,13 @@
 import StrataStorage
 
 extension RealmCore {
-    /// The accessor of the object that link property `index` of a `binding` object points at.
-    func linkedObject(_ binding: TableBinding, _ index: Int, _ key: ObjectKey) -> ObjectBase {
+    /// The binding of the class that link property `index` of a `binding` object points at.
+    func linkTarget(_ binding: TableBinding, _ index: Int) -> TableBinding {
         guard let targetType = binding.info.properties[index].linkTarget,
               let target = reading({ try self.binding(for: self.modelClass(targetType)) }) else {
             preconditionFailure("The target class of '\(binding.info.name).\(binding.info.properties[index].name)' is missing from the file")
         }
-        return object(ObjectBase.self, target, key)
+        return target
     }
 
     /// The accessor of object `key` of stored class `className`, which a mixed value holds:
