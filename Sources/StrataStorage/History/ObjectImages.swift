@@ -139,8 +139,8 @@ package struct ObjectImages: Sendable {
         withImages(of: name) { $0 = images }
     }
 
-    /// The objects by class name and object key, each with its row (a cleared class's
-    /// recorded apart are left out) and lists: made when asked, for those who read images.
+    /// The objects by class name and object key, each with its row and lists (the rows a
+    /// clear recorded are left out): made when asked, for those who read images.
     package var classes: [String: [ObjectKey: Object]] {
         images.compactMapValues { c in
             var objects: [ObjectKey: Object] = [:]
