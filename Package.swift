@@ -5,6 +5,7 @@
 //   strata (CLI), strata-bench, strata-stress → Strata → (StrataQuery, StrataStorage) → LMDB → CLMDB
 //   StrataStorage, StrataQuery, Strata → StrataValues (the public value types, Foundation only)
 //   LMDB → CStrataFaultGuard (LMDB's page reads, ended by an error when LMDB faults on damage)
+//   LMDB → CStrataKeyOrder (LMDB's key order, computed in registers for 8-byte keys)
 //   StrataStorage → CStrataSync (futex and shared-memory atomics for the `.lock` file)
 //   StrataStorage → CStrataChecksum (CRC32C, the checksum sealing every stored record)
 //   StrataStorage → CStrataCrypto (AES-256-GCM of encrypted files on AES-NI or libcrypto, HMAC-SHA-256 on libcrypto SHA-256)
@@ -29,10 +30,13 @@ let package = Package(
         // Debian's libpq-dev, the PostgreSQL client library replication talks through.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // A thin, typed Swift binding: the only target that imports CLMDB.
-        .target(name: "LMDB", dependencies: ["CLMDB", "CStrataFaultGuard"], swiftSettings: swift5),
+        .target(name: "LMDB", dependencies: ["CLMDB", "CStrataFaultGuard", "CStrataKeyOrder"], swiftSettings: swift5),
         // Page reads that end with an error instead of the process when LMDB faults on a
         // damaged page (signal handlers and jumps, which Swift cannot write).
         .target(name: "CStrataFaultGuard", dependencies: ["CLMDB"]),
+        // LMDB's own key order for 8-byte keys as two integer loads rather than a `memcmp`
+        // call per comparison of a tree search.
+        .target(name: "CStrataKeyOrder", dependencies: ["CLMDB"]),
         // The futex system call and atomics on shared memory, which Swift cannot call directly.
         .target(name: "CStrataSync"),
         // CRC32C with the SSE4.2 instruction (a table elsewhere), which Swift cannot emit itself.

@@ -1,4 +1,5 @@
 import CLMDB
+import CStrataKeyOrder
 import CStrataFaultGuard
 import Glibc
 import Synchronization
@@ -196,11 +197,21 @@ package final class Transaction {
     }
 
     /// Opens (or with `.create`, creates) the named database. Returns nil if it does not exist.
+    /// Its keys, and its values when sorted as duplicates, are compared by
+    /// `strata_key_compare`: LMDB's own order, without a `memcmp` call for 8-byte ones.
     package func openDatabase(_ name: String?, flags: Database.Flags = []) throws(LMDBError) -> Database? {
+        let txn = try unguarded
         var dbi: MDB_dbi = 0
-        let rc = mdb_dbi_open(try unguarded, name, flags.rawValue, &dbi)
+        let rc = mdb_dbi_open(txn, name, flags.rawValue, &dbi)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
+        var stored: UInt32 = 0
+        try check(mdb_dbi_flags(txn, dbi, &stored))
+        // Only where LMDB would compare bytes: integer or reversed orders are left to it.
+        if stored & UInt32(MDB_INTEGERKEY | MDB_REVERSEKEY) == 0 { try check(mdb_set_compare(txn, dbi, strata_key_compare)) }
+        if stored & UInt32(MDB_DUPSORT) != 0, stored & UInt32(MDB_INTEGERDUP | MDB_REVERSEDUP) == 0 {
+            try check(mdb_set_dupsort(txn, dbi, strata_key_compare))
+        }
         return Database(handle: dbi)
     }
 
