@@ -9,6 +9,20 @@ final class NoteRef: Object {
     @Persisted var other: CountedNote?
 }
 
+/// A node of a chain, counting its live accessors.
+final class ChainNode: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var next: ChainNode?
+    nonisolated(unsafe) static var live = 0
+
+    required init() {
+        Self.live += 1
+        super.init()
+    }
+
+    deinit { Self.live -= 1 }
+}
+
 /// Following a link hands out the accessor the property's last follow made again, moved to
 /// the new target, once nothing else holds it; never an accessor someone can still see.
 final class LinkAccessorReuseTests: StrataTestCase {
@@ -16,7 +30,7 @@ final class LinkAccessorReuseTests: StrataTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        realm = try openRealm(types: [CountedNote.self, NoteRef.self])
+        realm = try openRealm(types: [CountedNote.self, NoteRef.self, ChainNode.self])
         try realm.write {
             let notes = (0..<20).map { CountedNote(value: ["rank": $0, "text": "note \($0)"]) }
             for (i, note) in notes.enumerated() {
@@ -74,5 +88,22 @@ final class LinkAccessorReuseTests: StrataTestCase {
             lock.withLock { ranks[i] = seen }
         }
         XCTAssertEqual(ranks, [[Int]](repeating: Array(repeating: 19, count: 20), count: 4))
+    }
+
+    func testWalkingAChainOfLinksKeepsNoChainOfAccessorsAlive() throws {
+        try realm.write {
+            var next: ChainNode?
+            for id in (0..<200).reversed() { next = realm.create(ChainNode.self, value: ["id": id, "next": next as Any]) }
+        }
+        let head = try XCTUnwrap(realm.object(ofType: ChainNode.self, forPrimaryKey: 0))
+        let before = ChainNode.live
+        var node = head, walked = 0
+        while let next = node.next {
+            node = next
+            walked += 1
+            XCTAssertLessThanOrEqual(ChainNode.live - before, 2, "at node \(walked)")
+        }
+        XCTAssertEqual(walked, 199)
+        XCTAssertEqual(node.id, 199)
     }
 }

@@ -209,12 +209,14 @@ open class ObjectBase: NSObject {
 
     /// The accessor of object `key`, which link property `index` points at: the accessor the
     /// property's last follow handed out, moved to `key` when nothing else holds it (so that a
-    /// loop following a link makes no accessor per object), else a new one. A frozen object,
-    /// which threads may read at once, always makes a new one.
+    /// loop following a link makes no accessor per object), else a new one. Only for a target
+    /// class without relationships, whose accessors then keep no accessor of their own: walking
+    /// a chain of links keeps no chain of accessors alive. A frozen object, which threads may
+    /// read at once, always makes a new one.
     private func followLink(_ index: Int, _ key: ObjectKey) -> ObjectBase {
         let core = managingCore!
         let target = core.linkTarget(binding!, index)
-        guard !core.isFrozen else { return core.object(ObjectBase.self, target, key) }
+        guard !core.isFrozen, !target.info.hasRelationships else { return core.object(ObjectBase.self, target, key) }
         if followed?.index != index { followed = (index, AccessorRecycler(target.info)) }
         return followed!.accessors.accessor(core, target, key, row: nil)
     }
