@@ -20,7 +20,9 @@ struct ModelProperty {
 }
 
 /// One `LinkingObjects` property of a model class: where its field is and what it inverts.
-struct ModelInverse {
+/// A class (immutable), so that each live collection made from it counts one reference
+/// rather than copying its names.
+final class ModelInverse {
     let name: String
     let offset: Int
     /// The class whose link property points here.
@@ -31,6 +33,16 @@ struct ModelInverse {
     let storedOriginProperty: String
     /// Builds the live collection.
     let access: LinkingObjectsAccess.Type
+
+    init(name: String, offset: Int, origin: ObjectBase.Type, originProperty: String, storedOriginProperty: String,
+         access: LinkingObjectsAccess.Type) {
+        self.name = name
+        self.offset = offset
+        self.origin = origin
+        self.originProperty = originProperty
+        self.storedOriginProperty = storedOriginProperty
+        self.access = access
+    }
 }
 
 /// What Strata knows about a model class, discovered once (by reflection on one instance)
