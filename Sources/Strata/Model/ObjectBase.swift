@@ -17,9 +17,10 @@ open class ObjectBase: NSObject {
     /// On an encrypted file, the block of decrypted rows `cachedRow` lies in when it came from
     /// a loop's cursor (`RowCursor`), held so that the cursor does not reuse it; nil otherwise.
     @exclusivity(unchecked) private var cachedRowBlock: DecryptedRecords?
-    /// The accessor the last follow of link property `index` handed out, moved to the next
-    /// object the property points at when nothing else holds it (`followLink`).
-    @exclusivity(unchecked) private var followed: (index: Int, accessors: AccessorRecycler)?
+    /// The accessor the last follow of a link property handed out (`followLink`): made at the
+    /// first follow, so that an accessor that follows none carries one reference, not the
+    /// recycler.
+    @exclusivity(unchecked) private var followed: FollowedLink?
 
     public required override init() { super.init() }
 
@@ -217,7 +218,7 @@ open class ObjectBase: NSObject {
         let core = managingCore!
         let target = core.linkTarget(binding!, index)
         guard !core.isFrozen, !target.info.hasRelationships else { return core.object(ObjectBase.self, target, key) }
-        if followed?.index != index { followed = (index, AccessorRecycler(target.info)) }
+        if followed?.index != index { followed = FollowedLink(index, target.info) }
         return followed!.accessors.accessor(core, target, key, row: nil)
     }
 
@@ -274,5 +275,18 @@ open class ObjectBase: NSObject {
 
     open override var hash: Int {
         binding == nil ? ObjectIdentifier(self).hashValue : Int(truncatingIfNeeded: objectKey)
+    }
+}
+
+/// The link property an accessor followed last and the accessors its follows hand out
+/// (`ObjectBase.followLink`).
+final class FollowedLink {
+    /// The link property's declaration index.
+    let index: Int
+    @exclusivity(unchecked) var accessors: AccessorRecycler
+
+    init(_ index: Int, _ target: ModelClass) {
+        self.index = index
+        accessors = AccessorRecycler(target)
     }
 }
