@@ -173,6 +173,20 @@ GCM_TARGET static inline __m128i counter_block(__m128i nonce, uint32_t counter) 
     return _mm_insert_epi32(nonce, (int)__builtin_bswap32(counter), 3);
 }
 
+/// The 12-byte nonce at `bytes` in a block, its counter word zero.
+GCM_TARGET static inline __m128i nonce_block(const uint8_t *bytes) {
+    uint8_t block[16] = {0};
+    memcpy(block, bytes, 12);
+    return _mm_loadu_si128((const __m128i *)block);
+}
+
+/// The lengths block closing GHASH (the additional data's and the ciphertext's, in bits),
+/// byte-reversed: the ciphertext's length in the low 64 bits, the additional data's in the
+/// high ones.
+GCM_TARGET static inline __m128i lengths_block(size_t aad_count, size_t count) {
+    return _mm_set_epi64x((long long)(aad_count * 8), (long long)(count * 8));
+}
+
 /// Which way `ctr_pass` runs: the hash reads its output (sealing) or its input (opening).
 typedef enum { SEALING, OPENING } direction;
 
@@ -213,9 +227,7 @@ GCM_TARGET static inline void xor_and_hash(ghash *g, const __m128i *stream, int 
 GCM_TARGET static __m128i ctr_pass(const strata_gcm_key *key, const uint8_t *nonce_bytes, ghash *g,
                                    const uint8_t *in, size_t count, uint8_t *out, direction way) {
     const __m128i *keys = (const __m128i *)key->round_keys;
-    uint8_t nonce_block[16] = {0};
-    memcpy(nonce_block, nonce_bytes, 12);
-    __m128i nonce = _mm_loadu_si128((const __m128i *)nonce_block);
+    __m128i nonce = nonce_block(nonce_bytes);
 
     __m128i first[LANES + 1];
     for (int i = 0; i <= LANES; i++) first[i] = counter_block(nonce, (uint32_t)i + 1);
@@ -236,10 +248,7 @@ GCM_TARGET static __m128i ctr_pass(const strata_gcm_key *key, const uint8_t *non
 
 /// The tag: GHASH closed by the lengths block (additional data, ciphertext, in bits), masked.
 GCM_TARGET static __m128i finish(ghash *g, size_t aad_count, size_t count, __m128i mask) {
-    // Byte-reversed, the big-endian lengths block holds the ciphertext's length in its low
-    // 64 bits and the additional data's in its high ones.
-    __m128i lengths = _mm_set_epi64x((long long)(aad_count * 8), (long long)(count * 8));
-    g->value = field_multiply(_mm_xor_si128(g->value, lengths), g->powers[0]);
+    g->value = field_multiply(_mm_xor_si128(g->value, lengths_block(aad_count, count)), g->powers[0]);
     return _mm_xor_si128(reversed(g->value), mask);
 }
 
@@ -267,7 +276,7 @@ typedef struct {
     __m128i blocks[SHORT_BLOCKS];
     /// The first block of the record's text, and the blocks of text.
     int text, text_blocks;
-    /// The lengths block, byte-reversed (the bit order of the field arithmetic).
+    /// The lengths block (`lengths_block`).
     __m128i lengths;
 } short_record;
 
@@ -288,7 +297,7 @@ GCM_TARGET static inline void lay_out(short_record *r, const void *aad1, size_t 
     r->text = (int)((n1 + n2 + 15) / 16);
     r->text_blocks = (int)((count + 15) / 16);
     if (count > 0) memcpy(bytes + 16 * r->text, text, count);
-    r->lengths = _mm_set_epi64x((long long)((n1 + n2) * 8), (long long)(count * 8));
+    r->lengths = lengths_block(n1 + n2, count);
 }
 
 /// GHASH of a laid-out record whose text blocks hold ciphertext: Y = X1·H^n ⊕ ... ⊕ Xn·H over
@@ -307,9 +316,7 @@ GCM_TARGET static inline __m128i ghash_short(const strata_gcm_key *key, const sh
 /// `stream`.
 GCM_TARGET __attribute__((always_inline)) static inline void short_stream(const strata_gcm_key *key, const uint8_t *nonce_bytes,
                                                                          __m128i *stream, int width) {
-    uint8_t nonce_block[16] = {0};
-    memcpy(nonce_block, nonce_bytes, 12);
-    __m128i nonce = _mm_loadu_si128((const __m128i *)nonce_block);
+    __m128i nonce = nonce_block(nonce_bytes);
     for (int i = 0; i < width; i++) stream[i] = counter_block(nonce, (uint32_t)i + 1);
     encrypt_blocks((const __m128i *)key->round_keys, stream, width);
 }
