@@ -171,6 +171,39 @@ final class NotificationTests: StrataTestCase {
         XCTAssertEqual(changes.count, 1)
     }
 
+    /// RealmSwift's form: the block's `ObjectChange<T>` names the type the object is handed
+    /// out as (a function of `ObjectChange<ObjectBase>`, or `Pet` through key paths).
+    func testTheBlockChoosesTheTypeTheObjectIsHandedOutAs() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }
+        let pet = realm.object(ofType: Pet.self, forPrimaryKey: 1)!
+        var bases: [ObjectBase] = []
+        var deletions = 0
+        func record(_ change: ObjectChange<ObjectBase>) {
+            switch change {
+            case .change(let object, _): bases.append(object)
+            case .deleted: deletions += 1
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        let asBase = pet.observe(record)
+        var ages: [Int] = []
+        let throughKeyPaths = pet.observe(keyPaths: [\Pet.age]) { (change: ObjectChange<Pet>) in
+            if case .change(let object, _) = change { ages.append(object.age) }
+        }
+        defer { asBase.invalidate(); throughKeyPaths.invalidate() }
+        try realm.write { pet.age = 2 }
+        spin { bases.count == 1 && ages.count == 1 }
+        XCTAssertTrue(bases.first === pet, "the observed accessor itself, as ObjectBase")
+        XCTAssertEqual(ages, [2])
+        try realm.write { pet.name = "b" }  // not a key path `throughKeyPaths` observes
+        spin { bases.count == 2 }
+        drain()
+        XCTAssertEqual(ages, [2])
+        try realm.write { realm.delete(pet) }
+        spin { deletions == 1 }
+    }
+
     func testPropertyChangesCarryTheValueLastReportedAsOldValue() throws {
         let realm = try open()
         try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }

@@ -26,6 +26,14 @@ final class ClashingNames: Object {
     override class func propertiesMapping() -> [String: String] { ["a": "same", "b": "same"] }
 }
 
+/// Names mapped through RealmSwift's older hook.
+final class ColumnNamedBook: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var title = ""
+
+    override class func _realmColumnNames() -> [String: String] { ["title": "book title"] }
+}
+
 /// `propertiesMapping()`: properties stored under other names, while code, queries,
 /// key-value coding and notifications use the property names, as RealmSwift's custom column
 /// names.
@@ -49,6 +57,25 @@ final class PropertiesMappingTests: StrataTestCase {
         XCTAssertEqual(properties.map(\.name), ["id", "firstName", "lastName", "pets"], "the schema the code sees has the property names")
         XCTAssertEqual(properties.map(\.columnName), [nil, "first_name", "last_name", "pet_list"])
         XCTAssertEqual(MappedPerson.sharedSchema()?.properties.map(\.columnName), [nil, "first_name", "last_name", "pet_list"])
+    }
+
+    func testTheOlderColumnNamesHookMapsAsPropertiesMappingDoes() throws {
+        let realm = try openRealm(types: [ColumnNamedBook.self])
+        try realm.write { realm.create(ColumnNamedBook.self, value: ["id": 1, "title": "Dune"]) }
+        let file = try StorageFile.open(path: fileURL().path, options: .init(readOnly: true))
+        let txn = try file.beginRead()
+        defer { txn.abort() }
+        XCTAssertEqual(txn.schema.classes["ColumnNamedBook"]?.properties.map(\.name), ["id", "book title"])
+        XCTAssertEqual(realm.schema["ColumnNamedBook"]?.properties.map(\.columnName), [nil, "book title"])
+        XCTAssertEqual(realm.objects(ColumnNamedBook.self).filter("title == 'Dune'").count, 1)
+        XCTAssertEqual(MappedPerson._realmColumnNames(), MappedPerson.propertiesMapping(), "by default, the same mapping")
+    }
+
+    func testTheBaseClassesHaveNoSharedSchema() {
+        XCTAssertNil(ObjectBase.sharedSchema())
+        XCTAssertNil(Object.sharedSchema())
+        XCTAssertNil(EmbeddedObject.sharedSchema())
+        XCTAssertEqual(ColumnNamedBook.sharedSchema()?.className, "ColumnNamedBook")
     }
 
     func testTheDynamicAPIUsesThePropertyNames() throws {

@@ -15,6 +15,17 @@ final class RPPerson: Object {
     let legacyCount = RealmOptional<Int16>(7)
 }
 
+/// An enum in RealmSwift's older form (`RealmEnum`, no `CaseIterable` declared).
+enum RPLegacyKind: Int, RealmEnum, Codable { case one = 1, three = 3 }
+
+final class RPLegacyHolder: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var kind = RPLegacyKind.three
+    let optionalKind = RealmProperty<RPLegacyKind?>()
+    @available(*, deprecated)
+    let legacyKind = RealmOptional<RPLegacyKind>()
+}
+
 /// `RealmProperty<T?>` and `RealmOptional<T>`: discovered without `@Persisted`, nil by
 /// default, stored once the object is managed, and queried by name. (`RealmOptional` is
 /// deprecated, so it is reached here through subscripts, which share its box's paths.)
@@ -84,6 +95,29 @@ final class RealmPropertyTests: StrataTestCase {
             XCTAssertEqual((error as? Realm.Error)?.code, .invalidInput)
         }
         realm.cancelWrite()
+    }
+
+    func testRealmEnumsAreStoredAsTheirRawValues() throws {
+        let realm = try openRealm(types: [RPLegacyHolder.self])
+        let properties = try XCTUnwrap(realm.schema["RPLegacyHolder"]).properties
+        XCTAssertEqual(properties.map(\.type), [.int, .int, .int, .int])
+        XCTAssertEqual(properties.map(\.isOptional), [false, false, true, true])
+        try realm.write {
+            realm.create(RPLegacyHolder.self, value: ["id": 1])
+            let second = realm.create(RPLegacyHolder.self, value: ["id": 2, "kind": RPLegacyKind.one])
+            second.optionalKind.value = .three
+            second["legacyKind"] = RPLegacyKind.one
+        }
+        let first = try XCTUnwrap(realm.object(ofType: RPLegacyHolder.self, forPrimaryKey: 1))
+        XCTAssertEqual(first.kind, .three)
+        XCTAssertNil(first.optionalKind.value)
+        let second = try XCTUnwrap(realm.object(ofType: RPLegacyHolder.self, forPrimaryKey: 2))
+        XCTAssertEqual(second.kind, .one)
+        XCTAssertEqual(second.optionalKind.value, .three)
+        XCTAssertEqual(second["legacyKind"] as? Int, 1, "key-value coding reads the raw value")
+        XCTAssertEqual(realm.objects(RPLegacyHolder.self).filter("kind == %@", RPLegacyKind.one).map(\.id), [2])
+        XCTAssertEqual(realm.objects(RPLegacyHolder.self).filter("optionalKind == 3").map(\.id), [2])
+        XCTAssertEqual(realm.objects(RPLegacyHolder.self).where { $0.kind == .three }.map(\.id), [1])
     }
 
     func testABoxUsedAfterItsObjectIsGoneTraps() throws {

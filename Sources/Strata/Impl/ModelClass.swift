@@ -184,7 +184,7 @@ final class ModelClass: @unchecked Sendable {
         let base = Unmanaged.passUnretained(instance).toOpaque()
         var properties: [ModelProperty] = []
         var linkingObjects: [ModelInverse] = []
-        let mapping = type.propertiesMapping()
+        let mapping = type._realmColumnNames() ?? [:]
         for ((label, value), offset) in zip(labels, offsets) {
             guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
             if field.typeInfo.isLinkingObjects {
@@ -193,7 +193,7 @@ final class ModelClass: @unchecked Sendable {
                       let origin = field.typeInfo.linkTarget else { continue }
                 let originProperty = access.originPropertyName
                 linkingObjects.append(ModelInverse(name: name, offset: offset, origin: origin, originProperty: originProperty,
-                                                   storedOriginProperty: origin.propertiesMapping()[originProperty] ?? originProperty,
+                                                   storedOriginProperty: origin._realmColumnNames()?[originProperty] ?? originProperty,
                                                    access: Swift.type(of: access)))
                 continue
             }

@@ -25,9 +25,11 @@ open class Object: ObjectBase {
     /// The schema of the object's class.
     public var objectSchema: ObjectSchema { Swift.type(of: self).sharedSchema()! }
 
-    /// The schema of this class, as the code declares it (RealmSwift's `sharedSchema()`;
-    /// never nil here: every subclass has one).
-    public class func sharedSchema() -> ObjectSchema? { ObjectSchema(ModelClass.forType(self)) }
+    /// The schema of this class, as the code declares it (RealmSwift's `sharedSchema()`); nil
+    /// for `Object` and `EmbeddedObject` themselves, which are not models.
+    open override class func sharedSchema() -> ObjectSchema? {
+        self == Object.self || self == EmbeddedObject.self ? nil : ObjectSchema(ModelClass.forType(self))
+    }
 
     open override var isInvalidated: Bool { super.isInvalidated }
 

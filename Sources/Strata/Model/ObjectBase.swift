@@ -48,6 +48,12 @@ open class ObjectBase: NSObject {
     /// dynamic API use the property names; the file, migration blocks and the `strata` tool
     /// the stored ones.
     open class func propertiesMapping() -> [String: String] { [:] }
+    /// RealmSwift's older hook for the same names: overriding it (`-> [String: String]`)
+    /// maps the properties as `propertiesMapping()` does; by default it is that mapping.
+    open class func _realmColumnNames() -> [String: String]? { propertiesMapping() }
+    /// The schema of this class, as the code declares it (RealmSwift's `sharedSchema()`);
+    /// nil for the base classes, which are not models.
+    open class func sharedSchema() -> ObjectSchema? { nil }
     /// Legacy hook; plain `var`s are never stored.
     open class func ignoredProperties() -> [String] { [] }
     /// Legacy hook; `@Persisted(indexed: true)` is the way to declare one.

@@ -12,6 +12,11 @@
 public protocol PersistableEnum: _MappedPersistable, RealmOptionalType, RawRepresentable, CaseIterable, Comparable, MinMaxType
     where RawValue: _PersistableInsideOptional & Comparable, PersistedType == RawValue {}
 
+/// RealmSwift's older name for an enum stored as its raw value (declared
+/// `@objc enum Kind: Int, RealmEnum` there): a `PersistableEnum`, for `RealmProperty<Kind?>`,
+/// `RealmOptional<Kind>` and `@Persisted` alike.
+public protocol RealmEnum: PersistableEnum {}
+
 extension PersistableEnum {
     /// Cases order by their raw values.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }

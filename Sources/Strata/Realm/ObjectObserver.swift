@@ -11,15 +11,42 @@ extension ObservableRealmObject {
     /// Observes this managed object: `.change(object, properties)` on this thread's run loop
     /// after each local commit or `refresh()` that changed its properties (those of
     /// `keyPaths` only, when given), `.deleted` once it is deleted. `PropertyChange.oldValue`
-    /// is the value when last reported (nil for links and lists). With `queue`, callbacks run on that serial queue, with the object as the Realm
-    /// confined to it reads it.
+    /// is the value when last reported (nil for links and lists). With `queue`, callbacks run
+    /// on that serial queue, with the object as the Realm confined to it reads it.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        observeObject(keyPaths: keyPaths, on: queue, block)
+    }
+
+    /// `observe(keyPaths:on:_:)` with the object handed out as `T`, RealmSwift's form
+    /// (`ObjectChange<ObjectBase>`): `T` is the object's class or a class it inherits from.
+    public func observe<T: ObjectBase>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                                       _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        observeObject(keyPaths: keyPaths, on: queue, block)
+    }
+
+    /// `observe(keyPaths:on:_:)` with Swift key paths (`[\Dog.name, \Dog.owner?.name]`).
+    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        observeObject(keyPaths: KeyPathRecorder.observedPaths(keyPaths), on: queue, block)
+    }
+
+    /// `observe(keyPaths:on:_:)` with Swift key paths of `T`, the object's class or a class it
+    /// inherits from.
+    public func observe<T: ObjectBase>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+                                       _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        observeObject(keyPaths: KeyPathRecorder.observedPaths(keyPaths), on: queue, block)
+    }
+
+    /// The `observe` overloads, with the object handed to `block` as `T`.
+    private func observeObject<T: ObjectBase>(keyPaths: [String]?, on queue: DispatchQueue?,
+                                              _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         guard let core = managingCore, let binding else {
             preconditionFailure("Only objects which are managed by a Realm support change notifications")
         }
+        guard self is T else { preconditionFailure("A '\(binding.info.name)' object cannot be observed as \(T.self)") }
         if let queue = deliveryQueue(core, queue) {
-            return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
+            return Strata.observe(self, on: queue) { $0.observeObject(keyPaths: keyPaths, on: nil, block) }
         }
         precondition(!isInvalidated, "Object has been deleted or invalidated: it cannot be observed")
         let inverses = binding.info.linkingObjects.filter { inverse in
@@ -29,19 +56,13 @@ extension ObservableRealmObject {
         let mask = propertyMask(stored, binding.querySchema, className: binding.info.name)
         let observer = ObjectObserver(object: self, mask: mask, inverses: inverses) { change in
             switch change {
-            case let .change(object, properties): block(.change(unsafeDowncast(object, to: Self.self), properties))
+            case let .change(object, properties): block(.change(unsafeDowncast(object, to: T.self), properties))
             case .deleted: block(.deleted)
             case .error(let error): block(.error(error))
             }
         }
         core.notifications.add(observer, core)
         return observer
-    }
-
-    /// `observe(keyPaths:on:_:)` with Swift key paths (`[\Dog.name, \Dog.owner?.name]`).
-    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
-        observe(keyPaths: KeyPathRecorder.observedPaths(keyPaths), on: queue, block)
     }
 }
 
