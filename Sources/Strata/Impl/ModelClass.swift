@@ -176,7 +176,9 @@ final class ModelClass: @unchecked Sendable {
                 if type is PersistedField.Type && !(type is BoxedField.Type) { persistedFields += 1 }
             }
         }
-        accessorsAreInterchangeable = ownFields == persistedFields
+        let legacy = LegacyDeclarations(type)
+        // An ignored `@Persisted` field keeps each accessor's own value.
+        accessorsAreInterchangeable = ownFields == persistedFields && legacy.ignored.isEmpty
         let offsets = FieldLayout.offsets(of: type)
         guard offsets.count == labels.count else {
             throw Realm.Error(.invalidInput, "Cannot read the stored properties of '\(name)' (\(offsets.count) fields, \(labels.count) reflected)")
@@ -185,6 +187,7 @@ final class ModelClass: @unchecked Sendable {
         var properties: [ModelProperty] = []
         var linkingObjects: [ModelInverse] = []
         let mapping = type._realmColumnNames() ?? [:]
+        var declared = Set<String>()
         for ((label, value), offset) in zip(labels, offsets) {
             guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
             if field.typeInfo.isLinkingObjects {
@@ -201,6 +204,8 @@ final class ModelClass: @unchecked Sendable {
                 throw Realm.Error(.fail, "Unexpected layout of @Persisted in '\(name).\(label)': its managed index is not its first field")
             }
             let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
+            declared.insert(propertyName)
+            if legacy.ignored.contains(propertyName) { continue }
             let storedName = mapping[propertyName] ?? propertyName
             guard storedName.utf8.count <= Self.maximumNameLength else {
                 throw Realm.Error(.invalidInput, "Property name '\(name).\(storedName)' is \(storedName.utf8.count) bytes long; the limit is \(Self.maximumNameLength) bytes")
@@ -221,7 +226,8 @@ final class ModelClass: @unchecked Sendable {
             }
             let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
             let schema = PropertySchema(name: storedName, type: info.type, isOptional: info.isOptional,
-                                        isIndexed: options.contains(.indexed), isPrimaryKey: options.contains(.primaryKey),
+                                        isIndexed: options.contains(.indexed) || legacy.indexed.contains(propertyName),
+                                        isPrimaryKey: options.contains(.primaryKey) || legacy.primaryKey == propertyName,
                                         id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList,
                                         isSet: info.isSet, isMap: info.isMap)
             properties.append(ModelProperty(name: propertyName, offset: offset, field: field, schema: schema,
@@ -229,6 +235,7 @@ final class ModelClass: @unchecked Sendable {
                                            read: field.valueReader))
         }
         let className = name
+        try legacy.check(className, declared: declared, properties)
         for (stored, named) in Dictionary(grouping: properties, by: \.schema.name) where named.count > 1 {
             throw Realm.Error(.invalidInput, "Properties \(named.map { "'\(className).\($0.name)'" }.joined(separator: " and ")) are both stored as '\(stored)' (propertiesMapping)")
         }

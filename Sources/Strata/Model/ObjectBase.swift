@@ -41,7 +41,8 @@ open class ObjectBase: NSObject {
     /// RealmSwift's hook to persist a class under a different schema name.
     open class func _realmObjectName() -> String? { nil }
 
-    /// Legacy (pre-@Persisted) hook; `@Persisted(primaryKey: true)` is the way to declare one.
+    /// RealmSwift's hook from before `@Persisted`: the name of the primary key property
+    /// (`@Persisted(primaryKey: true)` declares one too).
     open class func primaryKey() -> String? { nil }
     /// Names to store properties under, by property name (RealmSwift's custom column names:
     /// `["firstName": "first_name"]`). Code, queries, key-value coding, notifications and the
@@ -54,9 +55,11 @@ open class ObjectBase: NSObject {
     /// The schema of this class, as the code declares it (RealmSwift's `sharedSchema()`);
     /// nil for the base classes, which are not models.
     open class func sharedSchema() -> ObjectSchema? { nil }
-    /// Legacy hook; plain `var`s are never stored.
+    /// RealmSwift's hook from before `@Persisted`: properties not to store (plain `var`s
+    /// never are).
     open class func ignoredProperties() -> [String] { [] }
-    /// Legacy hook; `@Persisted(indexed: true)` is the way to declare one.
+    /// RealmSwift's hook from before `@Persisted`: properties to index
+    /// (`@Persisted(indexed: true)` declares one too).
     open class func indexedProperties() -> [String] { [] }
 
     /// Makes this instance the accessor of stored object `key`.
