@@ -67,6 +67,12 @@ final class AnyRealmCollectionTests: StrataTestCase {
             XCTAssertEqual(dogs.distinct(by: ["name"]).count, expected, kind)
             XCTAssertEqual(dogs.max(ofProperty: "age") as Int?, 9, kind)
             XCTAssertEqual(dogs.sum(ofProperty: "age") as Int, kind == "set" ? 14 : 17, kind)
+            XCTAssertEqual(dogs.sum(of: \.age), kind == "set" ? 14 : 17, kind)
+            XCTAssertEqual(dogs.min(of: \.age), kind == "set" ? 5 : 3, kind)
+            XCTAssertEqual(dogs.max(of: \.age), 9, kind)
+            XCTAssertEqual(dogs.average(of: \.age), dogs.average(ofProperty: "age") as Int?, kind)
+            XCTAssertEqual(dogs.sorted(by: \.name, ascending: false).map(\.name), kind == "set" ? ["Rex", "Bo"] : ["Rex", "Bo", "Ace"], kind)
+            XCTAssertEqual(dogs.sorted(by: \.age).first?.name, kind == "set" ? "Bo" : "Ace", kind)
             let names = dogs.value(forKey: "name")  // a set's as a set, as RealmSwift's
             XCTAssertEqual(kind == "set" ? (names as? Set<String>)?.count : (names as? [String])?.count, expected, kind)
             XCTAssertEqual(dogs.where { $0.age == 9 }.count, 1, kind)

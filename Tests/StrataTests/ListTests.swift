@@ -101,6 +101,36 @@ final class ListTests: StrataTestCase {
         assertConsistent()
     }
 
+    /// `move(fromOffsets:toOffset:)` against the same moves on an array (the elements at the
+    /// offsets, in order, go before the element that was at the destination), managed and not.
+    func testMovesAndRemovesBySetsOfOffsets() throws {
+        func moved(_ values: [String], _ offsets: IndexSet, _ destination: Int) -> [String] {
+            var rest = values.indices.filter { !offsets.contains($0) }.map { values[$0] }
+            rest.insert(contentsOf: offsets.map { values[$0] }, at: destination - offsets.count(in: 0..<destination))
+            return rest
+        }
+        let realm = try openRealm(types: [Walker.self])
+        let initial = ["a", "b", "c", "d", "e"]
+        let walker = try realm.write { realm.create(Walker.self, value: ["id": 1, "nicknames": initial]) }
+        let unmanaged = Walker(value: ["nicknames": initial])
+        let cases: [(IndexSet, Int)] = [([1], 0), ([0], 5), ([0, 2], 4), ([3, 4], 1), ([1, 2, 3], 2), ([0, 4], 2), ([], 3), ([2], 2)]
+        for (offsets, destination) in cases {
+            try realm.write {
+                walker.nicknames.removeAll()
+                walker.nicknames.append(objectsIn: initial)
+                walker.nicknames.move(fromOffsets: offsets, toOffset: destination)
+            }
+            XCTAssertEqual(Array(walker.nicknames), moved(initial, offsets, destination), "\(Array(offsets)) to \(destination)")
+            unmanaged.nicknames.removeAll()
+            unmanaged.nicknames.append(objectsIn: initial)
+            unmanaged.nicknames.move(fromOffsets: offsets, toOffset: destination)
+            XCTAssertEqual(Array(unmanaged.nicknames), moved(initial, offsets, destination), "unmanaged: \(Array(offsets)) to \(destination)")
+        }
+        XCTAssertEqual(Array(walker.nicknames), initial, "the last case moves nothing")
+        try realm.write { walker.nicknames.remove(atOffsets: [0, 2, 4]) }
+        XCTAssertEqual(Array(walker.nicknames), ["b", "d"])
+    }
+
     func testDeletingAnObjectRemovesEveryOccurrenceFromEveryList() throws {
         let realm = try openRealm(types: [Walker.self])
         try realm.write {
