@@ -65,6 +65,7 @@ final class AnyRealmCollectionTests: StrataTestCase {
             XCTAssertEqual(dogs.sorted(byKeyPath: "age").first?.name, kind == "set" ? "Bo" : "Ace", kind)
             XCTAssertEqual(dogs.sorted(by: [SortDescriptor(keyPath: "name", ascending: false)]).first?.name, "Rex", kind)
             XCTAssertEqual(dogs.distinct(by: ["name"]).count, expected, kind)
+            XCTAssertEqual(dogs.distinct(by: [\Dog.name, \Dog.age]).count, expected, kind)
             XCTAssertEqual(dogs.max(ofProperty: "age") as Int?, 9, kind)
             XCTAssertEqual(dogs.sum(ofProperty: "age") as Int, kind == "set" ? 14 : 17, kind)
             XCTAssertEqual(dogs.sum(of: \.age), kind == "set" ? 14 : 17, kind)

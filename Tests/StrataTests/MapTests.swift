@@ -87,6 +87,12 @@ final class MapTests: StrataTestCase {
         try realm.write { pantry.stock = replacement }
         XCTAssertEqual(pantry.stock.keys, ["only"], "assigning a map replaces its entries")
         XCTAssertEqual(pantry.stock["only"], 9)
+        try realm.write {
+            pantry.stock.merge([(key: "only", value: 1), (key: "new", value: 4)], uniquingKeysWith: +)
+            pantry.stock.merge(other) { current, _ in current }
+        }
+        XCTAssertEqual(pantry.stock.keys, ["new", "only", "x", "y"])
+        XCTAssertEqual(pantry.stock.values, [4, 10, 5, 2], "an existing key keeps what the closure makes")
     }
 
     func testAggregatesOverTheValues() throws {
@@ -111,6 +117,11 @@ final class MapTests: StrataTestCase {
         XCTAssertEqual(pantry.pets["rex"]??.name, "Rex")
         XCTAssertEqual(pantry.pets.filter("age > 5").map(\.?.name), ["Tom"])
         XCTAssertEqual(pantry.pets.sorted(byKeyPath: "age", ascending: false).map(\.?.name), ["Tom", "Rex"])
+        XCTAssertEqual(pantry.pets.sorted(by: \.name, ascending: false).map(\.?.name), ["Tom", "Rex"])
+        XCTAssertEqual(pantry.pets.min(of: \.age), 3)
+        XCTAssertEqual(pantry.pets.max(ofProperty: "age") as Int?, 9)
+        XCTAssertEqual(pantry.pets.sum(of: \.age), 12)
+        XCTAssertEqual(pantry.pets.average(of: \.age), 6)
         try realm.write { realm.delete(pantry.pets["tom"]!!) }
         XCTAssertEqual(pantry.pets.keys, ["rex", "tom"], "the key of a deleted object stays")
         XCTAssertEqual(pantry.pets["tom"], .some(nil), "and its value becomes nil")

@@ -23,6 +23,12 @@ public extension RealmCollection where Element: ObjectBase {
     func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
         average(ofProperty: _name(for: keyPath))
     }
+
+    /// The objects with repeats of the properties the key paths read left out, as
+    /// `distinct(by:)` with their names.
+    func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == PartialKeyPath<Element> {
+        distinct(by: keyPaths.map { _name(for: $0) })
+    }
 }
 
 public extension RealmCollection where Element: KeypathSortable, Element: ObjectBase {

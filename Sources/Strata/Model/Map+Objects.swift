@@ -1,0 +1,68 @@
+import Foundation
+
+// A map of objects (`Map<String, Dog?>`) queried over its values, by property names or
+// Swift key paths, as RealmSwift's keyed collections are; and merging with a choice of value.
+
+extension Map where Value: OptionalProtocol, Value.Wrapped: ObjectBase {
+    /// The least value of property `property` of the objects (nil values skipped).
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        valueList.results.min(ofProperty: property)
+    }
+
+    /// The greatest value of property `property` of the objects.
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        valueList.results.max(ofProperty: property)
+    }
+
+    /// The sum of property `property` over the objects.
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        valueList.results.sum(ofProperty: property)
+    }
+
+    /// The average of property `property` over the objects, or nil when there are none.
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        valueList.results.average(ofProperty: property)
+    }
+
+    /// `min(ofProperty:)` of the property `keyPath` reads.
+    public func min<T: _HasPersistedType>(of keyPath: KeyPath<Value.Wrapped, T>) -> T? where T.PersistedType: MinMaxType {
+        min(ofProperty: _name(for: keyPath))
+    }
+
+    /// `max(ofProperty:)` of the property `keyPath` reads.
+    public func max<T: _HasPersistedType>(of keyPath: KeyPath<Value.Wrapped, T>) -> T? where T.PersistedType: MinMaxType {
+        max(ofProperty: _name(for: keyPath))
+    }
+
+    /// `sum(ofProperty:)` of the property `keyPath` reads.
+    public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Value.Wrapped, T>) -> T where T.PersistedType: AddableType {
+        sum(ofProperty: _name(for: keyPath))
+    }
+
+    /// `average(ofProperty:)` of the property `keyPath` reads.
+    public func average<T: _HasPersistedType>(of keyPath: KeyPath<Value.Wrapped, T>) -> T? where T.PersistedType: AddableType {
+        average(ofProperty: _name(for: keyPath))
+    }
+
+    /// The object values sorted by the property `keyPath` reads.
+    public func sorted<T: _HasPersistedType>(by keyPath: KeyPath<Value.Wrapped, T>, ascending: Bool = true) -> Results<Value>
+    where T.PersistedType: SortableType {
+        sorted(byKeyPath: _name(for: keyPath), ascending: ascending)
+    }
+}
+
+extension Map {
+    /// Stores each `(key, value)` of `sequence`; where the key has a value, stores what
+    /// `combine` makes of the current value and the new one (as `Dictionary.merge`).
+    public func merge<S: Sequence>(_ sequence: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
+    where S.Element == (key: Key, value: Value) {
+        for (key, value) in sequence {
+            updateValue(try object(forKey: key).map { try combine($0, value) } ?? value, forKey: key)
+        }
+    }
+
+    /// `merge(_:uniquingKeysWith:)` with the entries of `other`.
+    public func merge(_ other: Map<Key, Value>, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.asKeyValueSequence(), uniquingKeysWith: combine)
+    }
+}
