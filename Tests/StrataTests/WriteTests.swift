@@ -125,6 +125,29 @@ final class WriteTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Dog.self).count, 1)
     }
 
+    /// RealmSwift's tests write through temporary instances: the thread's instance stays
+    /// alive while its write is open, and a thread that ends with a write open gives the
+    /// writer's lock back (its instance goes, cancelling the write).
+    func testTemporaryInstancesShareTheThreadsOpenWrite() throws {
+        let configuration = configuration(types: [Dog.self])
+        try Realm(configuration: configuration).beginWrite()
+        try Realm(configuration: configuration).create(Dog.self, value: ["id": 1, "name": "Rex"])
+        XCTAssertTrue(try Realm(configuration: configuration).isInWriteTransaction)
+        try Realm(configuration: configuration).commitWrite()
+        XCTAssertFalse(try Realm(configuration: configuration).isInWriteTransaction)
+        XCTAssertEqual(try Realm(configuration: configuration).objects(Dog.self).count, 1)
+
+        let abandoned = Thread {
+            try! Realm(configuration: configuration).beginWrite()
+            try! Realm(configuration: configuration).create(Dog.self, value: ["id": 2])
+        }
+        abandoned.start()
+        while !abandoned.isFinished { usleep(1000) }
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.create(Dog.self, value: ["id": 3]) }
+        XCTAssertEqual(realm.objects(Dog.self).map(\.id).sorted(), [1, 3], "the abandoned write was cancelled")
+    }
+
     func testDuplicatePrimaryKeyThrowsFromThrowingAddAndKeepsEarlierCommits() throws {
         let realm = try openRealm()
         try realm.write { realm.add(Dog(value: ["id": 1, "name": "A"])) }

@@ -173,9 +173,7 @@ enum RealmCache {
     private static let key = "strata.realms"
 
     static func core(for configuration: Realm.Configuration) throws -> RealmCore {
-        let dictionary = Thread.current.threadDictionary
-        let cache = dictionary[key] as? Box ?? Box()
-        dictionary[key] = cache
+        let cache = box()
         let id = cacheKey(configuration)
         if let token = cache.cores[id]?.token, let core = token.core { return try checkedKey(core, configuration) }
         let core = try RealmCore(configuration: configuration)
@@ -231,6 +229,15 @@ enum RealmCache {
 
     private static func cacheKey(_ configuration: Realm.Configuration) -> String {
         (configuration.path ?? configuration.inMemoryIdentifier.map { "memory:" + $0 } ?? "") + (configuration.readOnly ? "#ro" : "")
+    }
+
+    /// This thread's cache.
+    private static func box() -> Box {
+        let dictionary = Thread.current.threadDictionary
+        if let cache = dictionary[key] as? Box { return cache }
+        let cache = Box()
+        dictionary[key] = cache
+        return cache
     }
 
     /// Instances live while a `Realm`, object or result uses them; then their snapshot goes.

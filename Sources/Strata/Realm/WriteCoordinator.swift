@@ -80,7 +80,14 @@ final class WriteCoordinator {
         }
         core.snapshot.hold(txn)
         isInWriteTransaction = true
+        WriteHolds.hold(core)
         if core.confinement.movesBetweenThreads { writeThread = pthread_self() }
+    }
+
+    /// Marks `core`'s write transaction ended.
+    private func ended(_ core: RealmCore) {
+        isInWriteTransaction = false
+        WriteHolds.release(core)
     }
 
     /// Traps when a queue- or actor-confined instance ends a write on another thread than the
@@ -111,11 +118,11 @@ final class WriteCoordinator {
             for skipped in skippedElsewhere { skipped.abandoned() }
             txn.abort()
             core.dropBindings()
-            isInWriteTransaction = false
+            ended(core)
             core.snapshot.forget()
             throw error
         }
-        isInWriteTransaction = false
+        ended(core)
         core.snapshot.forget()
         core.holdCommittedVersion()
         for skipped in skippedElsewhere { skipped.committed(core) }
@@ -129,7 +136,7 @@ final class WriteCoordinator {
         if holdsGroup { return finishBlock(committing: false, description: nil) }
         checkWriteThread()
         defer { scheduleRun(core) }
-        isInWriteTransaction = false
+        ended(core)
         core.endTransaction()
         core.dropBindings()  // tables first created by the cancelled write are gone
     }
