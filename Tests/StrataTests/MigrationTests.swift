@@ -120,6 +120,23 @@ final class MigrationTests: StrataTestCase {
         XCTAssertEqual(Set(realm.objects(PersonV3.self).map(\.age)), ["36", "41"])
     }
 
+    func testPerformMigrationMigratesWithoutKeepingTheRealmOpen() throws {
+        try seedPeople()
+        let calls = Counter()
+        let configuration = config(3, [PersonV3.self]) { m, v in calls.add(); Self.linear(m, v) }
+        try closingRealms { try Realm.performMigration(for: configuration) }
+        XCTAssertEqual(calls.value, 1)
+        XCTAssertEqual(try schemaVersionAtURL(fileURL()), 3)
+        try closingRealms {
+            let realm = try Realm(configuration: configuration)
+            XCTAssertEqual(calls.value, 1, "opening again does not migrate again")
+            XCTAssertEqual(Set(realm.objects(PersonV3.self).map(\.fullName)), ["Ada Lovelace", "Alan Turing"])
+        }
+        XCTAssertThrowsError(try Realm.performMigration(for: config(2, [PersonV2.self]))) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .schemaMismatch, "\(error)")
+        }
+    }
+
     func testTheBlockRunsOnceAndNotAgain() throws {
         try seedPeople()
         let calls = Counter()

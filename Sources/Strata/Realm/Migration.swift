@@ -78,3 +78,12 @@ public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throw
         return 0
     }
 }
+
+extension Realm {
+    /// Runs `configuration`'s migration now rather than at the first open: opens its file as
+    /// `Realm(configuration:)` does (migrating it when its schema version is lower than the
+    /// configuration's) and lets the instance go. Throws what opening would.
+    public static func performMigration(for configuration: Realm.Configuration = Realm.Configuration.defaultConfiguration) throws {
+        _ = try Realm(configuration: configuration)
+    }
+}
