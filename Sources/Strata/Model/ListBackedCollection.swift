@@ -7,6 +7,9 @@ import StrataStorage
 protocol ListBackedCollection: RealmCollection, StoredCollection {
     /// The elements while unmanaged.
     var unmanaged: [Element] { get }
+    /// What `value(forKey:)` gives as `Any?` (through `RealmCollection`): by default the
+    /// elements' values as an array.
+    func keyValues(forKey key: String) -> Any?
 }
 
 extension ListBackedCollection {
@@ -69,7 +72,8 @@ extension ListBackedCollection {
     /// The values of property `key` of the elements, in order, as key-value coding hands them
     /// out (numbers as `NSNumber`); `"self"`: the elements themselves, which also serves a
     /// collection of values.
-    public func value(forKey key: String) -> Any? { elementValues(forKey: key) }
+    public func value(forKey key: String) -> Any? { keyValues(forKey: key) }
+    func keyValues(forKey key: String) -> Any? { elementValues(forKey: key) }
     public func value(forKeyPath keyPath: String) -> Any? { results.value(forKeyPath: keyPath) }
     public func setValue(_ value: Any?, forKey key: String) { results.setValue(value, forKey: key) }
 

@@ -49,9 +49,10 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
         return store.read { try $0.contains(value) }
     }
 
-    /// The distinct values of property `key` of the members, as a set (RealmSwift's key-value
-    /// coding of a set; `"self"`: the members; nil values are left out).
-    public func value(forKey key: String) -> Any? {
+    /// The distinct values of property `key` of the members, as a set: what `value(forKey:)`
+    /// gives as `Any?` (key-value coding of a set; `"self"`: the members; nil values are left
+    /// out).
+    func keyValues(forKey key: String) -> Any? {
         Set(elementValues(forKey: key).compactMap { $0 as? AnyHashable })
     }
 

@@ -68,7 +68,7 @@ public protocol _HasPersistedType {
 }
 
 /// A type that can be the `Value` of `@Persisted`.
-public protocol _Persistable: _HasPersistedType {
+public protocol _Persistable: _HasPersistedType, _RealmSchemaDiscoverable {
     /// How values of this type are stored.
     static var _strataTypeInfo: _StrataTypeInfo { get }
     /// The Swift value of a stored value.

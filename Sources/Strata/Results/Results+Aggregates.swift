@@ -129,7 +129,7 @@ extension Results {
 
     /// Converts a stored value to the caller's requested Swift type.
     private func convert<T>(_ value: StrataStorage.Value) -> T? {
-        guard let type = T.self as? any _Persistable.Type else { return nil }
+        guard let type = T.self as? any _Persistable.Type else { return ObjectiveCBridging.aggregate(value, as: T.self) }
         let info = type._strataTypeInfo
         let adapted: StrataStorage.Value
         switch (info.type, value) {
