@@ -11,7 +11,10 @@ final class LegacyCountry: Object {
 
     override class func primaryKey() -> String? { "code" }
     override class func indexedProperties() -> [String] { ["population"] }
-    override class func ignoredProperties() -> [String] { ["scratch"] }
+    var cache: AnyObject?
+    lazy var summary = "\(code): \(population)"
+
+    override class func ignoredProperties() -> [String] { ["scratch", "cache", "summary"] }
 }
 
 final class LegacyMissingKey: Object {

@@ -25,7 +25,24 @@ final class Plain: Object {
     var computed: Int { stored * 2 }
 }
 
+final class Flag: Object {
+    @Persisted var on = false
+}
+
+/// A default that makes an object from a value: discovering this class makes an instance,
+/// which discovers `Flag` on the way.
+final class FlagHolder: Object {
+    @Persisted var flag: Flag? = Flag(value: ["on": true])
+}
+
 final class SchemaTests: StrataTestCase {
+    func testADefaultMadeFromAValueIsDiscoveredWithItsClass() throws {
+        let realm = try openRealm(types: [FlagHolder.self])
+        try realm.write { realm.add(FlagHolder()) }
+        XCTAssertEqual(realm.objects(FlagHolder.self).first?.flag?.on, true)
+        XCTAssertEqual(realm.objects(Flag.self).count, 1)
+    }
+
     func testOpeningWithADifferentSchemaListsEveryDifference() throws {
         try closingRealms {
             let realm = try openRealm(types: [PetV1.self])

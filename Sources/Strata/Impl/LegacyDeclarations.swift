@@ -20,8 +20,9 @@ struct LegacyDeclarations {
         ignored = Set(type.ignoredProperties())
     }
 
-    /// Throws unless each name the hooks give is a property of class `className` (named
-    /// `declared`, with `properties` stored) of a type the hook allows.
+    /// Throws unless each name the hooks give is a property of class `className` (`declared`:
+    /// the names of all its stored properties, `properties`: those stored in the Realm) of a
+    /// type the hook allows.
     func check(_ className: String, declared: Set<String>, _ properties: [ModelProperty]) throws {
         if let primaryKey {
             guard let property = properties.first(where: { $0.name == primaryKey }) else {

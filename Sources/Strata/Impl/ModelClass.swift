@@ -82,11 +82,15 @@ final class ModelClass: @unchecked Sendable {
     /// by its stored name.
     private let propertyNameByStoredName: [String: String]
 
-    /// The classes discovered in this process.
-    private static let registry = Mutex(Registry())
+    /// The classes discovered in this process, under `registryLock`.
+    nonisolated(unsafe) private static let registry = Registry()
+    /// Held while `registry` is read or changed. Recursive: discovering a class makes an
+    /// instance of it, whose property defaults may make objects of other classes
+    /// (`Dog(value: ...)`), which discovers those on the same thread.
+    private static let registryLock = NSRecursiveLock()
 
     /// The classes discovered so far, and those being checked.
-    private struct Registry {
+    private final class Registry {
         var cache: [ObjectIdentifier: ModelClass] = [:]
         var order: [ModelClass] = []
         /// Classes being checked (an origin may point back at them).
@@ -94,13 +98,13 @@ final class ModelClass: @unchecked Sendable {
 
         /// The info of `type`, discovering it (and the origins of its inverse relationships)
         /// on first use.
-        mutating func info(of type: ObjectBase.Type) throws -> ModelClass {
+        func info(of type: ObjectBase.Type) throws -> ModelClass {
             let id = ObjectIdentifier(type)
             if let info = cache[id] ?? checking[id] { return info }
             let info = try ModelClass(type)
             checking[id] = info
             defer { checking[id] = nil }
-            try info.checkInverses(&self)
+            try info.checkInverses(self)
             cache[id] = info
             order.append(info)
             return info
@@ -113,12 +117,14 @@ final class ModelClass: @unchecked Sendable {
     /// The info of `type`, discovering it on first use. Throws `.invalidInput` for a model
     /// Strata cannot store (over-long names, two primary keys, unsupported declarations).
     static func of(_ type: ObjectBase.Type) throws -> ModelClass {
-        try registry.withLock { registry in try registry.info(of: type) }
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        return try registry.info(of: type)
     }
 
     /// Throws unless each `LinkingObjects` property names a link property of its origin class
     /// that points at this class.
-    private func checkInverses(_ registry: inout Registry) throws {
+    private func checkInverses(_ registry: Registry) throws {
         for inverse in linkingObjects {
             let origin = try registry.info(of: inverse.origin)
             guard let property = origin.properties.first(where: { $0.name == inverse.originProperty }),
@@ -150,7 +156,11 @@ final class ModelClass: @unchecked Sendable {
     }
 
     /// Every model class discovered so far in this process, in discovery order.
-    static var discovered: [ModelClass] { registry.withLock { $0.order } }
+    static var discovered: [ModelClass] {
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        return registry.order
+    }
 
     private init(_ type: ObjectBase.Type) throws {
         self.type = type
@@ -187,7 +197,10 @@ final class ModelClass: @unchecked Sendable {
         var properties: [ModelProperty] = []
         var linkingObjects: [ModelInverse] = []
         let mapping = type._realmColumnNames() ?? [:]
-        var declared = Set<String>()
+        // Every stored property's name (a lazy one's storage is `$__lazy_storage_$_name`).
+        let declared = Set(labels.map { label, _ in
+            label.hasPrefix("$__lazy_storage_$_") ? String(label.dropFirst(18)) : label.hasPrefix("_") ? String(label.dropFirst()) : label
+        })
         for ((label, value), offset) in zip(labels, offsets) {
             guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
             if field.typeInfo.isLinkingObjects {
@@ -204,7 +217,6 @@ final class ModelClass: @unchecked Sendable {
                 throw Realm.Error(.fail, "Unexpected layout of @Persisted in '\(name).\(label)': its managed index is not its first field")
             }
             let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
-            declared.insert(propertyName)
             if legacy.ignored.contains(propertyName) { continue }
             let storedName = mapping[propertyName] ?? propertyName
             guard storedName.utf8.count <= Self.maximumNameLength else {
