@@ -66,6 +66,10 @@ final class AnyRealmCollectionTests: StrataTestCase {
             XCTAssertEqual(dogs.sorted(by: [SortDescriptor(keyPath: "name", ascending: false)]).first?.name, "Rex", kind)
             XCTAssertEqual(dogs.distinct(by: ["name"]).count, expected, kind)
             XCTAssertEqual(dogs.distinct(by: [\Dog.name, \Dog.age]).count, expected, kind)
+            XCTAssertEqual(dogs.filter(NSPredicate(value: true)).count, expected, kind)
+            XCTAssertEqual(dogs.filter(NSPredicate { dog, _ in (dog as! Dog).age > 4 }).sorted(byKeyPath: "age").map(\.name), ["Bo", "Rex"], kind)
+            XCTAssertNil(dogs.index(matching: NSPredicate(value: false)), kind)
+            XCTAssertEqual(dogs.index(matching: NSPredicate { dog, _ in (dog as! Dog).name == "Rex" }).map { dogs[$0].name }, "Rex", kind)
             XCTAssertEqual(dogs.max(ofProperty: "age") as Int?, 9, kind)
             XCTAssertEqual(dogs.sum(ofProperty: "age") as Int, kind == "set" ? 14 : 17, kind)
             XCTAssertEqual(dogs.sum(of: \.age), kind == "set" ? 14 : 17, kind)
@@ -85,6 +89,7 @@ final class AnyRealmCollectionTests: StrataTestCase {
         XCTAssertEqual(Array(ratings), [3, 1, 2])
         XCTAssertEqual(ratings.max(), 3)
         XCTAssertEqual(ratings.sum(), 6)
+        XCTAssertEqual(ratings.index(matching: NSPredicate { rating, _ in (rating as! Int) < 2 }), 1)
     }
 
     func testWrappingIsLiveAndWrapsOnce() throws {

@@ -51,6 +51,17 @@ final class ObjectiveCShapesTests: StrataTestCase {
         XCTAssertNil(all.filter("id > 5").min(ofProperty: "id") as NSNumber?)
     }
 
+    func testAnNSPredicateChoosesObjectsThatStayChosenWhileTheyExist() throws {
+        let (realm, shelf) = try shelves()
+        let chosen = realm.objects(Shelf.self).filter(NSPredicate { object, _ in (object as! Shelf).weight > 1 })
+        XCTAssertEqual(chosen.map(\.id).sorted(), [1, 2])
+        XCTAssertEqual(chosen.filter("weight > 2").map(\.id), [1], "a query refines them")
+        XCTAssertTrue(chosen.explain().contains("NSPredicate"), chosen.explain())
+        try realm.write { realm.delete(shelf) }
+        XCTAssertEqual(chosen.map(\.id), [2], "a deleted object leaves them")
+        XCTAssertEqual(realm.objects(Shelf.self).filter(NSPredicate(value: false)).count, 0)
+    }
+
     func testBridgeCastConvertsWhatKeyValueCodingHandsOut() {
         XCTAssertEqual(dynamicBridgeCast(fromObjectiveC: NSNumber(value: 7)) as Int16, 7)
         XCTAssertEqual(dynamicBridgeCast(fromObjectiveC: NSNumber(value: 2.5)) as Float, 2.5)

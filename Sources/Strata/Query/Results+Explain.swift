@@ -24,6 +24,7 @@ extension Results {
         case .table: drawnFrom = nil
         case .list(let property, _, let ownerInfo): drawnFrom = "list \(ownerInfo.name).\(property)"
         case .backlinks(let property, _): drawnFrom = "linking objects \(info.name).\(property)"
+        case .objects(let keys): drawnFrom = "\(keys.count) \(info.name) objects an NSPredicate chose"
         case .values: fatalError("Results of values (sorted(ascending:), distinct()) are read from their collection, with no query plan to explain")
         }
         do {

@@ -38,3 +38,22 @@ public extension RealmCollection where Element: KeypathSortable, Element: Object
         sorted(byKeyPath: _name(for: keyPath), ascending: ascending)
     }
 }
+
+public extension RealmCollection where Element: ObjectBase {
+    /// The objects `predicate` accepts, as results (RealmSwift's `NSPredicate` form). On Linux
+    /// an `NSPredicate` is a block or a constant, not a query: it is evaluated object by object
+    /// now, and the results are those objects, in this collection's order, while they exist.
+    /// Traps on an unmanaged collection, as RealmSwift does.
+    func filter(_ predicate: NSPredicate) -> Results<Element> {
+        guard let realm else { fatalError("filter(_:) with an NSPredicate needs a managed collection: add its object to a Realm first") }
+        let keys = filter { predicate.evaluate(with: $0) }.map(\.objectKey)
+        return Results(core: realm.core, info: ModelClass.forType(Element.self), source: .objects(keys))
+    }
+}
+
+public extension RealmCollection {
+    /// The index of the first element `predicate` accepts, or nil.
+    func index(matching predicate: NSPredicate) -> Int? {
+        firstIndex { predicate.evaluate(with: $0) }.map { distance(from: startIndex, to: $0) }
+    }
+}

@@ -153,6 +153,8 @@ enum ResultsSource: Equatable {
     /// The values of object `owner`'s list, set or map of values (its property at declaration
     /// index `index`), in `order`: results of `sorted(ascending:)` and `distinct()`.
     case values(index: Int, owner: ObjectKey, ownerInfo: ModelClass, order: ValueOrder)
+    /// The objects of `keys` that exist, in that order (the matches of an `NSPredicate`).
+    case objects([ObjectKey])
 
     static func == (a: ResultsSource, b: ResultsSource) -> Bool {
         switch (a, b) {
@@ -160,6 +162,7 @@ enum ResultsSource: Equatable {
         case let (.backlinks(p, t), .backlinks(q, u)): p == q && t == u
         case let (.list(p, o, i), .list(q, k, j)): p == q && o == k && i === j
         case let (.values(p, o, i, r), .values(q, k, j, s)): p == q && o == k && i === j && r == s
+        case let (.objects(p), .objects(q)): p == q
         default: false
         }
     }

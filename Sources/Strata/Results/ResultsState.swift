@@ -214,6 +214,8 @@ final class ResultsState {
                 if case .link(let key) = value { return key } else { return nil }
             }
             return try QueryEvaluation(query, candidates: members, in: table, txn)
+        case .objects(let keys):
+            return try QueryEvaluation(query, candidates: try keys.filter { try txn.rows.contains(table, $0) }, in: table, txn)
         case .values:
             preconditionFailure("results of values are read by orderedValues(), never evaluated as a query")
         }

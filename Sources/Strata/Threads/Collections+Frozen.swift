@@ -14,7 +14,7 @@ extension Results: Relocatable {
             switch source {
             case .list(_, let owner, let ownerInfo), .values(_, let owner, let ownerInfo, _):
                 if core.existingObject(ownerInfo, owner) == nil { return nil }
-            case .table, .backlinks: break
+            case .table, .backlinks, .objects: break
             }
             return Results(core: core, info: info, query: query, source: source)
         }
