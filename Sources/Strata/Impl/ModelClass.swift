@@ -33,15 +33,21 @@ final class ModelInverse {
     let storedOriginProperty: String
     /// Builds the live collection.
     let access: LinkingObjectsAccess.Type
+    /// For a `let` field holding the collection itself (not `@Persisted`): its type, which
+    /// writes the live collection into the field when an object is attached.
+    let field: InverseField.Type?
 
-    init(name: String, offset: Int, origin: ObjectBase.Type, originProperty: String, storedOriginProperty: String,
-         access: LinkingObjectsAccess.Type) {
-        self.name = name
+    /// The inverse declared by field `label` at `offset`, of `origin`'s link property
+    /// `originProperty`.
+    init(label: String, offset: Int, origin: ObjectBase.Type, originProperty: String,
+         access: LinkingObjectsAccess.Type, field: InverseField.Type?) {
+        name = label.hasPrefix("_") ? String(label.dropFirst()) : label
         self.offset = offset
         self.origin = origin
         self.originProperty = originProperty
-        self.storedOriginProperty = storedOriginProperty
+        storedOriginProperty = origin._realmColumnNames()?[originProperty] ?? originProperty
         self.access = access
+        self.field = field
     }
 }
 
@@ -65,8 +71,12 @@ final class ModelClass: @unchecked Sendable {
     let hasRelationships: Bool
     /// The field offset of every managed index, in index order: the stored properties, then
     /// the `LinkingObjects` ones (what `ObjectBase.attach` writes, without copying the infos);
-    /// a boxed property's offset is in `boxedFields` instead, and its index written there.
+    /// a boxed property's offset is in `boxedFields` instead, and its index written there,
+    /// and a `LinkingObjects` `let` field is in `inverseFields`.
     let managedFields: [(offset: Int, index: Int32)]
+    /// The `LinkingObjects` properties declared as `let` fields, into which `attach` writes
+    /// the live collection.
+    let inverseFields: [ModelInverse]
     /// The properties whose fields hold a box (`RealmProperty`, `RealmOptional`).
     let boxedFields: [(offset: Int, index: Int, field: BoxedField.Type)]
     /// The list, set and map properties (whose collections an added object hands over).
@@ -202,15 +212,17 @@ final class ModelClass: @unchecked Sendable {
             label.hasPrefix("$__lazy_storage_$_") ? String(label.dropFirst(18)) : label.hasPrefix("_") ? String(label.dropFirst()) : label
         })
         for ((label, value), offset) in zip(labels, offsets) {
+            if let inverse = Swift.type(of: value) as? (InverseField & LinkingObjectsAccess).Type {
+                linkingObjects.append(ModelInverse(label: label, offset: offset, origin: inverse.origin,
+                                                   originProperty: inverse.originProperty(at: base + offset), access: inverse, field: inverse))
+                continue
+            }
             guard let field = Swift.type(of: value) as? PersistedField.Type else { continue }
             if field.typeInfo.isLinkingObjects {
-                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                 guard let access = field.value(at: base + offset).collection as? LinkingObjectsAccess,
                       let origin = field.typeInfo.linkTarget else { continue }
-                let originProperty = access.originPropertyName
-                linkingObjects.append(ModelInverse(name: name, offset: offset, origin: origin, originProperty: originProperty,
-                                                   storedOriginProperty: origin._realmColumnNames()?[originProperty] ?? originProperty,
-                                                   access: Swift.type(of: access)))
+                linkingObjects.append(ModelInverse(label: label, offset: offset, origin: origin, originProperty: access.originPropertyName,
+                                                   access: Swift.type(of: access), field: nil))
                 continue
             }
             guard field is BoxedField.Type || field.managedIndexIsFirst else {
@@ -267,7 +279,8 @@ final class ModelClass: @unchecked Sendable {
         hasRelationships = properties.contains { $0.linkTarget != nil || $0.schema.canHoldLinks || $0.schema.isList }
         let inPlace = properties.indices.filter { !(properties[$0].field is BoxedField.Type) }
         managedFields = inPlace.map { (properties[$0].offset, Int32($0)) }
-            + linkingObjects.enumerated().map { ($1.offset, Int32(properties.count + $0)) }
+            + linkingObjects.enumerated().filter { $1.field == nil }.map { ($1.offset, Int32(properties.count + $0)) }
+        inverseFields = linkingObjects.filter { $0.field != nil }
         boxedFields = properties.enumerated().compactMap { index, property in
             (property.field as? BoxedField.Type).map { (property.offset, index, $0) }
         }
@@ -291,6 +304,7 @@ final class ModelClass: @unchecked Sendable {
         hasInt64PrimaryKey = primaryKey.map { $0.type == .int && $0.intWidth == 64 } ?? false
         hasRelationships = stored.properties.contains { $0.canHoldLinks || $0.isList }
         managedFields = []
+        inverseFields = []
         boxedFields = []
         collectionFields = []
         accessorsAreInterchangeable = false

@@ -170,3 +170,25 @@ extension LinkingObjects: LinkingObjectsTyped {
     static func unmanaged(originProperty: String) -> Any { LinkingObjects(_unmanagedOriginProperty: originProperty) }
     var linkingKeys: [ObjectKey] { results?.keys ?? [] }
 }
+
+/// A `LinkingObjects` declared as a `let` field holding the collection itself
+/// (`let owners = LinkingObjects(fromType: Person.self, property: "dogs")`, RealmSwift's form
+/// from before `@Persisted`): attaching an object writes its live collection into the field.
+protocol InverseField {
+    /// The class whose link property points at this one.
+    static var origin: ObjectBase.Type { get }
+    /// The origin property's name, as the field's collection declares it.
+    static func originProperty(at field: UnsafeMutableRawPointer) -> String
+    /// Writes into `field` the live collection of the objects linking to object `target`.
+    static func attach(at field: UnsafeMutableRawPointer, core: RealmCore, _ inverse: ModelInverse, target: ObjectKey)
+}
+
+extension LinkingObjects: InverseField {
+    static var origin: ObjectBase.Type { Element.self }
+
+    static func originProperty(at field: UnsafeMutableRawPointer) -> String { field.load(as: Self.self).originProperty }
+
+    static func attach(at field: UnsafeMutableRawPointer, core: RealmCore, _ inverse: ModelInverse, target: ObjectKey) {
+        field.assumingMemoryBound(to: Self.self).pointee = managedCollection(core: core, inverse, target: target)
+    }
+}

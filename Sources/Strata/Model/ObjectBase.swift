@@ -71,6 +71,7 @@ open class ObjectBase: NSObject {
             (base + offset).storeBytes(of: index, as: Int32.self)
         }
         for boxed in info.boxedFields { boxed.field.attachBox(at: base + boxed.offset, to: self, index: boxed.index) }
+        for inverse in info.inverseFields { inverse.field!.attach(at: base + inverse.offset, core: core, inverse, target: key) }
     }
 
     /// Makes this accessor, attached before to an object of the same class, the accessor of
