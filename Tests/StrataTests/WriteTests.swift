@@ -115,14 +115,17 @@ final class WriteTests: StrataTestCase {
         let realm = try openRealm()
         realm.beginWrite()
         XCTAssertTrue(realm.isInWriteTransaction)
-        realm.add(Dog(value: ["id": 1]))
+        let dog = Dog(value: ["id": 1])
+        realm.add(dog)
         XCTAssertEqual(realm.objects(Dog.self).count, 1)
         realm.cancelWrite()
         XCTAssertEqual(realm.objects(Dog.self).count, 0)
+        XCTAssertTrue(dog.isInvalidated, "an object the cancelled write added (with its class's table)")
         realm.beginWrite()
         realm.add(Dog(value: ["id": 3]))
         try realm.commitWrite()
         XCTAssertEqual(realm.objects(Dog.self).count, 1)
+        XCTAssertTrue(dog.isInvalidated)
     }
 
     /// RealmSwift's tests write through temporary instances: the thread's instance stays

@@ -29,7 +29,13 @@ open class ObjectBase: NSObject {
         guard let core = managingCore, let binding else { return false }
         core.confinement.check()
         if attachedInvalidations != core.invalidations { return true }
-        return core.reading { try core.row(binding, objectKey) } == nil
+        return core.reading {
+            // Read through the class's binding now: a cancelled write that created the class's
+            // table took the table, and the binding the object was attached with, away.
+            let info = binding.info
+            guard let current = try info.isDynamic ? core.dynamicBinding(named: info.name) : core.binding(for: info) else { return true }
+            return try core.row(current, objectKey) == nil
+        }
     }
 
     /// The unqualified class name used as the default schema name ("Dog" for `MyApp.Dog`).
