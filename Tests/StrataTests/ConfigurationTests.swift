@@ -28,6 +28,30 @@ final class ConfigurationTests: StrataTestCase {
         XCTAssertEqual(copied.objects(Note.self).count, 10)
     }
 
+    func testASeedFileIsCopiedOnlyWhenTheFileDoesNotExist() throws {
+        let seed = fileURL("seed.strata")
+        try closingRealms {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: seed, objectTypes: [Note.self]))
+            try fill(realm, count: 3)
+        }
+        let target = fileURL("seeded.strata")
+        var configuration = Realm.Configuration(fileURL: target, objectTypes: [Note.self], seedFilePath: seed)
+        try closingRealms {
+            let seeded = try Realm(configuration: configuration)
+            XCTAssertEqual(seeded.objects(Note.self).count, 3)
+            try seeded.write { seeded.add(Note(value: ["text": "mine", "rank": 99])) }
+        }
+        try closingRealms {
+            XCTAssertEqual(try Realm(configuration: configuration).objects(Note.self).count, 4, "an existing file is not seeded again")
+        }
+        configuration.fileURL = fileURL("other.strata")
+        configuration.seedFilePath = fileURL("missing.strata")
+        XCTAssertThrowsError(try Realm(configuration: configuration)) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .fileNotFound, "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fileURL("other.strata").path))
+    }
+
     func testShouldCompactOnLaunchCompactsWhenNoOneHasTheFileOpen() throws {
         try closingRealms {
             let realm = try openRealm(types: [Note.self])
