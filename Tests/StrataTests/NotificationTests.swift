@@ -304,10 +304,12 @@ final class NotificationTests: StrataTestCase {
         spin { calls == 1 }
         realm.writeAsync { realm.add(Pet(value: ["id": 2])) }
         spin { calls == 2 }
+        try realm.write {}
+        XCTAssertEqual(calls, 3, "a local write that changes nothing is told too, inside the commit")
         token.invalidate()
         try realm.write { realm.add(Pet(value: ["id": 3])) }
         drain()
-        XCTAssertEqual(calls, 2, "no delivery after invalidate()")
+        XCTAssertEqual(calls, 3, "no delivery after invalidate()")
     }
 
     func testReleasingTheTokenStopsDelivery() throws {

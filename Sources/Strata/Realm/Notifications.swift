@@ -158,7 +158,7 @@ final class NotificationHub {
         }
         let version = core.version
         for case let observer as RealmObserver in observers.map(\.observer) where !observer.isInvalidated {
-            observer.didChange(to: version)
+            observer.didChange(to: version, committedHere: true)
         }
         schedule(core)
     }
@@ -293,9 +293,10 @@ final class RealmObserver: Observer {
 
     override func deliver(_ log: ChangeLog) { didChange(to: log.version) }
 
-    /// Tells the block, unless it has heard of `version` already.
-    func didChange(to version: UInt64) {
-        guard version != self.version else { return }
+    /// Tells the block, unless it has heard of `version` already; always after a commit of
+    /// its own Realm's (`committedHere`), even one that changed nothing, as RealmSwift does.
+    func didChange(to version: UInt64, committedHere: Bool = false) {
+        guard committedHere || version != self.version else { return }
         self.version = version
         block(.didChange, Realm(core: core))
     }
