@@ -39,11 +39,15 @@ struct CardMirror {
     private(set) var written: [Int: Set<String>] = [:]
     /// Since the last delivery: the serials of the cards deleted.
     private(set) var deleted: Set<Int> = []
+    /// Since the last delivery: whether the observers' own Realm committed (object observers
+    /// then give no old values, as RealmSwift's do for changes made on their thread).
+    var committedHere = false
 
     /// Observers have been told: what follows is new.
     mutating func delivered() {
         written = [:]
         deleted = []
+        committedHere = false
     }
 
     /// Adds card `id` with the next serial; returns it as stored.

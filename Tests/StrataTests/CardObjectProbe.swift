@@ -57,7 +57,8 @@ final class CardObjectProbe {
     /// What is wrong with the callbacks of the delivery that just ran: after a deletion,
     /// `.deleted` once and nothing ever after; otherwise one `.change` naming exactly the
     /// observed properties written since the previous delivery, with their values when the
-    /// observer last reported (nil for the link) and now, or nothing when none was written.
+    /// observer last reported (nil for the link, and for all when the observers' own Realm
+    /// committed since) and now, or nothing when none was written.
     func check(_ mirror: CardMirror) -> String? {
         defer { events = [] }
         if isFinished { return events.isEmpty ? nil : "\(events.count) callbacks after .deleted" }
@@ -76,7 +77,10 @@ final class CardObjectProbe {
         if Set(names) != expected || names.count != expected.count {
             return "expected a .change of \(expected.sorted()), got \(names)"
         }
-        let right = properties.map { Change(name: $0.name, old: $0.name == "deck" ? "nil" : lastReported.describe($0.name), new: card.describe($0.name)) }
+        let right = properties.map { property in
+            let old = property.name == "deck" || mirror.committedHere ? "nil" : lastReported.describe(property.name)
+            return Change(name: property.name, old: old, new: card.describe(property.name))
+        }
         lastReported = card
         return properties.map(\.description) == right.map(\.description) ? nil : "got \(events[0]), expected \(right)"
     }

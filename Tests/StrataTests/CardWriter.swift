@@ -9,6 +9,8 @@ import StrataStorage
 struct CardWriter {
     /// The Realm written to (another thread's, during `commit(through:)`).
     private var realm: Realm
+    /// Whether `commit(through:)` is committing through another thread's Realm.
+    private var committingElsewhere = false
     var mirror = CardMirror()
     var random: SplitMix64
     /// The operations since the last `takeLog()`.
@@ -55,6 +57,7 @@ struct CardWriter {
         try realm.write {
             for _ in 0..<count { operate() }
         }
+        if !committingElsewhere { mirror.committedHere = true }
     }
 
     /// One commit made through `other`, a Realm of the same file confined to the calling
@@ -62,7 +65,8 @@ struct CardWriter {
     mutating func commit(through other: Realm) throws {
         let own = realm
         realm = other
-        defer { realm = own }
+        committingElsewhere = true
+        defer { realm = own; committingElsewhere = false }
         log.append("on another thread:")
         try commit()
     }

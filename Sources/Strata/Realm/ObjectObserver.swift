@@ -11,8 +11,10 @@ extension ObservableRealmObject {
     /// Observes this managed object: `.change(object, properties)` on this thread's run loop
     /// after each local commit or `refresh()` that changed its properties (those of
     /// `keyPaths` only, when given), `.deleted` once it is deleted. `PropertyChange.oldValue`
-    /// is the value when last reported (nil for links and lists). With `queue`, callbacks run
-    /// on that serial queue, with the object as the Realm confined to it reads it.
+    /// is the value when last reported, for changes made by other Realm instances (threads,
+    /// queues, processes); nil for changes this Realm made, and for links and lists, as in
+    /// RealmSwift. With `queue`, callbacks run on that serial queue, with the object as the
+    /// Realm confined to it reads it.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         observeObject(keyPaths: keyPaths, on: queue, block)
@@ -151,7 +153,9 @@ final class ObjectObserver: Observer {
         let names = delta.unknown ? schema.properties.filter { changed & ClassChanges.bit($0.id) != 0 }.map(\.name)
                                   : HistoryResolver.names(changed, schema)
         let declared = Set(binding.info.properties.map(\.name))
-        let previous = reported
+        // Changes made by this Realm come without old values, as RealmSwift's made on the
+        // observing thread do.
+        let previous = core.recentCommits.include(after: since, through: log.version) ? [:] : reported
         reported = observedValues()
         let properties = names.filter(declared.contains).map { name in
             PropertyChange(name: name, oldValue: previous[name] ?? nil, newValue: (object as? Object)?[name])

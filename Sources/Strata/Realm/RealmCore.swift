@@ -156,6 +156,10 @@ final class RealmCore {
         invalidations &+= 1
     }
 
+    /// The versions this instance committed lately: an object observer gives no old values
+    /// for changes made here, as RealmSwift gives none for changes made on its thread.
+    var recentCommits = RecentCommits()
+
     /// Right after this instance's commit: reads the version it committed from now on. A
     /// snapshot begun now sees the newest version, which is that one unless another writer
     /// committed in the instant since (then the Realm starts at that later one). If no

@@ -112,8 +112,9 @@ final class WriteCoordinator {
         let txn = core.snapshot.transaction!
         txn.commitDescription = description
         let skippedElsewhere = tokens.isEmpty ? [] : SkippedWrite.register(tokens, committing: core)
+        let committed: UInt64
         do {
-            try translatingErrors(path: core.path) { _ = try txn.commit(processName: RealmCore.processName, pid: ProcessIdentity.current.pid) }
+            committed = try translatingErrors(path: core.path) { try txn.commit(processName: RealmCore.processName, pid: ProcessIdentity.current.pid) }
         } catch {
             for skipped in skippedElsewhere { skipped.abandoned() }
             txn.abort()
@@ -125,6 +126,7 @@ final class WriteCoordinator {
         ended(core)
         core.snapshot.forget()
         core.holdCommittedVersion()
+        core.recentCommits.note(committed)
         for skipped in skippedElsewhere { skipped.committed(core) }
         core.notifications.committed(core, skipping: tokens)
     }
