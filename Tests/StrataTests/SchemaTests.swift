@@ -41,6 +41,11 @@ final class SchemaTests: StrataTestCase {
         try realm.write { realm.add(FlagHolder()) }
         XCTAssertEqual(realm.objects(FlagHolder.self).first?.flag?.on, true)
         XCTAssertEqual(realm.objects(Flag.self).count, 1)
+        let created = try realm.write { realm.create(FlagHolder.self) }
+        XCTAssertEqual(created.flag?.on, true, "create without a value takes the link's default object, as RealmSwift")
+        let cleared = try realm.write { realm.create(FlagHolder.self, value: ["flag": NSNull()]) }
+        XCTAssertNil(cleared.flag, "a link given as null stays null")
+        XCTAssertEqual(realm.objects(Flag.self).count, 2)
     }
 
     func testOpeningWithADifferentSchemaListsEveryDifference() throws {

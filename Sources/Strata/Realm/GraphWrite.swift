@@ -64,8 +64,9 @@ final class GraphWrite {
 
     /// Inserts, or updates by primary key, one object. `values` are by declaration index; nil
     /// means "not given": the default for a new object, unchanged for an existing one.
-    func upsert(_ info: ModelClass, values: [_StrataValue?], update: Realm.UpdatePolicy,
+    func upsert(_ info: ModelClass, values given: [_StrataValue?], update: Realm.UpdatePolicy,
                 writing object: ObjectBase? = nil) throws -> (binding: TableBinding, key: ObjectKey) {
+        let values = update == .error ? Self.withLinkDefaults(given, info) : given
         let binding = try core.bindingForWrite(info)
         let txn = try core.transaction()
         let pk = info.schema.primaryKey
@@ -194,6 +195,21 @@ final class GraphWrite {
         for _ in 0..<binding.table.slotCount { row.append(.null) }
         for index in info.properties.indices { row[binding.slots[index].id] = value(index) }
         return row
+    }
+
+    /// `values` of a new object, with each to-one link not given taking the default of a
+    /// fresh instance (`var owner: Person? = Person()`): an object, added with this one, as
+    /// RealmSwift creates it.
+    private static func withLinkDefaults(_ values: [_StrataValue?], _ info: ModelClass) -> [_StrataValue?] {
+        let missing = values.indices.filter { values[$0] == nil && info.properties[$0].linkTarget != nil && !info.properties[$0].schema.isList }
+        guard !missing.isEmpty else { return values }
+        let fresh = info.type.init()
+        var values = values
+        for index in missing {
+            let value = info.properties[index].field.value(at: info.field(index, of: fresh))
+            if value.object != nil { values[index] = value }
+        }
+        return values
     }
 
     /// The values a new instance of the class has (its property initialisers).
