@@ -52,6 +52,16 @@ final class ConfigurationTests: StrataTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fileURL("other.strata").path))
     }
 
+    func testACopyOfAFileNothingWasWrittenToOpens() throws {
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: fileURL(), objectTypes: []))
+        let copy = fileURL("copy.strata")
+        try realm.writeCopy(toFile: copy)
+        let copied = try Realm(configuration: Realm.Configuration(fileURL: copy, objectTypes: [Note.self]))
+        XCTAssertEqual(copied.objects(Note.self).count, 0)
+        try copied.write { copied.add(Note(value: ["text": "first"])) }
+        XCTAssertEqual(copied.objects(Note.self).count, 1)
+    }
+
     func testShouldCompactOnLaunchCompactsWhenNoOneHasTheFileOpen() throws {
         try closingRealms {
             let realm = try openRealm(types: [Note.self])

@@ -120,10 +120,12 @@ extension StorageFile {
     }
 
     /// Gives the file at `path` a new file id and stops its commits recording new values,
-    /// with no commit of its own.
+    /// with no commit of its own. A copy of a file never committed to is left as it is: its
+    /// first commit makes it a Strata database with a file id of its own.
     private static func makeNewFile(_ path: String, encryptionKey: EncryptionKey?) throws {
         let txn = try StorageFile.open(path: path, options: Options(encryptionKey: encryptionKey)).beginWrite()
         defer { txn.abort() }
+        guard txn.version > 0 else { return }
         try txn.meta.makeNewFile()
         try txn.commitRebuilt(txn.version)
     }
