@@ -11,6 +11,15 @@ final class Shelf: Object {
     @Persisted var weight = 0.0
 }
 
+/// A model in RealmSwift's older style, its Foundation object types under `@Persisted`.
+final class Clipping: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var title: NSString = ""
+    @Persisted var subtitle: NSString?
+    @Persisted var scan: NSData?
+    @Persisted var taken: NSDate?
+}
+
 /// RealmSwift's APIs shaped by Objective-C: lists' and sets' `value(forKey:)` as
 /// `[AnyObject]`, `Map.object(forKey: AnyObject)`, aggregates as `NSNumber` and `NSDate`,
 /// `dynamicBridgeCast(fromObjectiveC:)`, and `_RealmSchemaDiscoverable` in generic code.
@@ -60,6 +69,24 @@ final class ObjectiveCShapesTests: StrataTestCase {
         try realm.write { realm.delete(shelf) }
         XCTAssertEqual(chosen.map(\.id), [2], "a deleted object leaves them")
         XCTAssertEqual(realm.objects(Shelf.self).filter(NSPredicate(value: false)).count, 0)
+    }
+
+    func testFoundationObjectTypesAreStoredAsTheirValueTypes() throws {
+        let realm = try openRealm(types: [Clipping.self])
+        XCTAssertEqual(realm.schema["Clipping"]?.properties.map(\.type), [.int, .string, .string, .data, .date])
+        XCTAssertEqual(realm.schema["Clipping"]?.properties.map(\.isOptional), [false, false, true, true, true])
+        try realm.write {
+            realm.create(Clipping.self, value: ["id": 1, "title": "Moon", "scan": Data([1, 2]), "taken": Date(timeIntervalSince1970: 5)])
+            let second = realm.create(Clipping.self, value: ["id": 2])
+            second.subtitle = "landing"
+        }
+        let first = try XCTUnwrap(realm.object(ofType: Clipping.self, forPrimaryKey: 1))
+        XCTAssertEqual(first.title, "Moon")
+        XCTAssertNil(first.subtitle)
+        XCTAssertEqual(first.scan, NSData(data: Data([1, 2])))
+        XCTAssertEqual(first.taken, NSDate(timeIntervalSince1970: 5))
+        XCTAssertEqual(realm.objects(Clipping.self).filter("subtitle == 'landing'").map(\.id), [2])
+        XCTAssertEqual(realm.objects(Clipping.self).max(ofProperty: "taken") as NSDate?, NSDate(timeIntervalSince1970: 5))
     }
 
     func testBridgeCastConvertsWhatKeyValueCodingHandsOut() {
