@@ -8,6 +8,7 @@ final class LetKennel: Object {
     let dogs = List<Dog>()
     let tags = MutableSet<String>()
     let scores = Map<String, Int>()
+    let byName = Map<String, Dog>()
 }
 
 final class LetWalker: Object {
@@ -30,11 +31,11 @@ final class CollectionFieldTests: StrataTestCase {
     func testTheFieldsAreStoredCollectionProperties() throws {
         let realm = try open()
         let properties = try XCTUnwrap(realm.schema["LetKennel"]).properties
-        XCTAssertEqual(properties.map(\.name), ["id", "dogs", "tags", "scores"])
-        XCTAssertEqual(properties.map(\.type), [.int, .object, .string, .int])
-        XCTAssertEqual(properties.map(\.isArray), [false, true, false, false])
-        XCTAssertEqual(properties.map(\.isSet), [false, false, true, false])
-        XCTAssertEqual(properties.map(\.isMap), [false, false, false, true])
+        XCTAssertEqual(properties.map(\.name), ["id", "dogs", "tags", "scores", "byName"])
+        XCTAssertEqual(properties.map(\.type), [.int, .object, .string, .int, .object])
+        XCTAssertEqual(properties.map(\.isArray), [false, true, false, false, false])
+        XCTAssertEqual(properties.map(\.isSet), [false, false, true, false, false])
+        XCTAssertEqual(properties.map(\.isMap), [false, false, false, true, true])
     }
 
     func testAnUnmanagedObjectsCollectionsAreAddedAndTheSameInstancesGoLive() throws {
@@ -57,6 +58,8 @@ final class CollectionFieldTests: StrataTestCase {
         XCTAssertEqual(Set(read.tags), ["big", "loud"])
         XCTAssertEqual(read.scores["rex"], 9)
         XCTAssertEqual(read.scores["ace"], 4)
+        try realm.write { read.byName["rex"] = read.dogs[0] }
+        XCTAssertEqual(kennel.byName["rex"]?.name, "Rex", "a let map of non-optional objects, RealmSwift's older form")
         XCTAssertEqual(realm.objects(LetKennel.self).filter("ANY dogs.name == 'Ace' AND tags.@count == 2").count, 1)
         XCTAssertEqual((read["dogs"] as? List<Dog>)?.count, 2, "key-value coding by the field's name")
         assertConsistent()

@@ -245,7 +245,8 @@ final class ModelClass: @unchecked Sendable {
             if info.isSet || info.isMap, let target = info.linkTarget, target is EmbeddedObject.Type {
                 throw Realm.Error(.invalidInput, "\(info.isSet ? "Set" : "Map") property '\(name).\(propertyName)' cannot contain embedded objects ('\(target.className())'): use a List")
             }
-            if info.isMap && info.type == .link && !info.isOptional {
+            // (A `let` map, RealmSwift's older form, may declare its object values non-optional.)
+            if info.isMap && info.type == .link && !info.isOptional && !(field is any CollectionField.Type) {
                 throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' is a map of objects and its values must be optional (Map<String, \(info.linkTarget.map { String(describing: $0) } ?? "Object")?>)")
             }
             let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
