@@ -3,6 +3,8 @@
 // The property is discovered like a `@Persisted` one (its field is found by reflection once
 // per class); once the object is managed, the box reads and writes its object's storage.
 
+import StrataStorage
+
 /// A type `RealmProperty` can hold: an optional of a `RealmOptionalType`, or `AnyRealmValue`.
 public protocol RealmPropertyType: _Persistable {}
 
@@ -30,6 +32,9 @@ public class _StrataValueBox<Stored: _Persistable> {
     fileprivate weak var object: ObjectBase?
     /// The property's declaration index in `object`'s class, once managed.
     fileprivate var index = -1
+    /// Where `object` is stored, to read and write it through an accessor of its own when
+    /// the box outlives `object` (`realm.objects(Person.self).first!.age.value = 3`).
+    fileprivate var home: (core: RealmCore, binding: TableBinding, key: ObjectKey)?
 
     fileprivate init(unmanaged value: Stored) { unmanagedValue = value }
 
@@ -48,13 +53,15 @@ public class _StrataValueBox<Stored: _Persistable> {
         }
     }
 
-    /// The object of a managed box; traps when the box outlived it (a box does not keep its
-    /// object alive, and reading it then would answer for no object).
+    /// The object of a managed box: the accessor it belongs to, or one made for its stored
+    /// object when the box outlived that accessor (as RealmSwift's boxes keep theirs); traps
+    /// for the box of an object no Realm stores (a key-path recorder's).
     private var managedObject: ObjectBase {
-        guard let object else {
+        if let object { return object }
+        guard let home else {
             fatalError("This \(Swift.type(of: self)) belongs to an object that no longer exists: keep the object, not only its property, while using it")
         }
-        return object
+        return home.core.object(ObjectBase.self, home.binding, home.key)
     }
 }
 
@@ -108,6 +115,7 @@ extension _StrataValueBox: BoxedField {
         let box = box(at: field)
         box.object = object
         box.index = index
+        if let core = object.managingCore, let binding = object.binding { box.home = (core, binding, object.objectKey) }
     }
 
     /// The box a field holds.
