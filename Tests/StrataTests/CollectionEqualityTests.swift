@@ -8,6 +8,22 @@ import Strata
 final class CollectionEqualityTests: StrataTestCase {
     private func open() throws -> Realm { try openRealm(types: [Scoreboard.self]) }
 
+    /// As RealmSwift's objects: equal when they are the same stored object and their class
+    /// has a primary key (or they are frozen); otherwise only to themselves.
+    func testObjectsAreEqualByStoredObjectOnlyWithAPrimaryKeyOrFrozen() throws {
+        let realm = try openRealm(types: [Note.self, Dog.self])
+        let note = Note(value: ["text": "a"])
+        try realm.write {
+            realm.add(note)
+            realm.add(Dog(value: ["id": 1]))
+        }
+        let read = try XCTUnwrap(realm.objects(Note.self).first)
+        XCTAssertNotEqual(note, read, "no primary key: identity")
+        XCTAssertTrue(note.isSameObject(as: read))
+        XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: 1), realm.objects(Dog.self).first)
+        XCTAssertEqual(read.freeze(), realm.objects(Note.self).freeze().first, "frozen: the stored object")
+    }
+
     func testUnmanagedListsCompareTheirElementsInOrder() {
         let a = List<Int>(), b = List<Int>()
         XCTAssertEqual(a, b, "two empty lists are equal")

@@ -96,13 +96,17 @@ final class SnapshotIsolationTests: StrataTestCase {
         XCTAssertEqual(calls, 1)
     }
 
-    func testAnEmptyWriteNotifiesNoOne() throws {
+    func testAnEmptyWriteIsToldToRealmObserversOnly() throws {
         let realm = try open()
-        var calls = 0
+        var calls = 0, resultsCalls = 0
         let token = realm.observe { _, _ in calls += 1 }
-        defer { token.invalidate() }
+        let resultsToken = realm.objects(Pet.self).observe { _ in resultsCalls += 1 }
+        defer { token.invalidate(); resultsToken.invalidate() }
+        spin { resultsCalls == 1 }
         try realm.write {}
-        XCTAssertEqual(calls, 0, "nothing was committed")
+        XCTAssertEqual(calls, 1, "a local commit is told, as in RealmSwift, even one that changed nothing")
+        drain()
+        XCTAssertEqual(resultsCalls, 1, "nothing changed for the results")
     }
 
     func testSkippedRealmTokenIsNotCalledByTheCommit() throws {

@@ -124,7 +124,7 @@ open class Object: ObjectBase {
     /// Database identity (same stored object), independent of Swift instance identity.
     public func isSameObject(as object: Object?) -> Bool {
         guard let object else { return false }
-        return isEqual(object)
+        return isSameStoredObject(object)
     }
 
     private func property(_ key: String) -> (ModelClass, Int) {

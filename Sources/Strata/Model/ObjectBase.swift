@@ -275,11 +275,20 @@ open class ObjectBase: NSObject {
         } catch { trap(error) }
     }
 
-    /// Managed objects are equal when they are the same stored object, both live or both
-    /// frozen at the same version (as RealmSwift's: a frozen object is not equal to its live
-    /// one); unmanaged ones only to themselves.
+    /// As RealmSwift's: managed objects of a class with a primary key, or frozen ones, are
+    /// equal when they are the same stored object (`isSameStoredObject`); other objects only
+    /// to themselves (`isSameObject(as:)` compares stored objects).
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? ObjectBase else { return false }
+        if other === self { return true }
+        guard binding?.info.primaryKey != nil || managingCore?.isFrozen == true else { return false }
+        return isSameStoredObject(other)
+    }
+
+    /// Whether `other` is this accessor or one of the same stored object, both live or both
+    /// frozen at the same version (a frozen object is not its live one); an unmanaged object
+    /// is only itself.
+    func isSameStoredObject(_ other: ObjectBase) -> Bool {
         if other === self { return true }
         guard let a = binding, let b = other.binding, let ca = managingCore, let cb = other.managingCore else { return false }
         // Frozen Realms are shared per version: the same version is the same frozen core.

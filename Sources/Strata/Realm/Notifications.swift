@@ -157,7 +157,9 @@ final class NotificationHub {
             observer.rebase()
         }
         let version = core.version
-        for case let observer as RealmObserver in observers.map(\.observer) where !observer.isInvalidated {
+        let skipped = Set(tokens.map { ObjectIdentifier($0) })
+        for case let observer as RealmObserver in observers.map(\.observer)
+        where !observer.isInvalidated && !skipped.contains(ObjectIdentifier(observer)) {
             observer.didChange(to: version, committedHere: true)
         }
         schedule(core)
