@@ -231,6 +231,26 @@ final class NotificationTests: StrataTestCase {
         spin { changes.last == ["name: nil -> c"] }
     }
 
+    func testRefreshTellsObserversBeforeItReturns() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }
+        let pet = realm.object(ofType: Pet.self, forPrimaryKey: 1)!
+        var objectChanges = 0, resultsCalls = 0, realmCalls = 0
+        let objectToken = pet.observe { _ in objectChanges += 1 }
+        let resultsToken = realm.objects(Pet.self).observe { _ in resultsCalls += 1 }
+        let realmToken = realm.observe { _, _ in realmCalls += 1 }
+        defer { objectToken.invalidate(); resultsToken.invalidate(); realmToken.invalidate() }
+        spin { resultsCalls == 1 }
+        realm.autorefresh = false
+        let neighbour = try NeighbourRealm(configuration: configuration(types: [Pet.self, Toy.self, StressItem.self, Shelter.self, Guest.self]))
+        defer { neighbour.close() }
+        _ = try neighbour.run { other in try other.write { other.object(ofType: Pet.self, forPrimaryKey: 1)!.age = 2 } }
+        XCTAssertTrue(realm.refresh())
+        XCTAssertEqual([objectChanges, resultsCalls, realmCalls], [1, 2, 1], "told inside refresh()")
+        XCTAssertFalse(realm.refresh(), "nothing newer")
+        XCTAssertEqual([objectChanges, resultsCalls, realmCalls], [1, 2, 1])
+    }
+
     func testSwiftKeyPathsSelectWhatObjectsAndResultsReport() throws {
         let realm = try open()
         try realm.write { realm.add(Pet(value: ["id": 1, "name": "a", "age": 1])) }

@@ -88,7 +88,7 @@ public struct Realm {
     }
 
     /// Moves this Realm to the newest version. Returns whether the version changed; if it did,
-    /// observers are notified on this thread's next run-loop turn.
+    /// its observers are told what changed before this returns, as RealmSwift's are.
     @discardableResult
     public func refresh() -> Bool {
         core.confinement.check()
@@ -96,7 +96,7 @@ public struct Realm {
         let before = core.version
         core.endTransaction()
         guard core.version != before else { return false }
-        core.notifications.schedule(core)
+        core.notifications.deliver(core)
         return true
     }
 
