@@ -65,6 +65,23 @@ final class CollectionFieldTests: StrataTestCase {
         assertConsistent()
     }
 
+    func testAnAccessorIsNotKeptAliveByItsOwnCollections() throws {
+        let realm = try open()
+        try realm.write { realm.create(LetKennel.self, value: ["id": 9]) }
+        weak var released: LetKennel?
+        var dogs: List<Dog>?
+        do {
+            let kennel = try XCTUnwrap(realm.object(ofType: LetKennel.self, forPrimaryKey: 9))
+            released = kennel
+            dogs = kennel.dogs
+            XCTAssertEqual(kennel.tags.count + kennel.scores.count, 0)
+        }
+        XCTAssertNil(released, "its collections hold it weakly: no cycle")
+        try realm.write { dogs?.append(Dog(value: ["id": 50, "name": "Kept"])) }
+        XCTAssertEqual(dogs?.first?.name, "Kept", "a collection outliving its accessor reads and writes its stored object")
+        XCTAssertEqual(realm.object(ofType: LetKennel.self, forPrimaryKey: 9)?.dogs.count, 1)
+    }
+
     func testInitialisingFromValuesFillsTheFields() throws {
         let realm = try open()
         let kennel = LetKennel(value: ["id": 2, "dogs": [["id": 3, "name": "Bo"]], "tags": ["a", "a", "b"], "scores": ["x": 1]])

@@ -137,6 +137,17 @@ final class MigrationTests: StrataTestCase {
         }
     }
 
+    func testReopeningAfterAWriteOnTheSameThreadMigrates() throws {
+        do {
+            let realm = try Realm(configuration: config(0, [PersonV0.self]))
+            try realm.write { realm.add(PersonV0(value: ["firstName": "Ada", "lastName": "Lovelace", "age": 36])) }
+        }
+        let calls = Counter()
+        let realm = try Realm(configuration: config(1, [PersonV1.self]) { _, _ in calls.add() })
+        XCTAssertEqual(calls.value, 1, "the instance of the write is gone once the write and the scope end")
+        XCTAssertEqual(realm.configuration.schemaVersion, 1)
+    }
+
     func testTheBlockRunsOnceAndNotAgain() throws {
         try seedPeople()
         let calls = Counter()

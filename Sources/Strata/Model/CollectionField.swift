@@ -26,7 +26,7 @@ extension CollectionField {
     /// (nothing for an unmanaged object, such as a key-path recorder).
     static func attachBox(at field: UnsafeMutableRawPointer, to object: ObjectBase, index: Int) {
         guard object.managingCore != nil else { return }
-        collection(at: field).adopt(ListStore(owner: object, index: index))
+        collection(at: field).adopt(ListStore(owner: object, index: index, inOwnersField: true))
     }
 
     /// The collection a field holds.

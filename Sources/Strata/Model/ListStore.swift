@@ -4,7 +4,14 @@ import StrataStorage
 /// Where a managed list, set or map lives: its object, its property, and the Realm.
 final class ListStore {
     let core: RealmCore
-    let owner: ObjectBase
+    /// The owner, held strongly unless the store is the one a collection in the owner's own
+    /// field adopted (`let dogs = List<Dog>()`): that collection holds it, so the store holds
+    /// the owner weakly, making no cycle, and reads through an accessor made again for the
+    /// stored owner when the collection outlives it.
+    private let heldOwner: ObjectBase?
+    private weak var fieldOwner: ObjectBase?
+    /// The owner's binding, to make an accessor of it again.
+    private let ownerBinding: TableBinding
     let ownerKey: ObjectKey
     /// The list property's declaration index in the owner's class; nil for a list reached by
     /// name through the dynamic API (`Object.dynamicList`), whose elements are `DynamicObject`s.
@@ -15,12 +22,16 @@ final class ListStore {
     let targetInfo: ModelClass?
     let targetBinding: TableBinding?
 
-    init(owner: ObjectBase, index: Int) {
-        self.owner = owner
+    /// The list at declaration `index` of `owner`'s class; `inOwnersField`: for the collection
+    /// `owner`'s field holds (see `heldOwner`).
+    init(owner: ObjectBase, index: Int, inOwnersField: Bool = false) {
+        heldOwner = inOwnersField ? nil : owner
+        fieldOwner = inOwnersField ? owner : nil
         core = owner.managingCore!
         ownerKey = owner.objectKey
         self.index = index
         let binding = owner.binding!
+        ownerBinding = binding
         table = binding.table
         property = binding.properties[index]
         let core = owner.managingCore!
@@ -33,12 +44,13 @@ final class ListStore {
     /// `DynamicObject`s (a collection of values has no objects: it counts, and changes as a
     /// whole, but its elements are not `DynamicObject`s).
     init(owner: ObjectBase, dynamicList property: PropertySchema) {
-        self.owner = owner
+        heldOwner = owner
         let core = owner.managingCore!
         self.core = core
         ownerKey = owner.objectKey
         index = nil
-        table = owner.binding!.table
+        ownerBinding = owner.binding!
+        table = ownerBinding.table
         self.property = property
         guard let target = property.linkTarget else {
             targetBinding = nil
@@ -51,6 +63,9 @@ final class ListStore {
         targetBinding = binding
         targetInfo = binding.info
     }
+
+    /// The object owning the collection.
+    var owner: ObjectBase { heldOwner ?? fieldOwner ?? core.object(ObjectBase.self, ownerBinding, ownerKey) }
 
     /// The list at declaration `index` of `owner`'s class or, for a nil `index`, the dynamic
     /// list `property` (for a list found again on another accessor of its object).
