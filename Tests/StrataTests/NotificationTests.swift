@@ -22,6 +22,14 @@ final class Shelter: Object {
 final class Guest: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var shelter: Shelter?
+    @Persisted var nickname = ""
+}
+
+final class PetKeeper: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var pet: Pet?
+    @Persisted var toys: List<Toy>
 }
 
 /// Realm, collection and object notifications, delivered on this thread's run loop.
@@ -249,6 +257,38 @@ final class NotificationTests: StrataTestCase {
         XCTAssertEqual([objectChanges, resultsCalls, realmCalls], [1, 2, 1], "told inside refresh()")
         XCTAssertFalse(realm.refresh(), "nothing newer")
         XCTAssertEqual([objectChanges, resultsCalls, realmCalls], [1, 2, 1])
+    }
+
+    /// Key paths through a link, a list and an inverse relationship report changes of the
+    /// objects they reach now, as changes of the relationship's property.
+    func testKeyPathsThroughRelationshipsReportTheObjectsTheyReach() throws {
+        let realm = try openRealm(types: [PetKeeper.self, Pet.self, Toy.self, Shelter.self, Guest.self])
+        let keeper = try realm.write {
+            realm.create(Shelter.self, value: ["id": 1])
+            realm.create(Guest.self, value: ["id": 1, "shelter": ["id": 1]], update: .modified)
+            return realm.create(PetKeeper.self, value: ["id": 1, "pet": ["id": 1, "name": "Rex"], "toys": [["id": 1, "label": "ball"]]])
+        }
+        let shelter = realm.object(ofType: Shelter.self, forPrimaryKey: 1)!
+        var keeperChanges: [[String]] = [], shelterChanges: [[String]] = []
+        let keeperToken = keeper.observe(keyPaths: ["pet.name", "toys.label"]) { change in
+            if case .change(_, let properties) = change { keeperChanges.append(properties.map(\.name)) }
+        }
+        let shelterToken = shelter.observe(keyPaths: ["guests.nickname"]) { change in
+            if case .change(_, let properties) = change { shelterChanges.append(properties.map(\.name)) }
+        }
+        defer { keeperToken.invalidate(); shelterToken.invalidate() }
+        try realm.write { keeper.pet!.name = "Max" }
+        spin { keeperChanges.count == 1 }
+        try realm.write { keeper.pet!.age = 9 }  // not a watched property
+        try realm.write { keeper.toys[0].label = "bone" }
+        spin { keeperChanges.count == 2 }
+        XCTAssertEqual(keeperChanges, [["pet"], ["toys"]])
+        try realm.write { realm.object(ofType: Guest.self, forPrimaryKey: 1)!.nickname = "Bo" }
+        spin { shelterChanges.count == 1 }
+        XCTAssertEqual(shelterChanges, [["guests"]])
+        try realm.write { realm.create(Pet.self, value: ["id": 2, "name": "Other"]).name = "Other2" }  // a pet the keeper does not reach
+        drain()
+        XCTAssertEqual(keeperChanges.count, 2)
     }
 
     func testSwiftKeyPathsSelectWhatObjectsAndResultsReport() throws {

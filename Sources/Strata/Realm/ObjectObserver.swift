@@ -56,7 +56,8 @@ extension ObservableRealmObject {
         }
         let stored = keyPaths?.filter { path in !inverses.contains { path == $0.name || path.hasPrefix($0.name + ".") } }
         let mask = propertyMask(stored, binding.querySchema, className: binding.info.name)
-        let observer = ObjectObserver(object: self, mask: mask, inverses: inverses) { change in
+        let linked = LinkedKeyPath.of(keyPaths, binding, core)
+        let observer = ObjectObserver(object: self, mask: mask, inverses: inverses, linked: linked) { change in
             switch change {
             case let .change(object, properties): block(.change(unsafeDowncast(object, to: T.self), properties))
             case .deleted: block(.deleted)
@@ -82,10 +83,14 @@ final class ObjectObserver: Observer {
     /// `oldValue`. Only values, not links and lists (those are live accessors, so their old
     /// state cannot be kept this way; their `oldValue` is nil).
     private var reported: [String: Any?] = [:]
+    /// The observed key paths through relationships (`dog.name`).
+    private let linked: [LinkedKeyPath]
 
-    init(object: ObjectBase, mask: UInt64, inverses: [ModelInverse] = [], block: @escaping (ObjectChange<ObjectBase>) -> Void) {
+    init(object: ObjectBase, mask: UInt64, inverses: [ModelInverse] = [], linked: [LinkedKeyPath] = [],
+         block: @escaping (ObjectChange<ObjectBase>) -> Void) {
         self.object = object
         self.mask = mask
+        self.linked = linked
         self.block = block
         self.inverses = inverses.map { ($0, [ModelClass.forType($0.origin).name], []) }
         super.init(core: object.managingCore!)
@@ -130,25 +135,29 @@ final class ObjectObserver: Observer {
     override func deliver(_ log: ChangeLog) {
         guard let binding = object.binding, let since = advance(to: log) else { return }
         let delta = log.delta(binding.info.name, since: since)
-        guard delta.touched else {
-            let linking = linkingChanges(since: since, log)
-            if !linking.isEmpty { block(.change(object, linking)) }
-            return
+        if delta.touched {
+            let key = object.objectKey
+            let exists: Bool
+            do { exists = try core.row(binding, key) != nil } catch { return fail(error) }
+            if delta.removed(key) || !exists {
+                invalidate()
+                block(.deleted)
+                return
+            }
         }
-        let key = object.objectKey
-        let exists: Bool
-        do { exists = try core.row(binding, key) != nil } catch { return fail(error) }
-        if delta.removed(key) || !exists {
-            invalidate()
-            block(.deleted)
-            return
+        var properties = delta.touched ? directChanges(delta, binding, log, since: since) : []
+        properties += linkingChanges(since: since, log)
+        for path in linked where !properties.contains(where: { $0.name == path.property }) && path.changed(for: object, in: log, since: since) {
+            properties.append(PropertyChange(name: path.property, oldValue: nil, newValue: (object as? Object)?[path.property]))
         }
-        let linking = linkingChanges(since: since, log)
-        let changed = delta.mask(key) & mask
-        guard changed != 0 else {
-            if !linking.isEmpty { block(.change(object, linking)) }
-            return
-        }
+        if !properties.isEmpty { block(.change(object, properties)) }
+    }
+
+    /// The observed properties of the object itself that `delta` changed, with their values
+    /// as last reported and now (taking those as reported).
+    private func directChanges(_ delta: ClassDelta, _ binding: TableBinding, _ log: ChangeLog, since: UInt64) -> [PropertyChange] {
+        let changed = delta.mask(object.objectKey) & mask
+        guard changed != 0 else { return [] }
         let schema = binding.querySchema
         let names = delta.unknown ? schema.properties.filter { changed & ClassChanges.bit($0.id) != 0 }.map(\.name)
                                   : HistoryResolver.names(changed, schema)
@@ -157,11 +166,9 @@ final class ObjectObserver: Observer {
         // observing thread do.
         let previous = core.recentCommits.include(after: since, through: log.version) ? [:] : reported
         reported = observedValues()
-        let properties = names.filter(declared.contains).map { name in
+        return names.filter(declared.contains).map { name in
             PropertyChange(name: name, oldValue: previous[name] ?? nil, newValue: (object as? Object)?[name])
         }
-        if properties.isEmpty && linking.isEmpty { return }
-        block(.change(object, properties + linking))
     }
 
     override func fail(_ error: Swift.Error) { block(.error(error as NSError)) }
