@@ -82,6 +82,29 @@ final class QueueConfinementTests: StrataTestCase {
         XCTAssertEqual(queue.sync { seen }, ["value"])
     }
 
+    /// As RealmSwift's: registering on a busy queue returns at once, registers when the
+    /// queue gets to it (reporting a change made meanwhile), and a token invalidated before
+    /// then is never called.
+    func testObservingOnABusyQueueReturnsAtOnce() throws {
+        let realm = try open()
+        let item = try realm.write { realm.create(StressItem.self, value: ["id": 5, "value": 1]) }
+        let queue = DispatchQueue(label: "strata.test.busy")
+        let release = DispatchSemaphore(value: 0), changed = DispatchSemaphore(value: 0)
+        queue.async { release.wait() }
+        let calls = Mutex(0)
+        let cancelled = item.observe(on: queue) { _ in calls.withLock { $0 += 1 } }
+        cancelled.invalidate()
+        let token = item.observe(keyPaths: ["value"], on: queue) { change in
+            if case .change(_, let properties) = change, properties.map(\.name) == ["value"] { changed.signal() }
+        }
+        defer { token.invalidate() }
+        try realm.write { item.value = 2 }  // before the queue registers the observer
+        release.signal()
+        wait(changed, "the change made before the registration")
+        queue.sync {}
+        XCTAssertEqual(calls.withLock { $0 }, 0, "invalidated before its registration")
+    }
+
     func testAQueueConfinedRealmHearsAnotherProcessCommit() throws {
         let configuration = try open().configuration
         let queue = DispatchQueue(label: "strata.test.process")

@@ -139,7 +139,7 @@ final class NotificationHub {
     /// Before a `write(withoutNotifying:)` block runs (in the write transaction, before any
     /// change): the skipped observers hear what happened up to this version.
     func catchUp(_ tokens: [NotificationToken], _ core: RealmCore) {
-        let skipped = tokens.compactMap { $0 as? Observer }.filter { $0.core === core && !$0.isInvalidated }
+        let skipped = tokens.compactMap(\.registeredObserver).filter { $0.core === core && !$0.isInvalidated }
         guard !skipped.isEmpty else { return }
         do {
             let log = try ChangeLog(core, since: skipped.map(\.version).min() ?? 0)
@@ -153,11 +153,12 @@ final class NotificationHub {
     /// the `Realm.observe` blocks run now (as RealmSwift's do, inside the commit), and the
     /// other observers hear on the run loop's next turn.
     func committed(_ core: RealmCore, skipping tokens: [NotificationToken]) {
-        for observer in tokens.compactMap({ $0 as? Observer }) where observer.core === core && !observer.isInvalidated {
+        let skippedObservers = tokens.compactMap(\.registeredObserver)
+        for observer in skippedObservers where observer.core === core && !observer.isInvalidated {
             observer.rebase()
         }
         let version = core.version
-        let skipped = Set(tokens.map { ObjectIdentifier($0) })
+        let skipped = Set(skippedObservers.map { ObjectIdentifier($0) })
         for case let observer as RealmObserver in observers.map(\.observer)
         where !observer.isInvalidated && !skipped.contains(ObjectIdentifier(observer)) {
             observer.didChange(to: version, committedHere: true)
@@ -337,20 +338,30 @@ func deliveryQueue(_ core: RealmCore, _ queue: DispatchQueue?) -> DispatchQueue?
     return queue
 }
 
-/// Registers an observer of `value` that runs on `queue`: on the queue, `value` is found
-/// again in the Realm confined to that queue (the same file, opened there at its newest
-/// version), and `register` observes it there, so callbacks get that Realm's objects.
+/// Registers an observer of `value` that runs on `queue`, when the queue gets to it (the
+/// token is returned at once): on the queue, `value` is found again in the Realm confined to
+/// that queue (the same file, opened there at its newest version), and `register` observes it
+/// there, so callbacks get that Realm's objects. An object observer then reports what changed
+/// since the caller's version, so a commit made before the registration is not lost; a value
+/// gone by then is not observed.
 func observe<T: Relocatable>(_ value: T, on queue: DispatchQueue, register: @escaping (T) -> NotificationToken) -> NotificationToken {
-    guard let configuration = value.relocationCore?.configuration else {
+    guard let core = value.relocationCore else {
         preconditionFailure("Only values managed by a Realm support change notifications")
     }
-    let locator = value.locator
-    return queue.sync {
-        let realm: Realm
-        do { realm = try Realm(configuration: configuration, queue: queue) } catch { trap(error) }
-        guard let found = locator(realm.core) as? T else {
-            preconditionFailure("The observed value no longer exists in the newest version, so it cannot be observed on another queue")
+    let configuration = core.configuration, locator = value.locator, since = core.version
+    let token = QueuedRegistration()
+    queue.async {
+        token.register {
+            let realm: Realm
+            do { realm = try Realm(configuration: configuration, queue: queue) } catch { trap(error) }
+            guard let found = locator(realm.core) as? T else { return nil }
+            let observer = register(found)
+            if let observer = observer as? ObjectObserver, since < observer.version {
+                observer.version = since
+                realm.core.notifications.schedule(realm.core)
+            }
+            return observer
         }
-        return register(found)
     }
+    return token
 }

@@ -33,7 +33,7 @@ final class SkippedWrite: @unchecked Sendable {
     /// `committing`'s file (one per Realm); called in the write transaction, before its commit.
     static func register(_ tokens: [NotificationToken], committing: RealmCore) -> [SkippedWrite] {
         var byCore: [ObjectIdentifier: [Observer]] = [:]
-        for case let observer as Observer in tokens where observer.core !== committing && !observer.isInvalidated
+        for observer in tokens.compactMap(\.registeredObserver) where observer.core !== committing && !observer.isInvalidated
             && observer.core.file === committing.file && observer.core.confinement.queue != nil {
             byCore[ObjectIdentifier(observer.core), default: []].append(observer)
         }
