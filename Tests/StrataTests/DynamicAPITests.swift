@@ -67,6 +67,7 @@ final class DynamicAPITests: StrataTestCase {
         let dynamic = try XCTUnwrap(realm.dynamicObject(ofType: "DynOwner", forPrimaryKey: 1))
         XCTAssertEqual(dynamic, realm.dynamicObject(ofType: "DynOwner", forPrimaryKey: 1), "the same stored object")
         XCTAssertEqual(dynamic["name"] as? String, typed.name)
+        XCTAssertTrue(dynamic.isSameObject(as: typed) && typed.isSameObject(as: dynamic), "a dynamic and a typed accessor of one object")
         XCTAssertNil(realm.dynamicObject(ofType: "DynOwner", forPrimaryKey: 99))
         XCTAssertTrue(owners.contains(dynamic))
     }
