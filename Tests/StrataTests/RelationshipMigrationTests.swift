@@ -283,6 +283,8 @@ final class RelationshipMigrationTests: StrataTestCase {
                 let company = companies[name] ?? migration.create("RmCompany", value: ["name": name + " Ltd"])
                 companies[name] = company
                 new!["owner"] = company
+                XCTAssertTrue((new!["owner"] as? DynamicObject)?.isSameObject(as: company) ?? false, "the link reads back the object set")
+                XCTAssertEqual(new!["owner"] as? DynamicObject, company)
             }
         })
         let dogs = realm.objects(RmDogToCompany.self)

@@ -87,13 +87,18 @@ public final class DynamicObject: Object {
     }
 
     /// Migration objects are equal when they are the same object of one migration; managed
-    /// ones as any object (the same stored object).
+    /// ones as any object.
     public override func isEqual(_ object: Any?) -> Bool {
         guard migrationContext != nil else { return super.isEqual(object) }
-        guard let other = object as? DynamicObject else { return false }
-        if other === self { return true }
-        return other.migrationContext === migrationContext
-            && other.dynamicClassName == dynamicClassName && other.dynamicKey == dynamicKey
+        return (object as? ObjectBase).map(isSameStoredObject) ?? false
+    }
+
+    /// A migration object is the same object as another of the same migration, class and key.
+    override func isSameStoredObject(_ other: ObjectBase) -> Bool {
+        guard migrationContext != nil else { return super.isSameStoredObject(other) }
+        guard let other = other as? DynamicObject else { return false }
+        return other === self || (other.migrationContext === migrationContext
+            && other.dynamicClassName == dynamicClassName && other.dynamicKey == dynamicKey)
     }
 
     public override var hash: Int { migrationContext == nil ? super.hash : Int(truncatingIfNeeded: dynamicKey) }
