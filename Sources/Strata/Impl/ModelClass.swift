@@ -242,8 +242,8 @@ final class ModelClass: @unchecked Sendable {
             if info.type == .link && !info.isOptional && !info.isList {
                 throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' links to an object and must be optional ('\(propertyName): \(info.linkTarget.map { String(describing: $0) } ?? "Object")?')")
             }
-            if info.isSet || info.isMap, let target = info.linkTarget, target is EmbeddedObject.Type {
-                throw Realm.Error(.invalidInput, "\(info.isSet ? "Set" : "Map") property '\(name).\(propertyName)' cannot contain embedded objects ('\(target.className())'): use a List")
+            if info.isSet, let target = info.linkTarget, target is EmbeddedObject.Type {
+                throw Realm.Error(.invalidInput, "Set property '\(name).\(propertyName)' cannot contain embedded objects ('\(target.className())'): use a List or a Map")
             }
             // (A `let` map, RealmSwift's older form, may declare its object values non-optional.)
             if info.isMap && info.type == .link && !info.isOptional && !(field is any CollectionField.Type) {
