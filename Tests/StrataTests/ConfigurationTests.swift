@@ -185,7 +185,13 @@ final class ConfigurationTests: StrataTestCase {
     }
 
     func testSchemaVersionAtURL() throws {
-        XCTAssertThrowsError(try schemaVersionAtURL(fileURL()))
+        XCTAssertThrowsError(try schemaVersionAtURL(fileURL())) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidDatabase, "as RealmSwift: not initialized")
+            XCTAssertEqual((error as? Realm.Error)?.localizedDescription, "Realm at path '\(self.fileURL().path)' has not been initialized.")
+        }
+        XCTAssertThrowsError(try schemaVersionAtURL(URL(fileURLWithPath: "/dev/null"))) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .fileAccess, "\(error)")
+        }
         try closingRealms {
             _ = try Realm(configuration: Realm.Configuration(fileURL: fileURL(), schemaVersion: 7, objectTypes: [Note.self]))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import StrataStorage
 
 /// The objects handed to a migration block: untyped, subscripted by property name
@@ -62,10 +63,18 @@ public final class Migration {
     }
 }
 
-/// The schema version stored in the file at `fileURL`. Throws `.fileNotFound` when there is no
-/// file and `.invalidDatabase` when it is not an initialised Strata database.
+/// The schema version stored in the file at `fileURL`. Throws, as RealmSwift's does,
+/// `.invalidDatabase` when there is no file ("has not been initialized") or it is not an
+/// initialised Strata database, and `.fileAccess` when it is not a regular file.
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
     let path = fileURL.standardizedFileURL.path
+    var status = stat()
+    if stat(path, &status) != 0, errno == ENOENT {
+        throw Realm.Error(.invalidDatabase, "Realm at path '\(path)' has not been initialized.", path: path)
+    }
+    if status.st_mode & S_IFMT != S_IFREG {
+        throw Realm.Error(.fileAccess, "Cannot read the schema version of '\(path)': it is not a regular file", path: path)
+    }
     return try translatingErrors(path: path) {
         let key = try EncryptionKey(encryptionKey)
         let file = try StorageFile.open(path: path, options: .init(readOnly: StorageFile.openInstance(path: path) == nil, encryptionKey: key))
