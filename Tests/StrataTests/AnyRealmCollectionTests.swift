@@ -78,6 +78,7 @@ final class AnyRealmCollectionTests: StrataTestCase {
             XCTAssertEqual(dogs.average(of: \.age), dogs.average(ofProperty: "age") as Int?, kind)
             XCTAssertEqual(dogs.sorted(by: \.name, ascending: false).map(\.name), kind == "set" ? ["Rex", "Bo"] : ["Rex", "Bo", "Ace"], kind)
             XCTAssertEqual(dogs.sorted(by: \.age).first?.name, kind == "set" ? "Bo" : "Ace", kind)
+            XCTAssertEqual(dogs.sorted(by: [SortDescriptor(keyPath: \Dog.age, ascending: false)]).first?.name, "Rex", kind)
             let names = dogs.value(forKey: "name")  // a set's as a set, as RealmSwift's
             XCTAssertEqual(kind == "set" ? (names as? Set<String>)?.count : (names as? [String])?.count, expected, kind)
             XCTAssertEqual(dogs.where { $0.age == 9 }.count, 1, kind)

@@ -106,10 +106,9 @@ public struct SortDescriptor: ExpressibleByStringLiteral, Equatable, CustomStrin
         self.ascending = ascending
     }
 
-    /// Sorts by a Swift key path (`\Dog.name`).
+    /// Sorts by the persisted property a Swift key path reads (`\Dog.name`, `\Dog.owner?.name`).
     public init<Element: ObjectBase>(keyPath: PartialKeyPath<Element>, ascending: Bool = true) {
-        let text = String(describing: keyPath)
-        self.init(keyPath: String(text.drop { $0 != "." }.dropFirst()), ascending: ascending)
+        self.init(keyPath: _name(for: keyPath), ascending: ascending)
     }
 
     /// `"name"` as an ascending sort.
