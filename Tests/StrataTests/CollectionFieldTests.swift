@@ -80,6 +80,9 @@ final class CollectionFieldTests: StrataTestCase {
         try realm.write { dogs?.append(Dog(value: ["id": 50, "name": "Kept"])) }
         XCTAssertEqual(dogs?.first?.name, "Kept", "a collection outliving its accessor reads and writes its stored object")
         XCTAssertEqual(realm.object(ofType: LetKennel.self, forPrimaryKey: 9)?.dogs.count, 1)
+        XCTAssertFalse(dogs?.isInvalidated ?? true)
+        realm.invalidate()
+        XCTAssertTrue(dogs?.isInvalidated ?? false, "invalidate() invalidates a collection read before it")
     }
 
     func testInitialisingFromValuesFillsTheFields() throws {

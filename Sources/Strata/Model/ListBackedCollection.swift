@@ -14,7 +14,7 @@ protocol ListBackedCollection: RealmCollection, StoredCollection {
 
 extension ListBackedCollection {
     public var realm: Realm? { store.map { Realm(core: $0.core) } }
-    public var isInvalidated: Bool { store?.owner.isInvalidated ?? false }
+    public var isInvalidated: Bool { store?.isInvalidated ?? false }
     public var count: Int { store.map { $0.read { try $0.count() } } ?? unmanaged.count }
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }

@@ -12,6 +12,9 @@ final class ListStore {
     private weak var fieldOwner: ObjectBase?
     /// The owner's binding, to make an accessor of it again.
     private let ownerBinding: TableBinding
+    /// The Realm's `invalidations` when the store was made: a later `invalidate()` invalidates
+    /// the collection, whichever accessor of the owner it reads through.
+    private let madeAtInvalidations: UInt32
     let ownerKey: ObjectKey
     /// The list property's declaration index in the owner's class; nil for a list reached by
     /// name through the dynamic API (`Object.dynamicList`), whose elements are `DynamicObject`s.
@@ -28,6 +31,7 @@ final class ListStore {
         heldOwner = inOwnersField ? nil : owner
         fieldOwner = inOwnersField ? owner : nil
         core = owner.managingCore!
+        madeAtInvalidations = core.invalidations
         ownerKey = owner.objectKey
         self.index = index
         let binding = owner.binding!
@@ -47,6 +51,7 @@ final class ListStore {
         heldOwner = owner
         let core = owner.managingCore!
         self.core = core
+        madeAtInvalidations = core.invalidations
         ownerKey = owner.objectKey
         index = nil
         ownerBinding = owner.binding!
@@ -66,6 +71,9 @@ final class ListStore {
 
     /// The object owning the collection.
     var owner: ObjectBase { heldOwner ?? fieldOwner ?? core.object(ObjectBase.self, ownerBinding, ownerKey) }
+
+    /// Whether the Realm was invalidated since the store was made, or the owner deleted.
+    var isInvalidated: Bool { core.invalidations != madeAtInvalidations || owner.isInvalidated }
 
     /// The list at declaration `index` of `owner`'s class or, for a nil `index`, the dynamic
     /// list `property` (for a list found again on another accessor of its object).

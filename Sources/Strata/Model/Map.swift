@@ -61,7 +61,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     public var realm: Realm? { store.map { Realm(core: $0.core) } }
 
     /// Whether the map can no longer be read (its object was deleted).
-    public var isInvalidated: Bool { store?.owner.isInvalidated ?? false }
+    public var isInvalidated: Bool { store?.isInvalidated ?? false }
 
     /// The number of entries.
     public var count: Int { store.map { $0.read { try $0.count() } } ?? unmanaged.count }
