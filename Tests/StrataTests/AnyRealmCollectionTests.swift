@@ -93,6 +93,23 @@ final class AnyRealmCollectionTests: StrataTestCase {
         XCTAssertEqual(ratings.index(matching: NSPredicate { rating, _ in (rating as! Int) < 2 }), 1)
     }
 
+    /// As RealmSwift's: an unmanaged list's or set's aggregates are computed from its objects.
+    func testUnmanagedCollectionsAggregateTheirObjects() {
+        let kennel = DogPound(value: ["id": 1])
+        for (id, age) in [(1, 9), (2, 3), (3, 5)] { kennel.dogs.append(Dog(value: ["id": id, "age": age, "born": Date(timeIntervalSince1970: Double(id))])) }
+        kennel.favourites.insert(objectsIn: kennel.dogs)
+        for dogs in [AnyRealmCollection(kennel.dogs), AnyRealmCollection(kennel.favourites)] {
+            XCTAssertEqual(dogs.min(ofProperty: "age") as Int?, 3)
+            XCTAssertEqual(dogs.max(of: \.age), 9)
+            XCTAssertEqual(dogs.sum(ofProperty: "age") as Int, 17)
+            XCTAssertEqual(dogs.average(ofProperty: "age") as Double?, 17.0 / 3)
+            XCTAssertEqual(dogs.max(ofProperty: "born") as Date?, Date(timeIntervalSince1970: 3))
+        }
+        XCTAssertEqual(kennel.dogs.sum(of: \.age), 17)
+        XCTAssertNil(DogPound().dogs.min(ofProperty: "age") as Int?, "none: nil")
+        XCTAssertEqual(DogPound().dogs.sum(ofProperty: "age") as Int, 0)
+    }
+
     func testWrappingIsLiveAndWrapsOnce() throws {
         let (realm, kennel) = try populated()
         let dogs = AnyRealmCollection(kennel.dogs)

@@ -53,20 +53,26 @@ extension ListBackedCollection {
         results.distinct(by: keyPaths)
     }
 
+    // Aggregates: of the stored objects, or of an unmanaged collection's objects.
+
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        results.min(ofProperty: property)
+        guard store == nil else { return results.min(ofProperty: property) }
+        return AggregateResult.extreme(of: property, in: unmanaged, greatest: false)
     }
 
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        results.max(ofProperty: property)
+        guard store == nil else { return results.max(ofProperty: property) }
+        return AggregateResult.extreme(of: property, in: unmanaged, greatest: true)
     }
 
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        results.sum(ofProperty: property)
+        guard store == nil else { return results.sum(ofProperty: property) }
+        return AggregateResult.sum(of: property, in: unmanaged)
     }
 
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        results.average(ofProperty: property)
+        guard store == nil else { return results.average(ofProperty: property) }
+        return AggregateResult.average(of: property, in: unmanaged)
     }
 
     /// The values of property `key` of the elements, in order, as key-value coding hands them

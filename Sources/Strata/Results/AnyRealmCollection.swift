@@ -51,20 +51,26 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         box.distinct(by: Array(keyPaths))
     }
 
+    // Aggregates: of the stored objects, or of an unmanaged collection's objects.
+
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        box.results.min(ofProperty: property)
+        if let results = box.queryResults { return results.min(ofProperty: property) }
+        return AggregateResult.extreme(of: property, in: self, greatest: false)
     }
 
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        box.results.max(ofProperty: property)
+        if let results = box.queryResults { return results.max(ofProperty: property) }
+        return AggregateResult.extreme(of: property, in: self, greatest: true)
     }
 
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        box.results.sum(ofProperty: property)
+        if let results = box.queryResults { return results.sum(ofProperty: property) }
+        return AggregateResult.sum(of: property, in: self)
     }
 
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        box.results.average(ofProperty: property)
+        if let results = box.queryResults { return results.average(ofProperty: property) }
+        return AggregateResult.average(of: property, in: self)
     }
 
     public func value(forKey key: String) -> Any? { box.value(forKey: key) }

@@ -127,22 +127,6 @@ extension Results {
     /// `body` returns.
     private func forEachRow(_ body: (RowView) -> Void) { state.forEachRow(body) }
 
-    /// Converts a stored value to the caller's requested Swift type.
-    private func convert<T>(_ value: StrataStorage.Value) -> T? {
-        guard let type = T.self as? any _Persistable.Type else { return ObjectiveCBridging.aggregate(value, as: T.self) }
-        let info = type._strataTypeInfo
-        let adapted: StrataStorage.Value
-        switch (info.type, value) {
-        case (.int, .double(let d)): adapted = .int(Int64(d))
-        case (.int, .float(let f)): adapted = .int(Int64(f))
-        case (.double, .int(let i)): adapted = .double(Double(i))
-        case (.double, .float(let f)): adapted = .double(Double(f))
-        case (.float, .int(let i)): adapted = .float(Float(i))
-        case (.float, .double(let d)): adapted = .float(Float(d))
-        case (.int, .int), (.double, .double), (.float, .float), (.date, .date), (.decimal128, .decimal128): adapted = value
-        case (.double, .decimal128(let d)): adapted = .double(d.doubleValue)
-        default: return nil
-        }
-        return type._strataFrom(_StrataValue(adapted)) as? T
-    }
+    /// Converts an aggregate's stored value to the caller's requested Swift type.
+    private func convert<T>(_ value: StrataStorage.Value) -> T? { AggregateResult.convert(value) }
 }
