@@ -36,9 +36,5 @@ final class PhoneBook: Object {
 }
 
 /// A map of embedded objects, which a schema refuses (for now: owners are links and lists).
-final class PhoneDirectory: Object {
-    @Persisted var phones: Map<String, Phone?>
-}
-
 /// The classes of the embedded-object tests.
 let embeddedTypes: [ObjectBase.Type] = [Tenant.self, Address.self, Coordinates.self, Phone.self]

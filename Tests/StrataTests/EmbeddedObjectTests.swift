@@ -124,12 +124,6 @@ final class EmbeddedObjectTests: StrataTestCase {
         }
     }
 
-    func testAMapCannotHoldEmbeddedObjects() {
-        XCTAssertThrowsError(try ModelClass.of(PhoneDirectory.self)) { error in
-            XCTAssertTrue("\(error)".contains("Map property 'PhoneDirectory.phones' cannot contain embedded objects ('Phone')"), "\(error)")
-        }
-    }
-
     func testAddingAnOwnerGraphAddsItsEmbeddedObjects() throws {
         let realm = try open()
         let resident = Tenant(value: ["id": 1, "address": ["city": "Oslo"], "addresses": [["city": "Bergen"]]])

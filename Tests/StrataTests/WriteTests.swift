@@ -151,6 +151,20 @@ final class WriteTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Dog.self).map(\.id).sorted(), [1, 3], "the abandoned write was cancelled")
     }
 
+    /// As RealmSwift's: `create` copies objects of another Realm's file, nested ones too.
+    func testCreateCopiesObjectsOfAnotherRealm() throws {
+        let first = try openRealm("first.strata", types: [Walker.self, Pup.self])
+        let second = try openRealm("second.strata", types: [Walker.self, Pup.self])
+        let walker = try first.write { first.create(Walker.self, value: ["id": 1, "name": "Jane", "dogs": [["name": "Rex", "age": 3]]]) }
+        let copy = try second.write { second.create(Walker.self, value: walker) }
+        XCTAssertEqual(copy.realm, second)
+        XCTAssertEqual(copy.dogs.map(\.name), ["Rex"])
+        XCTAssertEqual(second.objects(Pup.self).count, 1, "the nested object is copied")
+        XCTAssertEqual(first.objects(Pup.self).count, 1)
+        try second.write { second.create(Walker.self, value: ["id": 2, "dogs": [walker.dogs[0]]]) }
+        XCTAssertEqual(second.objects(Pup.self).count, 2)
+    }
+
     func testDuplicatePrimaryKeyThrowsFromThrowingAddAndKeepsEarlierCommits() throws {
         let realm = try openRealm()
         try realm.write { realm.add(Dog(value: ["id": 1, "name": "A"])) }

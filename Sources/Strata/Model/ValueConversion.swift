@@ -9,19 +9,20 @@ enum ValueConversion {
     /// Values by declaration index from a dictionary, an array in declaration order, or an
     /// object. nil entries mean "not given" (keep the default or the existing value). A link
     /// given as a dictionary or an array becomes an unmanaged object of the target class, and
-    /// with `copyingEmbedded` so does a managed embedded object (`create` copies them).
-    static func values(from value: Any, for info: ModelClass, copyingEmbedded: Bool = false) throws -> [_StrataValue?] {
+    /// with a `destination` (`create` copies them into it) so does a managed embedded object,
+    /// or an object of another file, as in RealmSwift.
+    static func values(from value: Any, for info: ModelClass, copyingInto destination: RealmCore? = nil) throws -> [_StrataValue?] {
         var result = [_StrataValue?](repeating: nil, count: info.properties.count)
         switch value {
         case let dictionary as [String: Any?]:
             for (index, property) in info.properties.enumerated() {
                 guard let given = dictionary[property.name] else { continue }
-                result[index] = try self.value(given, for: property, className: info.name, copyingEmbedded: copyingEmbedded)
+                result[index] = try self.value(given, for: property, className: info.name, copyingInto: destination)
             }
         case let dictionary as NSDictionary:
             for (index, property) in info.properties.enumerated() {
                 guard let given = dictionary[property.name] else { continue }
-                result[index] = try self.value(given, for: property, className: info.name, copyingEmbedded: copyingEmbedded)
+                result[index] = try self.value(given, for: property, className: info.name, copyingInto: destination)
             }
         case let array as [Any?]:
             // As in RealmSwift: values in declaration order; missing trailing ones take defaults.
@@ -29,14 +30,14 @@ enum ValueConversion {
                 throw Realm.Error(.invalidInput, "Invalid array input: more values (\(array.count)) than properties (\(info.properties.count)) of '\(info.name)' (\(info.properties.map(\.name).joined(separator: ", ")))")
             }
             for (index, property) in info.properties.enumerated().prefix(array.count) {
-                result[index] = try self.value(array[index], for: property, className: info.name, copyingEmbedded: copyingEmbedded)
+                result[index] = try self.value(array[index], for: property, className: info.name, copyingInto: destination)
             }
         case let object as Object:
             let sourceInfo = try ModelClass.of(type(of: object))
             for (index, property) in info.properties.enumerated() {
                 guard let i = sourceInfo.index(of: property.name) else { continue }
                 result[index] = try self.value(sourceInfo.properties[i].field.swiftValue(object.storedValue(i)),
-                                               for: property, className: info.name, copyingEmbedded: copyingEmbedded)
+                                               for: property, className: info.name, copyingInto: destination)
             }
         default:
             throw Realm.Error(.invalidInput, "Invalid value for '\(info.name)': expected a dictionary, an array or an object, got \(type(of: value))")
@@ -45,11 +46,11 @@ enum ValueConversion {
     }
 
     /// One value for a declared property; a link takes an object of the target class, or a
-    /// dictionary or array to build an unmanaged one from. With `copyingEmbedded`, a managed
-    /// embedded object is given as an unmanaged copy of itself.
+    /// dictionary or array to build an unmanaged one from. With a `destination`, a managed
+    /// embedded object, or an object of another file, is given as an unmanaged copy of itself.
     static func value(_ given: Any?, for property: ModelProperty, className: String,
-                      copyingEmbedded: Bool = false) throws -> _StrataValue {
-        if property.schema.isList { return try list(given, for: property, className: className, copyingEmbedded: copyingEmbedded) }
+                      copyingInto destination: RealmCore? = nil) throws -> _StrataValue {
+        if property.schema.isList { return try list(given, for: property, className: className, copyingInto: destination) }
         if property.schema.type == .mixed, let object = heldObject(given) { return object._strataValue }
         guard let target = property.linkTarget else {
             return _StrataValue(try value(given, for: property.schema, className: className))
@@ -62,10 +63,12 @@ enum ValueConversion {
             guard name == property.schema.linkTarget else {
                 throw mismatch(given, property.schema, className, reason: "expected a '\(property.schema.linkTarget ?? "")' object")
             }
-            guard copyingEmbedded, object is EmbeddedObject, object.managingCore != nil else { return object._strataValue }
-            return try unmanagedObject(target, from: object, copyingEmbedded: true)
+            guard let destination, let core = object.managingCore, object is EmbeddedObject || core.file !== destination.file else {
+                return object._strataValue
+            }
+            return try unmanagedObject(target, from: object, copyingInto: destination)
         case let nested?:
-            return try unmanagedObject(target, from: nested, copyingEmbedded: copyingEmbedded)
+            return try unmanagedObject(target, from: nested, copyingInto: destination)
         }
     }
 
@@ -79,10 +82,10 @@ enum ValueConversion {
     }
 
     /// A new unmanaged object of class `target` from a dictionary, an array or an object.
-    private static func unmanagedObject(_ target: ObjectBase.Type, from nested: Any, copyingEmbedded: Bool) throws -> _StrataValue {
+    private static func unmanagedObject(_ target: ObjectBase.Type, from nested: Any, copyingInto destination: RealmCore?) throws -> _StrataValue {
         let object = target.init()
         let info = try ModelClass.of(target)
-        for (index, v) in try values(from: nested, for: info, copyingEmbedded: copyingEmbedded).enumerated() {
+        for (index, v) in try values(from: nested, for: info, copyingInto: destination).enumerated() {
             if let v { info.properties[index].field.setValue(v, at: info.field(index, of: object)) }
         }
         return _StrataValue(.link(0), object: object)
@@ -91,8 +94,8 @@ enum ValueConversion {
     /// A list's elements from an array, or a Realm collection (`List`, `MutableSet`, `Results`,
     /// `LinkingObjects`, `AnyRealmCollection`); each element as the list's element type takes it.
     private static func list(_ given: Any?, for property: ModelProperty, className: String,
-                             copyingEmbedded: Bool) throws -> _StrataValue {
-        if property.schema.isMap { return try map(given, for: property, className: className, copyingEmbedded: copyingEmbedded) }
+                             copyingInto destination: RealmCore?) throws -> _StrataValue {
+        if property.schema.isMap { return try map(given, for: property, className: className, copyingInto: destination) }
         let items: [Any?]
         switch flatten(given) {
         case nil, is NSNull: items = []
@@ -103,13 +106,13 @@ enum ValueConversion {
             throw mismatch(given, property.schema, className, reason: "expected an array for a list")
         }
         let element = elementProperty(of: property)
-        return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className, copyingEmbedded: copyingEmbedded) })
+        return _StrataValue(.null, collection: try items.map { try value($0, for: element, className: className, copyingInto: destination) })
     }
 
     /// A map's entries from a dictionary (or a Map); each value as the map's value type takes
     /// it, each key checked.
     private static func map(_ given: Any?, for property: ModelProperty, className: String,
-                            copyingEmbedded: Bool) throws -> _StrataValue {
+                            copyingInto destination: RealmCore?) throws -> _StrataValue {
         let entries: [String: Any?]
         switch flatten(given) {
         case nil, is NSNull: entries = [:]
@@ -126,7 +129,7 @@ enum ValueConversion {
         let keys = entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for k in keys { try translatingErrors { try StrataStorage.ListStore.checkMapKey(k) } }
         let element = elementProperty(of: property)
-        return _StrataValue(.null, collection: MapContents(keys: keys, values: try keys.map { try value(entries[$0]!, for: element, className: className, copyingEmbedded: copyingEmbedded) }))
+        return _StrataValue(.null, collection: MapContents(keys: keys, values: try keys.map { try value(entries[$0]!, for: element, className: className, copyingInto: destination) }))
     }
 
     /// The property a list's, set's or map's single element is converted as.

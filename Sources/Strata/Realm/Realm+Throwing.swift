@@ -31,7 +31,7 @@ public extension Realm {
         core.checkWrite()
         if type is EmbeddedObject.Type { throw Self.embeddedOnItsOwn(type, "created") }
         let info = try ModelClass.of(type)
-        let given = try ValueConversion.values(from: value, for: info, copyingEmbedded: true)
+        let given = try ValueConversion.values(from: value, for: info, copyingInto: core)
         let (binding, key) = try GraphWrite.run(core) { try $0.upsert(info, values: given, update: update) }
         return core.object(type, binding, key)
     }
