@@ -30,11 +30,10 @@ final class KeyedAddress: EmbeddedObject {
     @Persisted(primaryKey: true) var id = 0
 }
 
-/// A set of embedded objects: a schema error (RealmSwift keeps them in lists only).
+/// A set of embedded objects: a schema error (RealmSwift keeps them in lists and maps only).
 final class PhoneBook: Object {
     @Persisted var phones: MutableSet<Phone>
 }
 
-/// A map of embedded objects, which a schema refuses (for now: owners are links and lists).
 /// The classes of the embedded-object tests.
 let embeddedTypes: [ObjectBase.Type] = [Tenant.self, Address.self, Coordinates.self, Phone.self]
