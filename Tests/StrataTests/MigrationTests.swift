@@ -148,6 +148,19 @@ final class MigrationTests: StrataTestCase {
         XCTAssertEqual(realm.configuration.schemaVersion, 1)
     }
 
+    func testMigrationObjectsHandOutNumbersAsNSNumber() throws {
+        try seedPeople()
+        let numbers = Counter()
+        try closingRealms {
+            _ = try Realm(configuration: config(1, [PersonV1.self]) { migration, _ in
+                migration.enumerateObjects(ofType: "Person") { old, _ in
+                    if let age = old!["age"], age is NSNumber, age is Int { numbers.add() }
+                }
+            })
+        }
+        XCTAssertEqual(numbers.value, 2, "as RealmSwift's migration objects")
+    }
+
     func testTheBlockRunsOnceAndNotAgain() throws {
         try seedPeople()
         let calls = Counter()

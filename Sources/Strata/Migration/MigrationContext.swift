@@ -264,7 +264,9 @@ final class MigrationContext {
                 guard case .link(let k) = row.value(property), let target = property.linkTarget else { return nil }
                 return DynamicObject(self, className: target, key: k, old: object.isOldObject)
             }
-            return swiftValue(row.value(property), property, old: object.isOldObject)
+            // Numbers as `NSNumber`, as key-value coding and RealmSwift's migration objects hand
+            // them out (`oldObject!["int8Col"] is Int`).
+            return KeyValueCoding.bridged(swiftValue(row.value(property), property, old: object.isOldObject))
         }
     }
 
