@@ -45,7 +45,13 @@ final class FileErrorTests: StrataTestCase {
     func testMissingFileCannotBeOpenedReadOnly() {
         var config = configuration()
         config.readOnly = true
-        assertOpenFails(config, .fileNotFound, mentioning: "does not exist")
+        assertOpenFails(config, .fileNotFound, mentioning: "Failed to open Realm file at path '\(fileURL().path)': No such file or directory")
+    }
+
+    func testAFileTooSmallToHoldItsMetaPagesIsRefused() throws {
+        try Data([0x2a]).write(to: fileURL())
+        assertOpenFails(configuration(types: [Dog.self]), .invalidDatabase,
+                        mentioning: "Failed to open Realm file at path '\(fileURL().path)': file is non-empty but too small (1 bytes) to be a valid Realm.")
     }
 
     func testTruncatedFileIsRefused() throws {

@@ -4,6 +4,9 @@ import LMDB
 
 /// The checks that turn a bad path or a bad file into a clear error before LMDB maps it.
 enum FileChecks {
+    /// The smallest page LMDB writes (its meta pages are one page each).
+    private static let minimumPageSize = 4096
+
     /// Checks the path itself: its directory exists, it is not a directory, and a read-only
     /// open finds a non-empty file.
     static func checkBeforeOpen(path: String, readOnly: Bool) throws {
@@ -23,8 +26,13 @@ enum FileChecks {
             if size == 0, readOnly {
                 throw StorageError(.invalidDatabase, "Cannot open '\(path)' read-only: the file is empty (a new database can only be created read-write)")
             }
+            // Smaller than the two meta pages every database begins with (RealmSwift's words).
+            if size > 0, size < 2 * minimumPageSize {
+                throw StorageError(.invalidDatabase, "Failed to open Realm file at path '\(path)': file is non-empty but too small (\(size) bytes) to be a valid Realm.")
+            }
         } else if readOnly {
-            throw StorageError(.fileNotFound, "Cannot open '\(path)' read-only: the file does not exist")
+            // RealmSwift's words: the file a read-only open needs does not exist.
+            throw StorageError(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory")
         }
     }
 
