@@ -59,6 +59,15 @@ final class MapTests: StrataTestCase {
         assertConsistent()
     }
 
+    func testAnEmptyArrayIsAnEmptyMapAndANilValueReadsAsNSNull() throws {
+        let realm = try open()
+        let pantry = try realm.write { realm.create(Pantry.self, value: ["id": 1, "stock": [], "notes": ["a": nil, "b": "x"]]) }
+        XCTAssertEqual(pantry.stock.count, 0, "as RealmSwift: [] for a map is an empty map")
+        XCTAssertTrue(pantry.notes.value(forKey: "a") is NSNull, "a key holding nil")
+        XCTAssertEqual(pantry.notes.value(forKey: "b") as? String, "x")
+        XCTAssertNil(pantry.notes.value(forKey: "c"), "no such key")
+    }
+
     func testOptionalValuesStoreNilUnderAKey() throws {
         let realm = try open()
         let pantry = try realm.write { realm.create(Pantry.self, value: ["id": 1]) }

@@ -27,8 +27,8 @@ extension Map {
     }
 
     /// The value under `key` as key-value coding hands it out (numbers as `NSNumber`, a mixed
-    /// value as what it holds), or nil when there is none.
+    /// value as what it holds, nil as `NSNull`), or nil when there is none.
     public func value(forKey key: String) -> AnyObject? {
-        object(forKey: Key._strataMapKey(key)).flatMap { KeyValueCoding.bridged($0) }.map { $0 as AnyObject }
+        object(forKey: Key._strataMapKey(key)).map(ObjectiveCBridging.object)
     }
 }

@@ -293,9 +293,9 @@ open class ObjectBase: NSObject {
         guard let a = binding, let b = other.binding, let ca = managingCore, let cb = other.managingCore else { return false }
         // Frozen Realms are shared per version: the same version is the same frozen core.
         let sameVersion = ca.isFrozen == cb.isFrozen && (ca.isFrozen ? ca === cb : ca.file === cb.file)
-        // Each Realm binds the dynamic API's classes itself: those compare by name (with each
-        // other and with the program's class of that name).
-        let sameClass = a.info === b.info || ((a.info.isDynamic || b.info.isDynamic) && a.info.name == b.info.name)
+        // Classes compare by stored name: the dynamic API's, bound by each Realm, and two Swift
+        // classes stored as one (`_realmObjectName()`).
+        let sameClass = a.info === b.info || a.info.name == b.info.name
         return sameClass && sameVersion && objectKey == other.objectKey
     }
 

@@ -116,6 +116,7 @@ enum ValueConversion {
         let entries: [String: Any?]
         switch flatten(given) {
         case nil, is NSNull: entries = [:]
+        case let array as [Any?] where array.isEmpty: entries = [:]  // an empty map, as RealmSwift takes `[]`
         case let dictionary as [String: Any?]: entries = dictionary
         case let dictionary as NSDictionary:
             entries = try Dictionary(uniqueKeysWithValues: dictionary.map { k, v in
