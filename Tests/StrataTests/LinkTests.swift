@@ -107,14 +107,17 @@ final class LinkTests: StrataTestCase {
         assertConsistent()
     }
 
-    func testLinkingToADeletedObjectOrAnotherRealmIsRefused() throws {
+    func testLinkingToAnotherRealmsObjectIsRefusedAndCreateCopiesIt() throws {
         let realm = try openRealm(types: [Hound.self])
         let other = try openRealm("other.strata", types: [Hound.self])
         let stranger = Owner(value: ["id": 7])
         try other.write { other.add(stranger) }
         try realm.write { realm.add(Hound(value: ["name": "Rex"])) }
         let rex = try XCTUnwrap(realm.objects(Hound.self).first)
-        XCTAssertThrowsError(try realm.write { try realm.throwingCreate(Hound.self, value: ["name": "X", "owner": stranger]) })
+        XCTAssertThrowsError(try realm.write { try realm.throwingAdd(Hound(value: ["name": "X", "owner": stranger])) })
+        let created = try realm.write { try realm.throwingCreate(Hound.self, value: ["name": "X", "owner": stranger]) }
+        XCTAssertEqual(created.owner?.realm, realm, "create copies it, as RealmSwift's does")
+        XCTAssertEqual(stranger.realm, other, "the original stays where it was")
         _ = rex
         assertConsistent()
     }

@@ -163,6 +163,10 @@ final class WriteTests: StrataTestCase {
         XCTAssertEqual(first.objects(Pup.self).count, 1)
         try second.write { second.create(Walker.self, value: ["id": 2, "dogs": [walker.dogs[0]]]) }
         XCTAssertEqual(second.objects(Pup.self).count, 2)
+        let unmanaged = Pup(value: ["name": "Given"])
+        try second.write { second.create(Walker.self, value: ["id": 3, "dogs": [unmanaged]]) }
+        XCTAssertNil(unmanaged.realm, "an unmanaged object given to create is copied, not adopted")
+        XCTAssertEqual(second.object(ofType: Walker.self, forPrimaryKey: 3)?.dogs.first?.name, "Given")
     }
 
     func testDuplicatePrimaryKeyThrowsFromThrowingAddAndKeepsEarlierCommits() throws {

@@ -9,8 +9,8 @@ enum ValueConversion {
     /// Values by declaration index from a dictionary, an array in declaration order, or an
     /// object. nil entries mean "not given" (keep the default or the existing value). A link
     /// given as a dictionary or an array becomes an unmanaged object of the target class, and
-    /// with a `destination` (`create` copies them into it) so does a managed embedded object,
-    /// or an object of another file, as in RealmSwift.
+    /// with a `destination` (`create` copies them into it) so does an unmanaged object, a
+    /// managed embedded object, or an object of another file, as in RealmSwift.
     static func values(from value: Any, for info: ModelClass, copyingInto destination: RealmCore? = nil) throws -> [_StrataValue?] {
         var result = [_StrataValue?](repeating: nil, count: info.properties.count)
         switch value {
@@ -46,8 +46,8 @@ enum ValueConversion {
     }
 
     /// One value for a declared property; a link takes an object of the target class, or a
-    /// dictionary or array to build an unmanaged one from. With a `destination`, a managed
-    /// embedded object, or an object of another file, is given as an unmanaged copy of itself.
+    /// dictionary or array to build an unmanaged one from. With a `destination`, an object not
+    /// stored in its file (or an embedded one) is given as an unmanaged copy of itself.
     static func value(_ given: Any?, for property: ModelProperty, className: String,
                       copyingInto destination: RealmCore? = nil) throws -> _StrataValue {
         if property.schema.isList { return try list(given, for: property, className: className, copyingInto: destination) }
@@ -63,7 +63,9 @@ enum ValueConversion {
             guard name == property.schema.linkTarget else {
                 throw mismatch(given, property.schema, className, reason: "expected a '\(property.schema.linkTarget ?? "")' object")
             }
-            guard let destination, let core = object.managingCore, object is EmbeddedObject || core.file !== destination.file else {
+            // `create` copies every object but those of its own file (as RealmSwift's: the
+            // objects given stay as they were).
+            guard let destination, object.managingCore?.file !== destination.file || object is EmbeddedObject else {
                 return object._strataValue
             }
             return try unmanagedObject(target, from: object, copyingInto: destination)
