@@ -17,16 +17,15 @@ public final class Decimal128 {
     public init() { bid = .zero }
 
     /// Converts `value` to a Decimal128: any integer, `Float`, `Double`, `String`, `NSNumber`,
-    /// `Decimal`, another `Decimal128`, or `NSNull` (NaN).
+    /// `Decimal`, another `Decimal128`, or `NSNull` (NaN). A string that is not a decimal
+    /// number is NaN, as in RealmSwift (`init(string:)` throws for it instead).
     ///
-    /// Any other type, or a string that is not a decimal number, is a fatal error.
+    /// Any other type is a fatal error.
     public init(value: Any) {
         switch value {
         case let d as Decimal128: bid = d.bid
         case is NSNull: bid = .nan
-        case let s as String:
-            guard let parsed = BID128(text: s) else { preconditionFailure(Decimal128.parsingError(s).description) }
-            bid = parsed
+        case let s as String: bid = BID128(text: s) ?? .nan
         case let d as Double: bid = BID128(binary: d, digits: 15)
         case let f as Float: bid = BID128(binary: Double(f), digits: 7)
         case let i as any BinaryInteger: bid = BID128(integer: i)

@@ -113,12 +113,15 @@ final class Decimal128Tests: XCTestCase {
         XCTAssertEqual(d("1.5e3"), 1500)
     }
 
-    func testBadStringsThrow() {
+    func testBadStringsThrowOrAreNaNAsLiterals() {
         for bad in ["", "abc", "1.2.3", "1e", "1e+", "--1", " 1", "1 ", ".", "+", "1,5", "0x10", "NaNa", "e5"] {
             XCTAssertThrowsError(try Decimal128(string: bad), "'\(bad)'") { error in
                 XCTAssertEqual("\(error)", "Invalid Decimal128 string '\(bad)': expected a decimal number such as 1.5, -2E10, Inf or NaN")
             }
+            XCTAssertTrue(Decimal128(value: bad).isNaN, "'\(bad)' as a value is NaN, as in RealmSwift")
         }
+        let literal: Decimal128 = "not a number"
+        XCTAssertTrue(literal.isNaN)
     }
 
     func testMagnitudeNegateAndStrides() {
