@@ -122,6 +122,25 @@ final class LinkTests: StrataTestCase {
         assertConsistent()
     }
 
+    /// As RealmSwift's: once added, objects that linked each other while unmanaged hold no
+    /// reference to each other (reads go to storage), so they are freed with their last user.
+    func testAddedObjectsLinkingEachOtherAreFreed() throws {
+        let realm = try openRealm(types: [CycleLeft.self, CycleRight.self])
+        weak var weakLeft: CycleLeft?, weakRight: CycleRight?
+        do {
+            let left = CycleLeft(), right = CycleRight()
+            left.right = right
+            right.left = left
+            try realm.write { realm.add(left) }
+            weakLeft = left
+            weakRight = right
+            XCTAssertTrue(left.right?.isSameObject(as: right) ?? false)
+        }
+        XCTAssertNil(weakLeft)
+        XCTAssertNil(weakRight)
+        XCTAssertEqual(realm.objects(CycleLeft.self).first?.right?.left?.right?.realm, realm)
+    }
+
     func testSchemaRecordsLinkTargetsAndAddsTargetClasses() throws {
         let realm = try openRealm(types: [Hound.self])
         let owner = try XCTUnwrap(realm.schema["Hound"]?["owner"])
@@ -207,4 +226,12 @@ final class LinkingObjectsTests: StrataTestCase {
         XCTAssertEqual(realm.schema["Kennel"]?.properties.map(\.name), ["id"])
         assertConsistent()
     }
+}
+
+final class CycleLeft: Object {
+    @Persisted var right: CycleRight?
+}
+
+final class CycleRight: Object {
+    @Persisted var left: CycleLeft?
 }

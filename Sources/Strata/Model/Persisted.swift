@@ -127,11 +127,18 @@ protocol PersistedField {
     /// The value the field holds, as its Swift type: for a list, set or map the instance
     /// itself (key-value coding of an unmanaged object hands it out, and writes through it).
     static func instance(at field: UnsafeMutableRawPointer) -> Any
+    /// For a to-one link field of an object just added to a Realm: lets go of the unmanaged
+    /// object it held (reads now go to storage), so added objects linking each other do not
+    /// keep each other alive.
+    static func releaseLinkedObject(at field: UnsafeMutableRawPointer)
 }
 
 extension PersistedField {
     /// A field that holds no collection has none to adopt.
     static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int) {}
+
+    /// A field that holds no link directly has no object to let go of.
+    static func releaseLinkedObject(at field: UnsafeMutableRawPointer) {}
 
     /// A boxed field's value, made from what it holds.
     static func instance(at field: UnsafeMutableRawPointer) -> Any { box(value(at: field)) }
@@ -161,6 +168,10 @@ extension Persisted: PersistedField {
 
     static func instance(at field: UnsafeMutableRawPointer) -> Any {
         field.assumingMemoryBound(to: Self.self).pointee.value
+    }
+
+    static func releaseLinkedObject(at field: UnsafeMutableRawPointer) {
+        field.assumingMemoryBound(to: Self.self).pointee.value = Value._strataDefault
     }
 
     static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int) {
