@@ -81,7 +81,11 @@ extension ListBackedCollection {
     public func value(forKey key: String) -> Any? { keyValues(forKey: key) }
     func keyValues(forKey key: String) -> Any? { elementValues(forKey: key) }
     public func value(forKeyPath keyPath: String) -> Any? { results.value(forKeyPath: keyPath) }
-    public func setValue(_ value: Any?, forKey key: String) { results.setValue(value, forKey: key) }
+    /// Sets property `key` of every element (objects; inside a write once managed).
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard store == nil else { return results.setValue(value, forKey: key) }
+        for case let object as Object in unmanaged { object.setValue(value, forKey: key) }
+    }
 
     /// `value(forKey:)` as an array: of the elements for `"self"`, of their property `key`
     /// (read through the results of a managed collection, or object by object) otherwise.
