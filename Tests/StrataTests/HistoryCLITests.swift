@@ -286,7 +286,7 @@ final class HistoryCLITests: StrataTestCase {
         }
         let missing = try strata(["log", directory.appendingPathComponent("none.strata").path])
         XCTAssertEqual(missing.process.terminationStatus, 1)
-        XCTAssertTrue(missing.errorOutput.contains("does not exist"), missing.transcript)
+        XCTAssertTrue(missing.errorOutput.contains("No such file or directory"), missing.transcript)
         XCTAssertTrue(missing.errorOutput.contains("\nhint: check the path"), missing.transcript)
     }
 
