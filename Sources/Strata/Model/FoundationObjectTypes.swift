@@ -19,7 +19,8 @@ extension NSData: _PersistableInsideOptional {
     public var _strataValue: _StrataValue { (self as Data)._strataValue }
 }
 
-extension NSDate: _PersistableInsideOptional {
+extension NSDate: _PersistableInsideOptional, MinMaxType {
+    public typealias PersistedType = NSDate
     public static var _strataTypeInfo: _StrataTypeInfo { .plain(.date) }
     public static func _strataFrom(_ value: _StrataValue) -> Self {
         Self(timeIntervalSinceReferenceDate: Date._strataFrom(value).timeIntervalSinceReferenceDate)

@@ -2,7 +2,7 @@ import Foundation
 import StrataStorage
 
 // Values in the shapes RealmSwift's Objective-C-based APIs hand them out and take them:
-// numbers as `NSNumber`, dates as `NSDate`, null as `NSNull`, elements as `[AnyObject]`.
+// numbers as `NSNumber`, null as `NSNull`, elements as `[AnyObject]`.
 
 /// `x`, a value as key-value coding or an Objective-C-shaped API hands it out (`NSNumber`,
 /// `NSNull`, a string, ...), as `T` (RealmSwift's `dynamicBridgeCast(fromObjectiveC:)`):
@@ -26,11 +26,6 @@ extension NSNumber: _HasPersistedType, MinMaxType, AddableType {
     public typealias PersistedType = NSNumber
 }
 
-extension NSDate: _HasPersistedType, MinMaxType {
-    /// Aggregates (`min(ofProperty:) as NSDate?`) hand out dates as `NSDate`.
-    public typealias PersistedType = NSDate
-}
-
 enum ObjectiveCBridging {
     /// `value` as key-value coding's object: `NSNull` for nil.
     static func object(_ value: Any?) -> AnyObject {
@@ -38,22 +33,18 @@ enum ObjectiveCBridging {
         return value as AnyObject
     }
 
-    /// An aggregate's result `value` as `T` when `T` is `NSNumber` or `NSDate`; nil otherwise.
+    /// An aggregate's result `value` as `T` when `T` is `NSNumber`; nil otherwise (an
+    /// `NSDate` is a persistable type, converted as the others are).
     static func aggregate<T>(_ value: StrataStorage.Value, as type: T.Type) -> T? {
-        if T.self is NSNumber.Type {
-            let number: NSNumber? = switch value {
-            case .int(let i): NSNumber(value: i)
-            case .double(let d): NSNumber(value: d)
-            case .float(let f): NSNumber(value: f)
-            case .decimal128(let d): NSNumber(value: d.doubleValue)
-            default: nil
-            }
-            return number as? T
+        guard T.self is NSNumber.Type else { return nil }
+        let number: NSNumber? = switch value {
+        case .int(let i): NSNumber(value: i)
+        case .double(let d): NSNumber(value: d)
+        case .float(let f): NSNumber(value: f)
+        case .decimal128(let d): NSNumber(value: d.doubleValue)
+        default: nil
         }
-        if T.self is NSDate.Type, case .date(let date) = value {
-            return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate) as? T
-        }
-        return nil
+        return number as? T
     }
 }
 
