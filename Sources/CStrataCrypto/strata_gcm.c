@@ -292,6 +292,16 @@ GCM_TARGET static inline void copy_block(uint8_t *to, const uint8_t *from) {
     _mm_storeu_si128((__m128i *)to, _mm_loadu_si128((const __m128i *)from));
 }
 
+/// Copies the first and the last `width` bytes of `n` (`width` ≤ `n` ≤ 2·`width`, a constant
+/// once inlined, so each copy is one move), both read before either is written.
+__attribute__((always_inline)) static inline void copy_ends(uint8_t *to, const uint8_t *from, size_t n, size_t width) {
+    uint64_t head = 0, tail = 0;
+    memcpy(&head, from, width);
+    memcpy(&tail, from + n - width, width);
+    memcpy(to, &head, width);
+    memcpy(to + n - width, &tail, width);
+}
+
 /// Copies `n` bytes, at most a short record's 128, without a call to `memcpy` (nor a loop the
 /// compiler would make one): the first and the last 64, 32, 16, 8 or 4 bytes, overlapping in
 /// the middle; reads and writes only `[0, n)`.
@@ -306,17 +316,9 @@ GCM_TARGET static inline void copy_short(uint8_t *to, const uint8_t *from, size_
         copy_block(to, from);
         copy_block(to + n - 16, from + n - 16);
     } else if (n >= 8) {
-        uint64_t head, tail;
-        memcpy(&head, from, 8);
-        memcpy(&tail, from + n - 8, 8);
-        memcpy(to, &head, 8);
-        memcpy(to + n - 8, &tail, 8);
+        copy_ends(to, from, n, 8);
     } else if (n >= 4) {
-        uint32_t head, tail;
-        memcpy(&head, from, 4);
-        memcpy(&tail, from + n - 4, 4);
-        memcpy(to, &head, 4);
-        memcpy(to + n - 4, &tail, 4);
+        copy_ends(to, from, n, 4);
     } else if (n > 0) {
         to[0] = from[0];
         to[n / 2] = from[n / 2];
