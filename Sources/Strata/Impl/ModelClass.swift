@@ -239,18 +239,21 @@ final class ModelClass: @unchecked Sendable {
             }
             let options = field.options(at: base + offset)
             let info = field.typeInfo
-            if info.type == .link && !info.isOptional && !info.isList {
+            // A custom type stored as an object (`CustomPersistable`) is an optional link, as
+            // RealmSwift stores it, in a to-one property or a map, whatever the Swift side says.
+            let isOptional = info.isOptional || (info.isCustomMapping && info.type == .link && (!info.isList || info.isMap))
+            if info.type == .link && !isOptional && !info.isList {
                 throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' links to an object and must be optional ('\(propertyName): \(info.linkTarget.map { String(describing: $0) } ?? "Object")?')")
             }
             if info.isSet, let target = info.linkTarget, target is EmbeddedObject.Type {
                 throw Realm.Error(.invalidInput, "Set property '\(name).\(propertyName)' cannot contain embedded objects ('\(target.className())'): use a List or a Map")
             }
             // (A `let` map, RealmSwift's older form, may declare its object values non-optional.)
-            if info.isMap && info.type == .link && !info.isOptional && !(field is any CollectionField.Type) {
+            if info.isMap && info.type == .link && !isOptional && !(field is any CollectionField.Type) {
                 throw Realm.Error(.invalidInput, "Property '\(name).\(propertyName)' is a map of objects and its values must be optional (Map<String, \(info.linkTarget.map { String(describing: $0) } ?? "Object")?>)")
             }
             let target = info.linkTarget.map { $0._realmObjectName() ?? $0.className() }
-            let schema = PropertySchema(name: storedName, type: info.type, isOptional: info.isOptional,
+            let schema = PropertySchema(name: storedName, type: info.type, isOptional: isOptional,
                                         isIndexed: options.contains(.indexed) || legacy.indexed.contains(propertyName),
                                         isPrimaryKey: options.contains(.primaryKey) || legacy.primaryKey == propertyName,
                                         id: properties.count, intWidth: info.intWidth, linkTarget: target, isList: info.isList,

@@ -36,7 +36,11 @@ public protocol _CustomPersistable: _MappedPersistable where PersistedType: _Per
 }
 
 extension _CustomPersistable {
-    public static var _strataTypeInfo: _StrataTypeInfo { PersistedType._strataTypeInfo }
+    public static var _strataTypeInfo: _StrataTypeInfo {
+        var info = PersistedType._strataTypeInfo
+        info.isCustomMapping = true
+        return info
+    }
     public var _strataValue: _StrataValue { persistableValue._strataValue }
     public var _strataStoredForm: Any { persistableValue }
 }

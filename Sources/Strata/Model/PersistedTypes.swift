@@ -60,6 +60,8 @@ public struct _StrataTypeInfo {
     var isSet = false
     /// Whether that list is a map (values under string keys, kept in key order).
     var isMap = false
+    /// Whether the values are a custom type stored as this one (`CustomPersistable`).
+    var isCustomMapping = false
 }
 
 public protocol _HasPersistedType {

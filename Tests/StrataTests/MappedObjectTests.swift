@@ -1,0 +1,39 @@
+import Foundation
+import XCTest
+import Strata
+
+/// A value type stored as an embedded object.
+struct MOPlace: CustomPersistable {
+    typealias PersistedType = Address
+    let city: String
+    init(city: String) { self.city = city }
+    init(persistedValue: Address) { city = persistedValue.city }
+    var persistableValue: Address { Address(value: ["city": city]) }
+}
+
+final class MOAtlas: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var places: Map<String, MOPlace>
+    @Persisted var home: MOPlace?
+}
+
+/// A `CustomPersistable` stored as an object is an optional link underneath, as in
+/// RealmSwift: a map may declare its values non-optional (`Map<String, MOPlace>`).
+final class MappedObjectTests: StrataTestCase {
+    func testAMapOfACustomTypeStoredAsAnObject() throws {
+        let realm = try openRealm(types: [MOAtlas.self, Address.self, Coordinates.self, Phone.self])
+        let places = try XCTUnwrap(realm.schema["MOAtlas"]?["places"])
+        XCTAssertTrue(places.isMap && places.isOptional && places.type == .object)
+        try realm.write {
+            let atlas = realm.create(MOAtlas.self, value: ["id": 1])
+            atlas.places["oslo"] = MOPlace(city: "Oslo")
+            atlas.home = MOPlace(city: "Bergen")
+        }
+        let atlas = try XCTUnwrap(realm.object(ofType: MOAtlas.self, forPrimaryKey: 1))
+        XCTAssertEqual(atlas.places["oslo"]?.city, "Oslo")
+        XCTAssertEqual(atlas.home?.city, "Bergen")
+        try realm.write { atlas.places["oslo"] = MOPlace(city: "Tromsø") }
+        XCTAssertEqual(atlas.places.values.map(\.city), ["Tromsø"])
+        assertConsistent()
+    }
+}
