@@ -27,7 +27,12 @@ extension Realm {
     /// which keeps the file open until the caller's own Realm is made, or the error.
     static func openOnOwnQueue(_ configuration: Configuration, _ opened: @escaping (Result<Realm, Swift.Error>) -> Void) {
         let queue = DispatchQueue(label: "strata.open")
-        queue.async { opened(Result { try Realm(configuration: configuration, queue: queue) }) }
+        queue.async {
+            let result = Result { try Realm(configuration: configuration, queue: queue) }
+            // After the blocks opening scheduled on this queue (a commit's), so that none of
+            // them still holds the Realm, and the file, once `opened` lets it go.
+            queue.async { opened(result) }
+        }
     }
 }
 
