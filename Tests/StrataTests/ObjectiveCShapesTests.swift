@@ -69,6 +69,10 @@ final class ObjectiveCShapesTests: StrataTestCase {
         try realm.write { realm.delete(shelf) }
         XCTAssertEqual(chosen.map(\.id), [2], "a deleted object leaves them")
         XCTAssertEqual(realm.objects(Shelf.self).filter(NSPredicate(value: false)).count, 0)
+        let all = realm.objects(Shelf.self).filter(NSPredicate(value: true))
+        XCTAssertEqual(all.count, 1)
+        try realm.write { realm.create(Shelf.self, value: ["id": 3]) }
+        XCTAssertEqual(all.count, 2, "a constant predicate is a live query")
     }
 
     func testFoundationObjectTypesAreStoredAsTheirValueTypes() throws {

@@ -41,10 +41,14 @@ public extension RealmCollection where Element: KeypathSortable, Element: Object
 
 public extension RealmCollection where Element: ObjectBase {
     /// The objects `predicate` accepts, as results (RealmSwift's `NSPredicate` form). On Linux
-    /// an `NSPredicate` is a block or a constant, not a query: it is evaluated object by object
+    /// an `NSPredicate` is a constant or a block, not a query: a constant is the query
+    /// `TRUEPREDICATE` or `FALSEPREDICATE` (live results); a block is evaluated object by object
     /// now, and the results are those objects, in this collection's order, while they exist.
     /// Traps on an unmanaged collection, as RealmSwift does.
     func filter(_ predicate: NSPredicate) -> Results<Element> {
+        for constant in [true, false] where predicate.isEqual(NSPredicate(value: constant)) {
+            return filter(constant ? "TRUEPREDICATE" : "FALSEPREDICATE")
+        }
         guard let realm else { fatalError("filter(_:) with an NSPredicate needs a managed collection: add its object to a Realm first") }
         let keys = filter { predicate.evaluate(with: $0) }.map(\.objectKey)
         return Results(core: realm.core, info: ModelClass.forType(Element.self), source: .objects(keys))
