@@ -106,6 +106,8 @@ final class AnyRealmCollectionTests: StrataTestCase {
             XCTAssertEqual(dogs.max(ofProperty: "born") as Date?, Date(timeIntervalSince1970: 3))
         }
         XCTAssertEqual(kennel.dogs.sum(of: \.age), 17)
+        XCTAssertEqual(AnyRealmCollection(kennel.dogs).value(forKeyPath: "@max.age") as? Int, 9)
+        XCTAssertEqual(kennel.favourites.value(forKeyPath: "@count") as? Int, 3)
         AnyRealmCollection(kennel.dogs).setValue(1, forKey: "age")
         XCTAssertEqual(kennel.dogs.map(\.age), [1, 1, 1], "key-value coding sets every unmanaged element")
         XCTAssertNil(DogPound().dogs.min(ofProperty: "age") as Int?, "none: nil")

@@ -80,7 +80,12 @@ extension ListBackedCollection {
     /// collection of values.
     public func value(forKey key: String) -> Any? { keyValues(forKey: key) }
     func keyValues(forKey key: String) -> Any? { elementValues(forKey: key) }
-    public func value(forKeyPath keyPath: String) -> Any? { results.value(forKeyPath: keyPath) }
+    /// `value(forKey:)`, or a key-value collection operator (`@count`, `@sum.age`, ...): of the
+    /// stored objects, or of an unmanaged collection's.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        guard store == nil else { return results.value(forKeyPath: keyPath) }
+        return CollectionOperator.value(forKeyPath: keyPath, count: count) { elementValues(forKey: $0) }
+    }
     /// Sets property `key` of every element (objects; inside a write once managed).
     public func setValue(_ value: Any?, forKey key: String) {
         guard store == nil else { return results.setValue(value, forKey: key) }

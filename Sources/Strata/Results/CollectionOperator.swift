@@ -4,6 +4,16 @@ import Foundation
 /// objects (`value(forKeyPath: "@sum.age")`), as Foundation computes them: numbers as
 /// `NSNumber`, nil values left out.
 enum CollectionOperator {
+    /// `value(forKeyPath:)` of a collection of `count` objects whose property values
+    /// `values(name)` gives: a property's values, `@count`, or an operator over a property.
+    static func value(forKeyPath keyPath: String, count: Int, _ values: (String) -> Any?) -> Any? {
+        guard keyPath.hasPrefix("@") else { return values(keyPath) }
+        let parts = keyPath.dropFirst().split(separator: ".", maxSplits: 1).map(String.init)
+        if parts == ["count"] { return NSNumber(value: count) }
+        guard parts.count == 2 else { fatalError("Unsupported collection operator in key path '\(keyPath)'") }
+        return apply(parts[0], to: values(parts[1]) as? [Any?] ?? [], keyPath: keyPath)
+    }
+
     /// `@name` applied to `values` (those of the property `keyPath` names); traps for an
     /// operator Foundation does not have.
     static func apply(_ name: String, to values: [Any?], keyPath: String) -> Any? {

@@ -63,11 +63,7 @@ extension Results {
     /// `@min.age`, `@max.age` (an `NSNumber`; nil for `@avg`, `@min`, `@max` of no values),
     /// `@unionOfObjects.name` and `@distinctUnionOfObjects.name` (an `NSArray`).
     public func value(forKeyPath keyPath: String) -> Any? {
-        guard keyPath.hasPrefix("@") else { return value(forKey: keyPath) }
-        let parts = keyPath.dropFirst().split(separator: ".", maxSplits: 1).map(String.init)
-        if parts == ["count"] { return NSNumber(value: count) }
-        guard parts.count == 2 else { fatalError("Unsupported collection operator in key path '\(keyPath)'") }
-        return CollectionOperator.apply(parts[0], to: value(forKey: parts[1]) as? [Any?] ?? [], keyPath: keyPath)
+        CollectionOperator.value(forKeyPath: keyPath, count: count) { value(forKey: $0) }
     }
 
     /// Sets one property on every object of the results (inside a write transaction).
