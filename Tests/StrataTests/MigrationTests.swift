@@ -153,8 +153,10 @@ final class MigrationTests: StrataTestCase {
         let numbers = Counter()
         try closingRealms {
             _ = try Realm(configuration: config(1, [PersonV1.self]) { migration, _ in
-                migration.enumerateObjects(ofType: "Person") { old, _ in
+                migration.enumerateObjects(ofType: "Person") { old, new in
                     if let age = old!["age"], age is NSNumber, age is Int { numbers.add() }
+                    XCTAssertEqual(old!.objectSchema.properties.map(\.name), ["firstName", "lastName", "age"])
+                    XCTAssertEqual(new!.objectSchema.properties.map(\.name), ["fullName", "age"])
                 }
             })
         }

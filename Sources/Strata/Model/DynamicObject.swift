@@ -86,6 +86,10 @@ public final class DynamicObject: Object {
         migrationContext == nil ? "\(binding?.info.name ?? "DynamicObject")(\(objectKey))" : "\(dynamicClassName)(\(dynamicKey))"
     }
 
+    /// The stored schema of the object's class: the migration's old or new one for a
+    /// migration object, the file's for a managed one.
+    var storedSchema: ClassSchema? { migrationContext.map { $0.schema(of: self) } ?? binding?.querySchema }
+
     /// Migration objects are equal when they are the same object of one migration; managed
     /// ones as any object.
     public override func isEqual(_ object: Any?) -> Bool {

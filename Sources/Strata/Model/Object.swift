@@ -22,8 +22,12 @@ open class Object: ObjectBase {
     /// The Realm managing this object, or nil if unmanaged.
     public var realm: Realm? { managingCore.map(Realm.init(core:)) }
 
-    /// The schema of the object's class.
-    public var objectSchema: ObjectSchema { Swift.type(of: self).sharedSchema()! }
+    /// The schema of the object's class (a dynamic object's: its stored class's, in a
+    /// migration the old or new schema's as the object is).
+    public var objectSchema: ObjectSchema {
+        if let dynamic = self as? DynamicObject, let stored = dynamic.storedSchema { return ObjectSchema(stored, info: nil) }
+        return Swift.type(of: self).sharedSchema()!
+    }
 
     /// The schema of this class, as the code declares it (RealmSwift's `sharedSchema()`); nil
     /// for `Object` and `EmbeddedObject` themselves, which are not models.
