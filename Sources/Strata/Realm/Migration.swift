@@ -70,7 +70,7 @@ public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throw
     let path = fileURL.standardizedFileURL.path
     var status = stat()
     if stat(path, &status) != 0, errno == ENOENT {
-        throw Realm.Error(.invalidDatabase, "Realm at path '\(path)' has not been initialized.", path: path)
+        throw Realm.Error(.invalidDatabase, "Realm at path '\(fileURL.path)' has not been initialized.", path: fileURL.path)
     }
     if status.st_mode & S_IFMT != S_IFREG {
         throw Realm.Error(.fileAccess, "Cannot read the schema version of '\(path)': it is not a regular file", path: path)
