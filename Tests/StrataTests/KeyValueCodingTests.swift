@@ -117,6 +117,8 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual(_name(for: \Sailor.name), "name")
         XCTAssertEqual(ObjectBase._name(for: \Sailor.ship?.name), "ship.name")
         XCTAssertEqual(_name(for: \Ship.roster), "roster")
+        XCTAssertEqual(_name(for: \Ship.roster[0].name), "roster.name", "as RealmSwift: a subscript reads an element")
+        XCTAssertEqual(_name(for: \Ship.roster.first?.ship?.name), "roster.ship.name")
         XCTAssertEqual(_name(for: \Ship.aboard), "aboard")
     }
 

@@ -116,11 +116,13 @@ enum KeyPathRecorder {
         guard let info = recording else { return _StrataValue(.null) }
         if followsLinks {
             path.append(name(of: index, in: info))
-            if index < info.properties.count, info.properties[index].listAccess == nil,
-               let target = info.properties[index].linkTarget {
+            if index < info.properties.count, let target = info.properties[index].linkTarget, !info.properties[index].schema.isMap {
                 let targetInfo = ModelClass.forType(target)
                 recording = targetInfo
-                return _StrataValue(.link(0), object: makeRecorder(target, targetInfo))
+                let element = _StrataValue(.link(0), object: makeRecorder(target, targetInfo))
+                // A list or set reads as holding one recorder, so `\.dogs[0].name` (or
+                // `first?.name`) reads on, as "dogs.name".
+                return info.properties[index].listAccess == nil ? element : _StrataValue(.null, collection: [element])
             }
         }
         if index >= info.properties.count, index - info.properties.count < info.linkingObjects.count {
