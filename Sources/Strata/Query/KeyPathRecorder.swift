@@ -41,9 +41,10 @@ enum KeyPathRecorder {
     }
 
     /// The stored properties that `keyPath` (from `root`, the class of `info`) reads, as a
-    /// path through to-one links: `\Person.address?.city` reads `["address", "city"]`,
-    /// `\Person.lastName.uppercased` reads `["lastName"]`; empty when it reads none. For this
-    /// recording a link reads as a recorder of its target class, not nil. Not cached.
+    /// path through links: `\Person.address?.city` reads `["address", "city"]`,
+    /// `\Person.dogs[0].name` reads `["dogs", "name"]`, `\Person.lastName.uppercased` reads
+    /// `["lastName"]`; empty when it reads none. For this recording a link reads as a recorder
+    /// of its target class, not nil, and a list or set of objects as holding one. Not cached.
     static func readPath(of keyPath: AnyKeyPath, on root: ObjectBase.Type, in info: ModelClass) -> [String] {
         readPath(on: root, in: info) { _ = $0[keyPath: keyPath] }
     }
