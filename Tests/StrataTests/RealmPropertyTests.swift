@@ -97,6 +97,11 @@ final class RealmPropertyTests: StrataTestCase {
         realm.cancelWrite()
     }
 
+    func testAKeyPathToABoxNamesItsProperty() {
+        XCTAssertEqual(_name(for: \RPPerson.age), "age")
+        XCTAssertEqual(_name(for: \RPPerson.note), "note")
+    }
+
     func testRealmEnumsAreStoredAsTheirRawValues() throws {
         let realm = try openRealm(types: [RPLegacyHolder.self])
         let properties = try XCTUnwrap(realm.schema["RPLegacyHolder"]).properties

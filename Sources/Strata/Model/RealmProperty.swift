@@ -98,6 +98,16 @@ public final class RealmOptional<Value: RealmOptionalType>: _StrataValueBox<Valu
     }
 }
 
+/// A box that may be attached to an object as one of its properties.
+protocol AttachedBox {
+    /// The declaration index of the property the box is attached as; nil while unattached.
+    var attachedIndex: Int? { get }
+}
+
+extension _StrataValueBox: AttachedBox {
+    var attachedIndex: Int? { index >= 0 ? index : nil }
+}
+
 extension _StrataValueBox: BoxedField {
     static var typeInfo: _StrataTypeInfo { Stored._strataTypeInfo }
     static var valueType: Any.Type { Stored.self }

@@ -46,7 +46,11 @@ enum KeyPathRecorder {
     /// `["lastName"]`; empty when it reads none. For this recording a link reads as a recorder
     /// of its target class, not nil, and a list or set of objects as holding one. Not cached.
     static func readPath(of keyPath: AnyKeyPath, on root: ObjectBase.Type, in info: ModelClass) -> [String] {
-        readPath(on: root, in: info) { _ = $0[keyPath: keyPath] }
+        readPath(on: root, in: info) { object in
+            // A box (`let age = RealmProperty<Int?>()`) is the property itself: reaching it
+            // reads nothing, so the property it is attached as is noted here.
+            if let box = object[keyPath: keyPath] as? AttachedBox, let index = box.attachedIndex { _ = recordRead(index) }
+        }
     }
 
     /// The stored properties that `read` reads of a recorder of `root` (the class of `info`),
