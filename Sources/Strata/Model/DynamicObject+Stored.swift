@@ -14,7 +14,7 @@ extension DynamicObject {
     }
 
     /// The value of stored property `name`: numbers as `NSNumber` (as key-value coding hands
-    /// them out), a link as a `DynamicObject` or nil, a list, set or map of objects as a live
+    /// them out), a link as an accessor or nil (`linkedObject`), a list, set or map of objects as a live
     /// `List<DynamicObject>`, `MutableSet<DynamicObject>` or `Map<String, DynamicObject?>`; a
     /// list or set of values as an array of its values, a map of values as a `[String: Any?]`
     /// dictionary.
@@ -70,8 +70,22 @@ extension DynamicObject {
             return core.object(DynamicObject.self, binding, key)
         }
         guard case .link(let key) = value, property.type == .link else { return KeyValueCoding.bridged(DynamicValues.swiftValue(value, property)) }
-        guard let target = property.linkTarget, let binding = core.reading({ try core.dynamicBinding(named: target) }) else {
+        guard let target = property.linkTarget else {
             preconditionFailure("The target class of '\(self.binding!.info.name).\(property.name)' is missing from the file")
+        }
+        return linkedObject(target, key, core)
+    }
+
+    /// The accessor of object `key` of stored class `target` a link hands out: of the program's
+    /// class of that name when it declares one the file's class matches (as RealmSwift hands
+    /// out its generated classes' accessors), a `DynamicObject` otherwise.
+    private func linkedObject(_ target: String, _ key: ObjectKey, _ core: RealmCore) -> ObjectBase {
+        if let declared = ModelClass.discovered.first(where: { $0.name == target && !$0.isDynamic }),
+           let binding = try? core.binding(for: declared) {
+            return core.object(ObjectBase.self, binding, key)
+        }
+        guard let binding = core.reading({ try core.dynamicBinding(named: target) }) else {
+            preconditionFailure("The target class '\(target)' of a link of '\(self.binding!.info.name)' is missing from the file")
         }
         return core.object(DynamicObject.self, binding, key)
     }
