@@ -81,6 +81,8 @@ final class ModelClass: @unchecked Sendable {
     let boxedFields: [(offset: Int, index: Int, field: BoxedField.Type)]
     /// The list, set and map properties (whose collections an added object hands over).
     let collectionFields: [(offset: Int, index: Int, field: PersistedField.Type)]
+    /// The to-one link properties (whose unmanaged objects an added object lets go of).
+    let linkFields: [(offset: Int, field: PersistedField.Type)]
     /// Whether every stored field the class declares (below `Object`) is `@Persisted`: an
     /// accessor then holds nothing of its own beyond what `attach` sets, so one that nothing
     /// else references can be attached to another object instead of a new one made
@@ -289,6 +291,7 @@ final class ModelClass: @unchecked Sendable {
             (property.field as? BoxedField.Type).map { (property.offset, index, $0) }
         }
         collectionFields = properties.enumerated().filter { $0.element.schema.isList }.map { ($0.element.offset, $0.offset, $0.element.field) }
+        linkFields = properties.filter { $0.linkTarget != nil && !$0.schema.isList }.map { ($0.offset, $0.field) }
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
         propertyNameByStoredName = Dictionary(uniqueKeysWithValues: properties.filter { $0.name != $0.schema.name }.map { ($0.schema.name, $0.name) })
     }
@@ -311,6 +314,7 @@ final class ModelClass: @unchecked Sendable {
         inverseFields = []
         boxedFields = []
         collectionFields = []
+        linkFields = []
         accessorsAreInterchangeable = false
         indexByName = [:]
         propertyNameByStoredName = declared?.propertyNameByStoredName ?? [:]

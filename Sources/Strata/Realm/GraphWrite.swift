@@ -32,9 +32,7 @@ final class GraphWrite {
         for (offset, index, field) in binding.info.collectionFields {
             field.adoptCollection(at: base + offset, owner: object, index: index)
         }
-        for property in binding.info.properties where property.linkTarget != nil && !property.schema.isList {
-            property.field.releaseLinkedObject(at: base + property.offset)
-        }
+        for (offset, field) in binding.info.linkFields { field.releaseLinkedObject(at: base + offset) }
     }
 
     /// Adds the unmanaged `object` and its graph. A new object of a class without links or
