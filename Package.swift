@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "CStrataKeyOrder", dependencies: ["CLMDB"]),
         // The futex system call and atomics on shared memory, which Swift cannot call directly.
         .target(name: "CStrataSync"),
+        // The classes the program declares, from the Swift runtime's type metadata records.
+        .target(name: "CStrataRuntime"),
         // CRC32C with the SSE4.2 instruction (a table elsewhere), which Swift cannot emit itself.
         .target(name: "CStrataChecksum"),
         // Debian's libssl-dev: AES-256-GCM record seals and HMAC-SHA-256 index keys of
@@ -51,7 +53,7 @@ let package = Package(
         // The query language: lexer, parser, resolver, evaluator.
         .target(name: "StrataQuery", dependencies: ["StrataValues", "StrataStorage"], swiftSettings: swift5),
         // The public, RealmSwift-compatible API.
-        .target(name: "Strata", dependencies: ["StrataValues", "StrataStorage", "StrataQuery"], swiftSettings: swift5),
+        .target(name: "Strata", dependencies: ["StrataValues", "StrataStorage", "StrataQuery", "CStrataRuntime"], swiftSettings: swift5),
         // Shipping a file's history entries to a log table in PostgreSQL (docs/REPLICATION.md).
         .target(name: "StrataReplication", dependencies: ["Strata", "StrataValues", "StrataStorage", "CLibPQ"], swiftSettings: swift5),
         .executableTarget(name: "StrataCLI", dependencies: ["Strata", "StrataValues", "StrataStorage", "StrataQuery", "StrataReplication"],

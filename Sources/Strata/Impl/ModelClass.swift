@@ -107,6 +107,8 @@ final class ModelClass: @unchecked Sendable {
         var order: [ModelClass] = []
         /// Classes being checked (an origin may point back at them).
         var checking: [ObjectIdentifier: ModelClass] = [:]
+        /// Whether the classes the program declares were discovered (`declared`).
+        var hasDeclaredClasses = false
 
         /// The info of `type`, discovering it (and the origins of its inverse relationships)
         /// on first use.
@@ -167,10 +169,17 @@ final class ModelClass: @unchecked Sendable {
         return result
     }
 
-    /// Every model class discovered so far in this process, in discovery order.
-    static var discovered: [ModelClass] {
+    /// Every model class of the program, in discovery order: each one used so far, and each
+    /// class the program declares (`DeclaredClasses.unambiguous`) that Strata can store (one
+    /// it cannot is left out, and its error comes when the code names it). RealmSwift's
+    /// default schema, and where a class is looked up by name.
+    static var declared: [ModelClass] {
         registryLock.lock()
         defer { registryLock.unlock() }
+        if !registry.hasDeclaredClasses {
+            registry.hasDeclaredClasses = true
+            for type in DeclaredClasses.unambiguous { _ = try? registry.info(of: type) }
+        }
         return registry.order
     }
 

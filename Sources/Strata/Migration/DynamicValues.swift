@@ -88,7 +88,7 @@ enum DynamicValues {
 
     /// A fresh instance of the model class the program declares as `className`, if any.
     static func modelInstance(_ className: String) -> Object? {
-        ModelClass.discovered.first { $0.name == className }.flatMap { ($0.type as? Object.Type)?.init() }
+        ModelClass.declared.first { $0.name == className }.flatMap { ($0.type as? Object.Type)?.init() }
     }
 
     /// The value a property has when nothing was set: null when optional, else the type's

@@ -31,9 +31,9 @@ extension RealmCore {
         }
     }
 
-    /// The classes a configuration names, or every model class used so far.
+    /// The classes a configuration names, or every model class the program declares.
     static func configuredClasses(_ configuration: Realm.Configuration) throws -> [ModelClass] {
-        try (configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.discovered)
+        try (configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.declared)
             .filter { $0.type != DynamicObject.self }
     }
 

@@ -80,7 +80,7 @@ extension DynamicObject {
     /// class of that name when it declares one the file's class matches (as RealmSwift hands
     /// out its generated classes' accessors), a `DynamicObject` otherwise.
     private func linkedObject(_ target: String, _ key: ObjectKey, _ core: RealmCore) -> ObjectBase {
-        if let declared = ModelClass.discovered.first(where: { $0.name == target && !$0.isDynamic }),
+        if let declared = ModelClass.declared.first(where: { $0.name == target && !$0.isDynamic }),
            let binding = try? core.binding(for: declared) {
             return core.object(ObjectBase.self, binding, key)
         }

@@ -46,6 +46,10 @@ open class ObjectBase: NSObject {
 
     /// RealmSwift's hook to persist a class under a different schema name.
     open class func _realmObjectName() -> String? { nil }
+    /// RealmSwift's hook to leave a class out of the default schema (the classes a
+    /// configuration without `objectTypes` stores): a model kept only for a test or for one
+    /// file's configuration.
+    open class func _realmIgnoreClass() -> Bool { false }
 
     /// RealmSwift's hook from before `@Persisted`: the name of the primary key property
     /// (`@Persisted(primaryKey: true)` declares one too).

@@ -71,7 +71,7 @@ extension RealmCore: SchemaLookupSource {
     package func schemaLookup() -> SchemaLookup {
         var classes = reading { try transaction().schema.classes }
         var inverses: [String: [InverseRelationship]] = [:]
-        for info in ModelClass.discovered {
+        for info in ModelClass.declared {
             classes[info.name] = info.publicSchema(classes[info.name] ?? info.schema)
             guard !info.linkingObjects.isEmpty else { continue }
             inverses[info.name] = info.linkingObjects.map {

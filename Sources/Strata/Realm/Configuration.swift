@@ -62,7 +62,8 @@ extension Realm {
         public var deleteRealmIfMigrationNeeded: Bool
         /// Decides from (file size, bytes used) whether to compact when first opened.
         public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
-        /// The classes managed by the Realm (nil: every model class used so far).
+        /// The classes managed by the Realm (nil: every model class the program declares, as
+        /// RealmSwift's default schema).
         public var objectTypes: [ObjectBase.Type]? {
             get { storedObjectTypes?.types }
             set { storedObjectTypes = newValue.map(ObjectTypes.init) }

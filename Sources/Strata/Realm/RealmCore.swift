@@ -75,7 +75,7 @@ final class RealmCore {
         file = try Self.openFile(configuration, path: path)
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
-        try prepareSchema(ModelClass.withLinkTargets(configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.discovered))
+        try prepareSchema(ModelClass.withLinkTargets(configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.declared))
         try storeOldValuesSetting()
         let waker = CommitWaker(self)
         file.addCommitListener(waker)
@@ -204,7 +204,7 @@ final class RealmCore {
     func heldObjectBinding(_ name: String) throws -> TableBinding? {
         try lazily { () throws -> TableBinding? in
             if let binding = bindings.heldObjectBinding(named: name) { return binding }
-            let declared = ModelClass.discovered.first { $0.name == name && !$0.isDynamic }
+            let declared = ModelClass.declared.first { $0.name == name && !$0.isDynamic }
             guard let binding = try declared.map({ try makeBinding(for: $0) }) ?? makeDynamicBinding(named: name) else { return nil }
             bindings.addHeld(binding)
             return binding
@@ -216,7 +216,7 @@ final class RealmCore {
         if let binding = bindings.dynamicBinding(named: name) { return binding }
         let txn = try translatingErrors(path: path) { try transaction() }
         guard let table = try translatingErrors(path: path, { try txn.table(name) }) else { return nil }
-        let declared = ModelClass.discovered.first { $0.name == name }
+        let declared = ModelClass.declared.first { $0.name == name }
         let binding = TableBinding(info: ModelClass(dynamic: table.schema, declared: declared), table: table)
         bindings.add(binding)
         return binding

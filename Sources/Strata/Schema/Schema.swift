@@ -41,7 +41,7 @@ public struct Schema: CustomStringConvertible, Equatable {
     public let objectSchema: [ObjectSchema]
 
     init(stored: FileSchema) {
-        let known = ModelClass.discovered
+        let known = ModelClass.declared
         objectSchema = stored.sorted.map { c in ObjectSchema(c, info: known.first { $0.name == c.name }) }
     }
 
