@@ -15,6 +15,8 @@ final class MOAtlas: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var places: Map<String, MOPlace>
     @Persisted var home: MOPlace?
+    /// Non-optional: a new object's is made from a new `Address`, as RealmSwift's.
+    @Persisted var office: MOPlace
 }
 
 /// A `CustomPersistable` stored as an object is an optional link underneath, as in
@@ -35,5 +37,15 @@ final class MappedObjectTests: StrataTestCase {
         try realm.write { atlas.places["oslo"] = MOPlace(city: "Tromsø") }
         XCTAssertEqual(atlas.places.values.map(\.city), ["Tromsø"])
         assertConsistent()
+    }
+
+    func testANonOptionalCustomTypeStoredAsAnObjectDefaultsToANewObject() throws {
+        XCTAssertEqual(MOAtlas().office.city, "", "a new object's value is made from a new Address")
+        let realm = try openRealm(types: [MOAtlas.self, Address.self, Coordinates.self, Phone.self])
+        try realm.write { realm.add(MOAtlas()) }
+        let atlas = try XCTUnwrap(realm.objects(MOAtlas.self).first)
+        XCTAssertEqual(atlas.office.city, "")
+        try realm.write { atlas.office = MOPlace(city: "Molde") }
+        XCTAssertEqual(atlas.office.city, "Molde")
     }
 }

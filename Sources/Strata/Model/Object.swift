@@ -158,6 +158,9 @@ extension Object: _RealmCollectionValueInsideOptional, _PersistableInsideOptiona
     }
     public static func _strataFrom(_ value: _StrataValue) -> Self { value.object as! Self }
     public var _strataValue: _StrataValue { _StrataValue(.link(objectKey), object: self) }
+    /// A new unmanaged object (RealmSwift's default of a non-optional custom type stored as
+    /// an object).
+    public static var _strataDefault: Self { Self() }
 }
 
 extension PersistedField {
