@@ -59,6 +59,11 @@ final class ItemIntKeyed: Object {
     @Persisted(primaryKey: true) var count = 0
 }
 
+/// An enum given to the dynamic API, which stores it as its raw value.
+enum ItemCode: String, PersistableEnum {
+    case made
+}
+
 final class MigrationTests: StrataTestCase {
     func config(_ version: UInt64, _ types: [ObjectBase.Type], block: MigrationBlock? = nil) -> Realm.Configuration {
         Realm.Configuration(fileURL: fileURL(), schemaVersion: version, migrationBlock: block, objectTypes: types)
@@ -293,7 +298,8 @@ final class MigrationTests: StrataTestCase {
             migration.enumerateObjects(ofType: "Item") { old, new in
                 if (old!["count"] as! Int) % 2 == 1 { migration.delete(new!) }
             }
-            migration.create("Item", value: ["code": "made", "label": "new", "count": 9])
+            migration.create("Item", value: ["code": ItemCode.made, "label": "new", "count": 9])
+            migration.enumerateObjects(ofType: "Nothing") { _, _ in XCTFail("a class in neither schema has no objects") }
             XCTAssertTrue(migration.deleteData(forType: "Note"))
             XCTAssertFalse(migration.deleteData(forType: "Nothing"))
         })

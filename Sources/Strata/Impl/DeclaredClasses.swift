@@ -18,14 +18,22 @@ enum DeclaredClasses {
         return found.types
     }()
 
-    /// The classes of `all` whose schema name no other of them has: two declarations of one
-    /// name (a model's older shape kept for a migration, say) leave it to the code to say
-    /// which it means, by using or naming one.
-    static let unambiguous: [ObjectBase.Type] = {
-        let names = all.map { $0._realmObjectName() ?? $0.className() }
-        var counts: [String: Int] = [:]
-        for name in names { counts[name, default: 0] += 1 }
-        return zip(all, names).filter { counts[$0.1] == 1 }.map(\.0)
+    /// The classes of `all` grouped by schema name, in order of first appearance: most
+    /// groups hold one class; two classes declared under one name (with `_realmObjectName`)
+    /// are twins when they store alike, or shapes of one class at different times.
+    static let byName: [[ObjectBase.Type]] = {
+        var groups: [[ObjectBase.Type]] = []
+        var groupByName: [String: Int] = [:]
+        for type in all {
+            let name = type._realmObjectName() ?? type.className()
+            if let index = groupByName[name] {
+                groups[index].append(type)
+            } else {
+                groupByName[name] = groups.count
+                groups.append([type])
+            }
+        }
+        return groups
     }()
 
     /// What `strata_enumerate_classes` collects into.

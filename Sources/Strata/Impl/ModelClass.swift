@@ -170,17 +170,27 @@ final class ModelClass: @unchecked Sendable {
     }
 
     /// Every model class of the program, in discovery order: each one used so far, and each
-    /// class the program declares (`DeclaredClasses.unambiguous`) that Strata can store (one
-    /// it cannot is left out, and its error comes when the code names it). RealmSwift's
-    /// default schema, and where a class is looked up by name.
+    /// class the program declares (`DeclaredClasses`) that Strata can store (one it cannot is
+    /// left out, and its error comes when the code names it). Classes declared under one
+    /// schema name that store differently (a model's older shape kept for a migration) are
+    /// left out too, until the code uses one. RealmSwift's default schema, and where a class
+    /// is looked up by name.
     static var declared: [ModelClass] {
         registryLock.lock()
         defer { registryLock.unlock() }
         if !registry.hasDeclaredClasses {
             registry.hasDeclaredClasses = true
-            for type in DeclaredClasses.unambiguous { _ = try? registry.info(of: type) }
+            for group in DeclaredClasses.byName where group.count == 1 || storeAlike(group) {
+                for type in group { _ = try? registry.info(of: type) }
+            }
         }
         return registry.order
+    }
+
+    /// Whether the classes of `group` (one schema name) declare the same stored class.
+    private static func storeAlike(_ group: [ObjectBase.Type]) -> Bool {
+        let schemas = group.map { try? ModelClass($0).schema }
+        return schemas.allSatisfy { $0 != nil && $0 == schemas[0] }
     }
 
     private init(_ type: ObjectBase.Type) throws {

@@ -34,6 +34,8 @@ enum DynamicValues {
     /// value does not fit its type (or is nil for a required property).
     static func storedValue(_ given: Any?, _ property: PropertySchema, className: String) throws -> StrataStorage.Value {
         let v = ValueConversion.flatten(given)
+        // An enum or custom type is given as the value it is stored as.
+        if let mapped = v as? any _MappedPersistable { return try storedValue(mapped._strataStoredForm, property, className: className) }
         guard let v, !(v is NSNull) else {
             if property.isOptional || property.type == .link { return .null }
             throw mismatch(given, property, className, "the property is not optional")

@@ -348,11 +348,8 @@ final class MigrationContext {
 
     func enumerate(_ typeName: String, _ block: MigrationObjectEnumerateBlock) {
         let keys: [ObjectKey] = attempt([]) {
-            guard oldSchema.classes[typeName] != nil else {
-                if txn.schema.classes[typeName] != nil { return [] }
-                throw fail("Cannot enumerate objects of type '\(typeName)': it is in neither the old nor the new schema")
-            }
-            guard let table = oldTables[typeName] else { return [] }
+            // A class in neither schema has no objects to visit (RealmSwift's rule too).
+            guard oldSchema.classes[typeName] != nil, let table = oldTables[typeName] else { return [] }
             return try txn.rows.allKeys(table)
         }
         let hasNew = txn.schema.classes[typeName] != nil
