@@ -121,6 +121,12 @@ final class MapTests: StrataTestCase {
         let pantry = Pantry(value: ["id": 1])
         pantry.pets["rex"] = Companion(value: ["name": "Rex", "age": 3])
         pantry.pets["tom"] = Companion(value: ["name": "Tom", "age": 9])
+        pantry.pets["none"] = nil as Companion?
+        XCTAssertEqual(pantry.pets.min(of: \.age), 3, "an unmanaged map aggregates its objects")
+        XCTAssertEqual(pantry.pets.max(ofProperty: "age") as Int?, 9)
+        XCTAssertEqual(pantry.pets.sum(of: \.age), 12)
+        XCTAssertEqual(pantry.pets.average(of: \.age), 6)
+        pantry.pets.removeObject(for: "none")
         try realm.write { realm.add(pantry) }
         XCTAssertEqual(realm.objects(Companion.self).count, 2, "object values are added with their map")
         XCTAssertEqual(pantry.pets["rex"]??.name, "Rex")

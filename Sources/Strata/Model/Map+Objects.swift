@@ -6,22 +6,32 @@ import Foundation
 extension Map where Value: OptionalProtocol, Value.Wrapped: ObjectBase {
     /// The least value of property `property` of the objects (nil values skipped).
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        valueList.results.min(ofProperty: property)
+        guard let objects = unmanagedObjects else { return valueList.results.min(ofProperty: property) }
+        return AggregateResult.extreme(of: property, in: objects, greatest: false)
     }
 
     /// The greatest value of property `property` of the objects.
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        valueList.results.max(ofProperty: property)
+        guard let objects = unmanagedObjects else { return valueList.results.max(ofProperty: property) }
+        return AggregateResult.extreme(of: property, in: objects, greatest: true)
     }
 
     /// The sum of property `property` over the objects.
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        valueList.results.sum(ofProperty: property)
+        guard let objects = unmanagedObjects else { return valueList.results.sum(ofProperty: property) }
+        return AggregateResult.sum(of: property, in: objects)
     }
 
     /// The average of property `property` over the objects, or nil when there are none.
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        valueList.results.average(ofProperty: property)
+        guard let objects = unmanagedObjects else { return valueList.results.average(ofProperty: property) }
+        return AggregateResult.average(of: property, in: objects)
+    }
+
+    /// An unmanaged map's objects (nil values left out), whose aggregates are computed from
+    /// them as RealmSwift's are; nil for a managed map, which its query answers.
+    private var unmanagedObjects: [Value.Wrapped]? {
+        store == nil ? values.compactMap { $0 as Any as? Value.Wrapped } : nil
     }
 
     /// `min(ofProperty:)` of the property `keyPath` reads.
