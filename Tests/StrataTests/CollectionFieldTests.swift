@@ -99,6 +99,15 @@ final class CollectionFieldTests: StrataTestCase {
         XCTAssertEqual(copy.dogs.map(\.name), ["Zed"])
     }
 
+    func testKeyPathsNameLetFieldsAndReadOnThroughTheirElements() {
+        XCTAssertEqual(_name(for: \LetKennel.dogs), "dogs")
+        XCTAssertEqual(_name(for: \LetKennel.tags), "tags")
+        XCTAssertEqual(_name(for: \LetKennel.dogs[0].name), "dogs.name")
+        XCTAssertEqual(_name(for: \LetKennel.byName[""]?.name), "byName.name")
+        XCTAssertEqual(_name(for: \LetPup.walkers[0].name), "walkers.name")
+        XCTAssertEqual(_name(for: \LetWalker.favourite?.walkers[0].pups), "favourite.walkers.pups")
+    }
+
     func testLinkingObjectsInALetFieldAreLiveOnEveryAccessor() throws {
         let realm = try openRealm(types: [LetWalker.self, LetPup.self])
         XCTAssertEqual(realm.schema["LetPup"]?.properties.map(\.name), ["name"], "inverse relationships are computed, not stored")

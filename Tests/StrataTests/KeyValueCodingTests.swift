@@ -120,6 +120,10 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual(_name(for: \Ship.roster[0].name), "roster.name", "as RealmSwift: a subscript reads an element")
         XCTAssertEqual(_name(for: \Ship.roster.first?.ship?.name), "roster.ship.name")
         XCTAssertEqual(_name(for: \Ship.aboard), "aboard")
+        XCTAssertEqual(_name(for: \Ship.aboard[0].name), "aboard.name", "an inverse relationship reads on as a list")
+        XCTAssertEqual(_name(for: \Ship.aboard[0].ship?.roster[0].rank), "aboard.ship.roster.rank")
+        XCTAssertEqual(_name(for: \Pantry.pets[""]??.name), "pets.name", "a map of objects reads on through its values")
+        XCTAssertEqual(_name(for: \Pantry.stock), "stock")
     }
 
     /// A query on a managed List of values that names anything but SELF traps saying how the

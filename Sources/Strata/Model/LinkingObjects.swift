@@ -12,16 +12,18 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: RealmC
     let originProperty: String
     /// The objects, once the owning object is managed.
     let results: Results<Element>?
+    /// A key-path recorder's only element (`\Dog.owners[0].name` reads on through it).
+    private let recorded: Element?
 
     /// The inverse of `Element`'s link property `propertyName`.
     public init(fromType _: Element.Type, property propertyName: String) {
-        originProperty = propertyName
-        results = nil
+        self.init(originProperty: propertyName, results: nil)
     }
 
-    init(originProperty: String, results: Results<Element>?) {
+    init(originProperty: String, results: Results<Element>?, recorded: Element? = nil) {
         self.originProperty = originProperty
         self.results = results
+        self.recorded = recorded
     }
 
     public var realm: Realm? { results?.realm }
@@ -37,7 +39,10 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: RealmC
 
     /// The object at `index`.
     public subscript(index: Int) -> Element {
-        guard let results else { preconditionFailure("Index \(index) is out of bounds: the collection is empty") }
+        guard let results else {
+            if let recorded { return recorded }
+            preconditionFailure("Index \(index) is out of bounds: the collection is empty")
+        }
         return results[index]
     }
 
@@ -161,6 +166,8 @@ extension Persisted where Value: LinkingObjectsProtocol {
 /// Builds an unmanaged `LinkingObjects<T>` from its type alone, and reads the keys of any.
 protocol LinkingObjectsTyped {
     static func unmanaged(originProperty: String) -> Any
+    /// An unmanaged collection whose subscript hands out `element`, a key-path recorder.
+    static func recording(originProperty: String, element: ObjectBase) -> Any
     /// The keys of the objects linking here now, in order (none when unmanaged).
     var linkingKeys: [ObjectKey] { get }
 }
@@ -168,6 +175,9 @@ extension LinkingObjects: LinkingObjectsTyped {
     /// The collection of an object not yet managed: empty, its origin property named.
     public init(_unmanagedOriginProperty originProperty: String) { self.init(originProperty: originProperty, results: nil) }
     static func unmanaged(originProperty: String) -> Any { LinkingObjects(_unmanagedOriginProperty: originProperty) }
+    static func recording(originProperty: String, element: ObjectBase) -> Any {
+        LinkingObjects(originProperty: originProperty, results: nil, recorded: element as? Element)
+    }
     var linkingKeys: [ObjectKey] { results?.keys ?? [] }
 }
 
@@ -181,6 +191,8 @@ protocol InverseField {
     static func originProperty(at field: UnsafeMutableRawPointer) -> String
     /// Writes into `field` the live collection of the objects linking to object `target`.
     static func attach(at field: UnsafeMutableRawPointer, core: RealmCore, _ inverse: ModelInverse, target: ObjectKey)
+    /// Writes into `field` a collection handing out `element`, a key-path recorder.
+    static func record(at field: UnsafeMutableRawPointer, element: ObjectBase)
 }
 
 extension LinkingObjects: InverseField {
@@ -190,5 +202,11 @@ extension LinkingObjects: InverseField {
 
     static func attach(at field: UnsafeMutableRawPointer, core: RealmCore, _ inverse: ModelInverse, target: ObjectKey) {
         field.assumingMemoryBound(to: Self.self).pointee = managedCollection(core: core, inverse, target: target)
+    }
+
+    static func record(at field: UnsafeMutableRawPointer, element: ObjectBase) {
+        let current = field.load(as: Self.self)
+        field.assumingMemoryBound(to: Self.self).pointee = LinkingObjects(originProperty: current.originProperty, results: nil,
+                                                                          recorded: element as? Element)
     }
 }

@@ -208,7 +208,7 @@ open class ObjectBase: NSObject {
     @usableFromInline
     func _managedValue(_ index: Int) -> _StrataValue {
         // Unmanaged with a managed index: a key-path recorder (Query/KeyPathRecorder.swift).
-        guard binding != nil else { return KeyPathRecorder.recordRead(index) }
+        guard binding != nil else { return KeyPathRecorder.recordRead(index, of: self) }
         if let slot = rowSlot(index) {
             let value = currentRow().value(slot)
             switch value {

@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// Key paths through links record one step per class: `$0.owner.name` is two member
 /// lookups, `\Dog.owner` recorded on a `Dog`, then `\Person.name` on a `Person`. A link read
-/// by a recorder is nil and an inverse relationship an empty `LinkingObjects`.
+/// by a recorder is nil and an inverse relationship an empty `LinkingObjects`; while a path
+/// through links is read (`readPath`), they hold recorders of their targets instead.
 enum KeyPathRecorder {
     private static let lock = Mutex(())
     /// Declaration index by key path (key paths include their root type).
@@ -47,9 +48,13 @@ enum KeyPathRecorder {
     /// of its target class, not nil, and a list or set of objects as holding one. Not cached.
     static func readPath(of keyPath: AnyKeyPath, on root: ObjectBase.Type, in info: ModelClass) -> [String] {
         readPath(on: root, in: info) { object in
-            // A box (`let age = RealmProperty<Int?>()`) is the property itself: reaching it
-            // reads nothing, so the property it is attached as is noted here.
-            if let box = object[keyPath: keyPath] as? AttachedBox, let index = box.attachedIndex { _ = recordRead(index) }
+            // A box (`let age = RealmProperty<Int?>()`) or a `let` collection is the property
+            // itself: reaching it reads nothing, so the property it stands for is noted here.
+            let reached = object[keyPath: keyPath]
+            if let box = reached as? AttachedBox, let index = box.attachedIndex { _ = recordRead(index, of: object) }
+            if let collection = reached as? AnyObject, let field = fieldCollections[ObjectIdentifier(collection)] {
+                _ = recordRead(field.index, of: field.owner)
+            }
         }
     }
 
@@ -58,7 +63,7 @@ enum KeyPathRecorder {
     static func readPath(on root: ObjectBase.Type, in info: ModelClass, _ read: (ObjectBase) -> Void) -> [String] {
         lock.withLock { _ in
             followsLinks = true
-            defer { followsLinks = false; path = [] }
+            defer { followsLinks = false; path = []; fieldCollections = [:]; fieldElements = [:] }
             _ = reads(on: root, in: info, read)
             return path
         }
@@ -94,15 +99,41 @@ enum KeyPathRecorder {
     }
 
     /// A recorder of class `type` (whose model is `info`): every `@Persisted` field carries
-    /// its declaration index, and there is no Realm.
-    private static func makeRecorder(_ type: ObjectBase.Type, _ info: ModelClass) -> ObjectBase {
+    /// its declaration index, and there is no Realm. While `followsLinks`, each `let`
+    /// collection (`let dogs = List<Dog>()`) is noted as its property and, of objects, holds
+    /// one recorder of its class, as each `let` inverse relationship does of its origin
+    /// class, unless `withElements` is false (an element's own `let` collections stay empty:
+    /// a model may hold a list of its own class).
+    private static func makeRecorder(_ type: ObjectBase.Type, _ info: ModelClass, withElements: Bool = true) -> ObjectBase {
         let recorder = type.init()
         let base = Unmanaged.passUnretained(recorder).toOpaque()
         for (offset, index) in info.managedFields {
             (base + offset).storeBytes(of: index, as: Int32.self)
         }
-        for boxed in info.boxedFields { boxed.field.attachBox(at: base + boxed.offset, to: recorder, index: boxed.index) }
+        for boxed in info.boxedFields {
+            boxed.field.attachBox(at: base + boxed.offset, to: recorder, index: boxed.index)
+            guard followsLinks, let field = boxed.field as? any CollectionField.Type,
+                  let collection = field.instance(at: base + boxed.offset) as? any CollectionField else { continue }
+            fieldCollections[ObjectIdentifier(collection)] = (recorder, boxed.index)
+            guard withElements, let target = info.properties[boxed.index].linkTarget else { continue }
+            let element = makeRecorder(target, ModelClass.forType(target), withElements: false)
+            fieldElements[ObjectIdentifier(element)] = (info, boxed.index)
+            collection.replaceContents(with: holding(_StrataValue(.link(0), object: element), isMap: info.properties[boxed.index].schema.isMap))
+        }
+        if followsLinks && withElements {
+            for (position, inverse) in info.linkingObjects.enumerated() {
+                guard let field = inverse.field else { continue }
+                let element = makeRecorder(inverse.origin, ModelClass.forType(inverse.origin), withElements: false)
+                fieldElements[ObjectIdentifier(element)] = (info, info.properties.count + position)
+                field.record(at: base + inverse.offset, element: element)
+            }
+        }
         return recorder
+    }
+
+    /// A collection value holding `element` alone (a map's under the key "").
+    private static func holding(_ element: _StrataValue, isMap: Bool) -> _StrataValue {
+        _StrataValue(.null, collection: isMap ? MapContents(keys: [""], values: [element]) as Any : [element])
     }
 
     /// The class being recorded (written under `lock`): the root class, or with
@@ -112,22 +143,36 @@ enum KeyPathRecorder {
     nonisolated(unsafe) private static var followsLinks = false
     /// The names read while `followsLinks`, under `lock`.
     nonisolated(unsafe) private static var path: [String] = []
+    /// While `followsLinks`, the `let` collections of the recorders made, by identity: their
+    /// recorder and property (under `lock`).
+    nonisolated(unsafe) private static var fieldCollections: [ObjectIdentifier: (owner: ObjectBase, index: Int)] = [:]
+    /// While `followsLinks`, the recorders held by `let` collections of objects, by identity:
+    /// the class and property of the collection (under `lock`). The collection is read
+    /// directly, so the path learns of it when its element is read.
+    nonisolated(unsafe) private static var fieldElements: [ObjectIdentifier: (owner: ModelClass, index: Int)] = [:]
 
-    /// Called by a recorder's accessor: notes the property read and returns null (for a
-    /// link: nil, or a recorder of its target while `followsLinks`; for an inverse
-    /// relationship: an empty, unmanaged `LinkingObjects`).
-    static func recordRead(_ index: Int) -> _StrataValue {
+    /// Called by a recorder's accessor (`object`'s): notes the property read and returns
+    /// null (for a link: nil, or a recorder of its target while `followsLinks`; for an
+    /// inverse relationship: an empty, unmanaged `LinkingObjects`, or one holding a recorder
+    /// of its origin class while `followsLinks`).
+    static func recordRead(_ index: Int, of object: ObjectBase) -> _StrataValue {
+        if let field = fieldElements.removeValue(forKey: ObjectIdentifier(object)) {
+            reads.append(field.index)
+            path.append(name(of: field.index, in: field.owner))
+            recording = ModelClass.forType(type(of: object))
+        }
         reads.append(index)
         guard let info = recording else { return _StrataValue(.null) }
         if followsLinks {
             path.append(name(of: index, in: info))
-            if index < info.properties.count, let target = info.properties[index].linkTarget, !info.properties[index].schema.isMap {
+            if index < info.properties.count, let target = info.properties[index].linkTarget {
                 let targetInfo = ModelClass.forType(target)
                 recording = targetInfo
                 let element = _StrataValue(.link(0), object: makeRecorder(target, targetInfo))
-                // A list or set reads as holding one recorder, so `\.dogs[0].name` (or
-                // `first?.name`) reads on, as "dogs.name".
-                return info.properties[index].listAccess == nil ? element : _StrataValue(.null, collection: [element])
+                // A list, set or map reads as holding one recorder, so `\.dogs[0].name` (or
+                // `first?.name`, `\.pets[""]??.name`) reads on, as "dogs.name".
+                let schema = info.properties[index].schema
+                return schema.isList || schema.isMap ? holding(element, isMap: schema.isMap) : element
             }
         }
         if index >= info.properties.count, index - info.properties.count < info.linkingObjects.count {
@@ -135,7 +180,11 @@ enum KeyPathRecorder {
             // The access of an inverse relationship is a `LinkingObjects` type, the only
             // `LinkingObjectsAccess`, which is also `LinkingObjectsTyped`.
             let type = inverse.access as! LinkingObjectsTyped.Type
-            return _StrataValue(.null, collection: type.unmanaged(originProperty: inverse.originProperty))
+            guard followsLinks else { return _StrataValue(.null, collection: type.unmanaged(originProperty: inverse.originProperty)) }
+            let originInfo = ModelClass.forType(inverse.origin)
+            recording = originInfo
+            return _StrataValue(.null, collection: type.recording(originProperty: inverse.originProperty,
+                                                                  element: makeRecorder(inverse.origin, originInfo)))
         }
         return _StrataValue(.null)
     }
