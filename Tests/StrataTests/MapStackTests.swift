@@ -60,6 +60,24 @@ final class MapStackTests: StrataTestCase {
         assertConsistent()
     }
 
+    func testAMapInTheBlockIsAMapTheBlockChanges() throws {
+        try seed()
+        let realm = try Realm(configuration: config(1, [LarderV1.self]) { migration, _ in
+            migration.enumerateObjects(ofType: "Larder") { old, new in
+                XCTAssertEqual(Array(old!["shelf"] as! List<String>), ["jam", "tea"])
+                let counts = new!["counts"] as! Map<String, Int>
+                counts["tea"] = 2
+                counts["jam"] = 5
+                counts.removeObject(for: "tea")
+                XCTAssertEqual((new!["counts"] as! Map<String, Int>)["jam"], 5, "every read hands out the same map")
+            }
+        })
+        let larder = try XCTUnwrap(realm.object(ofType: LarderV1.self, forPrimaryKey: 1))
+        XCTAssertEqual(Array(larder.counts.keys), ["jam"])
+        XCTAssertEqual(larder.counts["jam"], 5)
+        assertConsistent()
+    }
+
     func testAMigrationRefusesAnArrayForAMap() throws {
         try seed()
         XCTAssertThrowsError(try Realm(configuration: config(1, [LarderV1.self]) { migration, _ in

@@ -47,6 +47,21 @@ final class MutableSetStackTests: StrataTestCase {
         assertConsistent()
     }
 
+    func testASetInTheBlockIsASetTheBlockChanges() throws {
+        try seed()
+        let realm = try Realm(configuration: config(1, [TripV1.self]) { migration, _ in
+            migration.enumerateObjects(ofType: "Trip") { old, new in
+                let tags = new!["tags"] as! MutableSet<String>
+                tags.insert(objectsIn: old!["stops"] as! List<String>)
+                tags.insert("c")
+                tags.remove("a")
+            }
+        })
+        let trip = try XCTUnwrap(realm.object(ofType: TripV1.self, forPrimaryKey: 1))
+        XCTAssertEqual(Set(trip.tags), ["b", "c"])
+        assertConsistent()
+    }
+
     func testTurningAListIntoASetIsAChangeOfType() throws {
         try seed()
         XCTAssertThrowsError(try Realm(configuration: config(0, [TripAsSet.self]))) { error in

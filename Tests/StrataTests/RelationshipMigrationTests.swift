@@ -238,7 +238,7 @@ final class RelationshipMigrationTests: StrataTestCase {
                                    "removed links stay readable on the old object")
                 }
                 migration.enumerateObjects(ofType: "RmPerson") { old, _ in
-                    XCTAssertEqual((old!["pets"] as! [DynamicObject]).isEmpty, false)
+                    XCTAssertEqual((old!["pets"] as! List<MigrationObject>).isEmpty, false)
                 }
             })
             XCTAssertEqual(Set(realm.objects(RmDog0.self).map(\.name)), ["Rex", "Fido", "Spot", "Stray"])
@@ -311,8 +311,8 @@ final class RelationshipMigrationTests: StrataTestCase {
         }
         let realm = try Realm(configuration: config(1, [RmScores1.self]) { migration, _ in
             migration.enumerateObjects(ofType: "RmScores") { old, new in
-                XCTAssertEqual(new!["scores"] as? [String], [], "a retyped list starts empty")
-                new!["scores"] = (old!["scores"] as! [Int]).map { String($0 * 10) }
+                XCTAssertEqual((new!["scores"] as? List<String>)?.count, 0, "a retyped list starts empty")
+                new!["scores"] = (old!["scores"] as! List<Int>).map { String($0 * 10) }
             }
         })
         let s = realm.objects(RmScores1.self).first!
@@ -481,9 +481,9 @@ final class RelationshipMigrationTests: StrataTestCase {
                 if name == "Rex" { new!["owner"] = nil }
             }
             migration.enumerateObjects(ofType: "RmPerson") { old, new in
-                let pets = old!["pets"] as! [DynamicObject]
-                let tags = old!["tags"] as! [String]
-                log.lines.append("\(old!["name"] as! String):\(pets.map { $0["name"] as! String })\(tags)")
+                let pets = old!["pets"] as! List<MigrationObject>
+                let tags = old!["tags"] as! List<String>
+                log.lines.append("\(old!["name"] as! String):\(pets.map { $0["name"] as! String })\(Array(tags))")
                 if old!["name"] as! String == "Joe" {
                     new!["pets"] = [dogs["Stray"]!, dogs["Spot"]!, dogs["Stray"]!]
                     new!["tags"] = ["x"]
@@ -505,6 +505,40 @@ final class RelationshipMigrationTests: StrataTestCase {
         assertConsistent()
     }
 
+    /// As RealmSwift: a list reads as a live `List` of the stored element type, the same one
+    /// on every read of the new object, its changes written when the block returns.
+    func testListsInTheBlockAreListsTheBlockChanges() throws {
+        try seedV1()
+        let realm = try Realm(configuration: config(2, Self.v1Types) { migration, _ in
+            var stray: MigrationObject?
+            migration.enumerateObjects(ofType: "RmDog") { _, new in
+                if new!["name"] as! String == "Stray" { stray = new }
+            }
+            migration.enumerateObjects(ofType: "RmPerson") { old, new in
+                let pets = new!["pets"] as! List<MigrationObject>
+                XCTAssertTrue(pets === new!["pets"] as AnyObject, "one collection per property of a new object")
+                XCTAssertTrue(pets === new!.dynamicList("pets"))
+                let tags = new!["tags"] as! List<String>
+                tags.append("seen")
+                XCTAssertEqual(Array(new!["tags"] as! List<String>), Array(old!["tags"] as! List<String>) + ["seen"],
+                               "the old object's copy is as stored")
+                guard new!["name"] as! String == "Jane" else { return }
+                pets.append(stray!)
+                pets.move(from: 0, to: 3)
+                migration.delete(pets[0])            // Fido: left out of the list when it is written
+                new!["tags"] = ["replaced"]          // the tags handed out before are not written back
+                tags.append("lost")
+            }
+        })
+        let jane = person(realm, "Jane"), joe = person(realm, "Joe")
+        XCTAssertEqual(jane.pets.map(\.name), ["Rex", "Stray", "Rex"])
+        XCTAssertEqual(Array(jane.tags), ["replaced"])
+        XCTAssertEqual(joe.pets.map(\.name), ["Spot"], "an unchanged list stays as it was")
+        XCTAssertEqual(Array(joe.tags), ["seen"])
+        XCTAssertEqual(realm.objects(RmDog1.self).filter("name == 'Fido'").count, 0)
+        assertConsistent()
+    }
+
     func testCreateInTheBlockTakesLinksAndLists() throws {
         try seedV1()
         let realm = try Realm(configuration: config(2, Self.v1Types) { migration, _ in
@@ -514,7 +548,7 @@ final class RelationshipMigrationTests: StrataTestCase {
             }
             let ann = migration.create("RmPerson", value: ["name": "Ann", "pets": [spot!, spot!], "tags": ["new"]])
             migration.create("RmDog", value: ["name": "Pup", "ownerName": "Ann", "owner": ann])
-            ann["pets"] = (ann["pets"] as! [DynamicObject]) + [migration.create("RmDog", value: ["Kit", "Ann", ann])]
+            (ann["pets"] as! List<MigrationObject>).append(migration.create("RmDog", value: ["Kit", "Ann", ann]))
         })
         let ann = person(realm, "Ann")
         XCTAssertEqual(ann.pets.map(\.name), ["Spot", "Spot", "Kit"])

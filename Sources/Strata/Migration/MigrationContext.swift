@@ -36,7 +36,9 @@ final class MigrationContext {
     /// Configured classes by name.
     private let configured: Set<String>
     /// Classes the block wrote to, created in or deleted from.
-    private(set) var touched: Set<String> = []
+    var touched: Set<String> = []
+    /// The collections handed out for new objects' properties (`collection(_:_:in:)`).
+    var handedOut: [CollectionKey: AnyObject] = [:]
     /// Classes whose stored schema changed.
     private var changed: Set<String> = []
     /// Classes `deleteData` removed from the schema.
@@ -63,6 +65,7 @@ final class MigrationContext {
             }
             if let block {
                 block(Migration(context), oldVersion)
+                context.writeBackCollections()
                 if let error = context.error { throw error }
             }
             try translatingErrors(path: path) {
@@ -222,7 +225,7 @@ final class MigrationContext {
         return fallback
     }
 
-    private func perform(_ body: () throws -> Void) {
+    func perform(_ body: () throws -> Void) {
         let _: Bool = attempt(false) { try body(); return true }
     }
 
@@ -249,17 +252,7 @@ final class MigrationContext {
                 throw fail("'\(object.dynamicClassName)' has no property '\(name)' in the \(object.isOldObject ? "old" : "new") schema")
             }
             guard let table = try table(of: object), let row = try txn.rows.read(table, object.dynamicKey) else { return nil }
-            if property.isList {
-                let values = try txn.lists.values(table, property, owner: object.dynamicKey)
-                if property.type == .link, let target = property.linkTarget {
-                    return values.compactMap { v -> DynamicObject? in
-                        guard case .link(let k) = v else { return nil }
-                        return DynamicObject(self, className: target, key: k, old: object.isOldObject)
-                    }
-                }
-                let elements = values.map { swiftValue($0, property, old: object.isOldObject) }
-                return property.isOptional ? elements as [Any?] : elements.compactMap { $0 } as [Any]
-            }
+            if property.isList { return try collection(object, property, in: table) }
             if property.type == .link {
                 guard case .link(let k) = row.value(property), let target = property.linkTarget else { return nil }
                 return DynamicObject(self, className: target, key: k, old: object.isOldObject)
@@ -280,7 +273,7 @@ final class MigrationContext {
     /// The stored value of `value` for a property that is not a list: a link takes a
     /// `DynamicObject` of this migration (of the link's class, existing in the new schema)
     /// or nil, and so may a mixed value.
-    private func storedValue(_ value: Any?, _ property: PropertySchema, className: String) throws -> StrataStorage.Value {
+    func storedValue(_ value: Any?, _ property: PropertySchema, className: String) throws -> StrataStorage.Value {
         if property.type == .mixed, let object = DynamicValues.unwrapped(value) as? DynamicObject, object.migrationContext === self {
             return .typedLink(object.dynamicClassName, object.dynamicKey)
         }
@@ -335,6 +328,8 @@ final class MigrationContext {
             }
             guard let table = try txn.table(schema.name) else { return }
             if property.isList {
+                // A collection handed out before is replaced, not written back.
+                handedOut[CollectionKey(className: schema.name, key: object.dynamicKey, property: name)] = nil
                 try setList(table, property, owner: object.dynamicKey, value)
                 touched.insert(schema.name)
                 return

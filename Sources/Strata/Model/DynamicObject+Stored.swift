@@ -95,21 +95,30 @@ extension Object {
     /// List property `propertyName` of this managed object, its elements handed out as
     /// `DynamicObject`s: the same stored list as the typed property, read and changed by
     /// the stored schema (a list of values only counts there: its elements are not objects).
-    /// Traps for an unmanaged object or a property that is not a list.
+    /// Traps for an unmanaged object or a property that is not a list. In a migration block:
+    /// the migration object's list (the one its subscript hands out).
     public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
-        List(store: dynamicStore(propertyName, "a list") { !$0.isSet && !$0.isMap })
+        migrationCollection(propertyName) ?? List(store: dynamicStore(propertyName, "a list") { !$0.isSet && !$0.isMap })
     }
 
     /// Set property `propertyName` of this managed object, its members handed out as
     /// `DynamicObject`s (as `dynamicList`).
     public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
-        MutableSet(store: dynamicStore(propertyName, "a set") { $0.isSet })
+        migrationCollection(propertyName) ?? MutableSet(store: dynamicStore(propertyName, "a set") { $0.isSet })
     }
 
     /// Map property `propertyName` of this managed object, its values handed out as
     /// `DynamicObject`s (as `dynamicList`).
     public func dynamicMap<Key: _MapKey>(_ propertyName: String) -> Map<Key, DynamicObject?> {
-        Map(store: dynamicStore(propertyName, "a map") { $0.isMap })
+        migrationCollection(propertyName) ?? Map(store: dynamicStore(propertyName, "a map") { $0.isMap })
+    }
+
+    /// For a migration object, its collection `name` (trapping when it is not a `C`); nil
+    /// for any other object.
+    private func migrationCollection<C>(_ name: String) -> C? {
+        guard let object = self as? DynamicObject, object.migrationContext != nil else { return nil }
+        guard let collection = object[name] as? C else { fatalError("'\(object.dynamicClassName).\(name)' is not a \(C.self)") }
+        return collection
     }
 
     /// The store of collection `name` of this managed object, which `isKind`

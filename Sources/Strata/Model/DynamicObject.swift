@@ -9,9 +9,10 @@ import StrataStorage
 /// `storedValue(named:)` for what each kind of property reads as. Migration blocks receive
 /// them too (`MigrationObject`): the old object reads the file's old schema, in its types;
 /// the new object reads and writes the new schema. There a link reads as a `DynamicObject`
-/// of the same side (or nil), a list of objects as `[DynamicObject]`, a list of values as an
-/// array of its values (`[Any]`, or `[Any?]` for optional elements); links are set to
-/// objects handed to the migration, lists to arrays.
+/// of the same side (or nil), a list, set or map as RealmSwift's collection of the stored
+/// element type (`List<MigrationObject>`, `MutableSet<String>`, `Map<String, Int?>`), live
+/// for the new object (`MigrationContext+Collections.swift`); links are set to objects
+/// handed to the migration, collections to collections, arrays or dictionaries.
 @dynamicMemberLookup
 public final class DynamicObject: Object {
     /// The migration the object belongs to, its class, key and side (old or new schema).
