@@ -539,6 +539,23 @@ final class RelationshipMigrationTests: StrataTestCase {
         assertConsistent()
     }
 
+    func testAnUnmanagedObjectSetInTheBlockIsCopiedIn() throws {
+        try seedV1()
+        let realm = try Realm(configuration: config(2, Self.v1Types) { migration, _ in
+            migration.enumerateObjects(ofType: "RmDog") { _, new in
+                if new!["name"] as! String == "Stray" { new!["owner"] = RmPerson1(value: ["name": "Finder", "tags": ["new"]]) }
+            }
+            migration.enumerateObjects(ofType: "RmPerson") { _, new in
+                if new!["name"] as! String == "Joe" { new!["pets"] = [RmDog1(value: ["name": "Pup", "ownerName": "Joe"])] }
+            }
+        })
+        XCTAssertEqual(realm.objects(RmDog1.self).filter("name == 'Stray'").first?.owner?.name, "Finder")
+        XCTAssertEqual(Array(person(realm, "Finder").tags), ["new"])
+        XCTAssertEqual(person(realm, "Joe").pets.map(\.name), ["Pup"])
+        XCTAssertEqual(realm.objects(RmDog1.self).count, 5)
+        assertConsistent()
+    }
+
     func testCreateInTheBlockTakesLinksAndLists() throws {
         try seedV1()
         let realm = try Realm(configuration: config(2, Self.v1Types) { migration, _ in

@@ -59,9 +59,17 @@ enum DynamicValues {
     }
 
     /// What `value` gives each property of `schema`, as `create` takes it: a dictionary by
-    /// property name, or an array in property order (an empty one gives nothing). `.some`
-    /// for a given value (nil included), nil where none is given.
+    /// property name, an array in property order (an empty one gives nothing), or an object
+    /// of a model class (each property it has, by stored name). `.some` for a given value
+    /// (nil included), nil where none is given.
     static func given(_ value: Any, for schema: ClassSchema) throws -> [Any??] {
+        if let object = value as? Object, !(object is DynamicObject) {
+            let info = ModelClass.forType(type(of: object))
+            return schema.properties.map { p in
+                let name = info.propertyName(ofStored: p.name)
+                return info.index(of: name) == nil ? nil : .some(object.value(forKey: name))
+            }
+        }
         if let array = value as? [Any?], !array.isEmpty {
             guard array.count == schema.properties.count else {
                 throw Realm.Error(.invalidInput, "Invalid array input: \(array.count) values for the \(schema.properties.count) properties of '\(schema.name)' (\(schema.properties.map(\.name).joined(separator: ", ")))")

@@ -283,6 +283,12 @@ final class MigrationContext {
             return .null
         }
         let target = property.linkTarget ?? "?"
+        // An object of a model class, not of this migration, is copied in (as RealmSwift
+        // adds an unmanaged object set in a migration).
+        if let model = value as? Object, (model as? DynamicObject)?.migrationContext !== self,
+           (type(of: model)._realmObjectName() ?? type(of: model).className()) == target {
+            return .link(try insert(target, model))
+        }
         guard let object = value as? DynamicObject, object.migrationContext === self else {
             throw fail("Invalid value '\(value)' (\(type(of: value))) for property '\(className).\(property.name)' of type '<\(target)>': give an object handed to this migration (newObject, or one returned by migration.create) or nil")
         }
@@ -357,28 +363,30 @@ final class MigrationContext {
     }
 
     func create(_ typeName: String, _ value: Any) -> DynamicObject {
-        let key: ObjectKey = attempt(0) {
-            guard let schema = txn.schema.classes[typeName], let table = try txn.table(typeName) else {
-                throw fail("Cannot create an object of type '\(typeName)': it is not in the new schema")
-            }
-            var values = [StrataStorage.Value](repeating: .null, count: schema.slotCount)
-            let model = DynamicValues.modelInstance(typeName)
-            var lists: [(PropertySchema, Any?)] = []
-            for (p, given) in zip(schema.properties, try DynamicValues.given(value, for: schema)) {
-                if p.isList {
-                    if let given { lists.append((p, given)) }
-                } else if let given {
-                    values[p.id] = try storedValue(given, p, className: typeName)
-                } else {
-                    values[p.id] = DynamicValues.initialValue(p, of: schema, model: model)
-                }
-            }
-            touched.insert(typeName)
-            let key = try txn.migration.insert(table, values: values)
-            for (p, given) in lists { try setList(table, p, owner: key, given) }
-            return key
+        DynamicObject(self, className: typeName, key: attempt(0) { try insert(typeName, value) }, old: false)
+    }
+
+    /// `create`'s object, throwing.
+    private func insert(_ typeName: String, _ value: Any) throws -> ObjectKey {
+        guard let schema = txn.schema.classes[typeName], let table = try txn.table(typeName) else {
+            throw fail("Cannot create an object of type '\(typeName)': it is not in the new schema")
         }
-        return DynamicObject(self, className: typeName, key: key, old: false)
+        var values = [StrataStorage.Value](repeating: .null, count: schema.slotCount)
+        let model = DynamicValues.modelInstance(typeName)
+        var lists: [(PropertySchema, Any?)] = []
+        for (p, given) in zip(schema.properties, try DynamicValues.given(value, for: schema)) {
+            if p.isList {
+                if let given { lists.append((p, given)) }
+            } else if let given {
+                values[p.id] = try storedValue(given, p, className: typeName)
+            } else {
+                values[p.id] = DynamicValues.initialValue(p, of: schema, model: model)
+            }
+        }
+        touched.insert(typeName)
+        let key = try txn.migration.insert(table, values: values)
+        for (p, given) in lists { try setList(table, p, owner: key, given) }
+        return key
     }
 
     func delete(_ object: DynamicObject) {
