@@ -541,15 +541,18 @@ final class RelationshipMigrationTests: StrataTestCase {
 
     func testAnUnmanagedObjectSetInTheBlockIsCopiedIn() throws {
         try seedV1()
+        let finder = RmPerson1(value: ["name": "Finder", "tags": ["new"]])
         let realm = try Realm(configuration: config(2, Self.v1Types) { migration, _ in
             migration.enumerateObjects(ofType: "RmDog") { _, new in
-                if new!["name"] as! String == "Stray" { new!["owner"] = RmPerson1(value: ["name": "Finder", "tags": ["new"]]) }
+                let name = new!["name"] as! String
+                if name == "Stray" || name == "Spot" { new!["owner"] = finder }
             }
             migration.enumerateObjects(ofType: "RmPerson") { _, new in
                 if new!["name"] as! String == "Joe" { new!["pets"] = [RmDog1(value: ["name": "Pup", "ownerName": "Joe"])] }
             }
         })
         XCTAssertEqual(realm.objects(RmDog1.self).filter("name == 'Stray'").first?.owner?.name, "Finder")
+        XCTAssertEqual(person(realm, "Finder").dogs.count, 2, "an object set twice is copied in once")
         XCTAssertEqual(Array(person(realm, "Finder").tags), ["new"])
         XCTAssertEqual(person(realm, "Joe").pets.map(\.name), ["Pup"])
         XCTAssertEqual(realm.objects(RmDog1.self).count, 5)

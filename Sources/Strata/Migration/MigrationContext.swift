@@ -39,6 +39,9 @@ final class MigrationContext {
     var touched: Set<String> = []
     /// The collections handed out for new objects' properties (`collection(_:_:in:)`).
     var handedOut: [CollectionKey: AnyObject] = [:]
+    /// The unmanaged objects the block set on links, and the objects copied from them: an
+    /// object set twice is one object, as the one RealmSwift adds.
+    private var copiedIn: [ObjectIdentifier: (object: Object, key: ObjectKey)] = [:]
     /// Classes whose stored schema changed.
     private var changed: Set<String> = []
     /// Classes `deleteData` removed from the schema.
@@ -287,7 +290,12 @@ final class MigrationContext {
         // adds an unmanaged object set in a migration).
         if let model = value as? Object, (model as? DynamicObject)?.migrationContext !== self,
            (type(of: model)._realmObjectName() ?? type(of: model).className()) == target {
-            return .link(try insert(target, model))
+            if let copy = copiedIn[ObjectIdentifier(model)], let table = try txn.table(target), try txn.rows.read(table, copy.key) != nil {
+                return .link(copy.key)
+            }
+            let key = try insert(target, model)
+            copiedIn[ObjectIdentifier(model)] = (model, key)
+            return .link(key)
         }
         guard let object = value as? DynamicObject, object.migrationContext === self else {
             throw fail("Invalid value '\(value)' (\(type(of: value))) for property '\(className).\(property.name)' of type '<\(target)>': give an object handed to this migration (newObject, or one returned by migration.create) or nil")
