@@ -59,6 +59,20 @@ final class PropertiesMappingTests: StrataTestCase {
         XCTAssertEqual(MappedPerson.sharedSchema()?.properties.map(\.columnName), [nil, "first_name", "last_name", "pet_list"])
     }
 
+    /// As RealmSwift: the old object knows only the stored names, the new one takes the
+    /// property names too.
+    func testAMigrationsNewObjectsTakeThePropertyNames() throws {
+        _ = try openWithPeople()
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: fileURL(), schemaVersion: 1, migrationBlock: { migration, _ in
+            migration.enumerateObjects(ofType: "MappedPerson") { old, new in
+                XCTAssertEqual(new!["firstName"] as? String, old!["first_name"] as? String)
+                new!["lastName"] = (new!["last_name"] as! String).uppercased()
+                XCTAssertTrue(new!["pets"] as AnyObject === new!["pet_list"] as AnyObject, "one property, either name")
+            }
+        }, objectTypes: [MappedPerson.self, MappedPet.self]))
+        XCTAssertEqual(realm.objects(MappedPerson.self).sorted(byKeyPath: "id").map(\.lastName), ["ZHOU", "ABEL"])
+    }
+
     func testTheOlderColumnNamesHookMapsAsPropertiesMappingDoes() throws {
         let realm = try openRealm(types: [ColumnNamedBook.self])
         try realm.write { realm.create(ColumnNamedBook.self, value: ["id": 1, "title": "Dune"]) }

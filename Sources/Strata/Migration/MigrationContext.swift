@@ -241,6 +241,15 @@ final class MigrationContext {
         object.isOldObject ? oldSchema.classes[object.dynamicClassName] : txn.schema.classes[object.dynamicClassName]
     }
 
+    /// The property `name` names on `object`: a stored name or, on a new object of a class
+    /// the program declares, a property name (`propertiesMapping`), as RealmSwift's new
+    /// objects take them.
+    private func property(named name: String, of object: DynamicObject, in schema: ClassSchema) -> PropertySchema? {
+        if let property = schema.property(named: name) { return property }
+        guard !object.isOldObject, let info = ModelClass.declared.first(where: { $0.name == schema.name && !$0.isDynamic }) else { return nil }
+        return schema.property(named: info.storedName(of: name))
+    }
+
     private func table(of object: DynamicObject) throws -> Table? {
         object.isOldObject ? oldTables[object.dynamicClassName] : try txn.table(object.dynamicClassName)
     }
@@ -251,7 +260,7 @@ final class MigrationContext {
 
     func get(_ object: DynamicObject, _ name: String) -> Any? {
         attempt(nil) { () throws -> Any? in
-            guard let schema = schema(of: object), let property = schema.property(named: name) else {
+            guard let schema = schema(of: object), let property = property(named: name, of: object, in: schema) else {
                 throw fail("'\(object.dynamicClassName)' has no property '\(name)' in the \(object.isOldObject ? "old" : "new") schema")
             }
             guard let table = try table(of: object), let row = try txn.rows.read(table, object.dynamicKey) else { return nil }
@@ -337,13 +346,13 @@ final class MigrationContext {
             if object.isOldObject {
                 throw fail("Cannot set '\(object.dynamicClassName).\(name)' on the old object of a migration: set it on the new object")
             }
-            guard let schema = schema(of: object), let property = schema.property(named: name) else {
+            guard let schema = schema(of: object), let property = property(named: name, of: object, in: schema) else {
                 throw fail("'\(object.dynamicClassName)' has no property '\(name)' in the new schema")
             }
             guard let table = try txn.table(schema.name) else { return }
             if property.isList {
                 // A collection handed out before is replaced, not written back.
-                handedOut[CollectionKey(className: schema.name, key: object.dynamicKey, property: name)] = nil
+                handedOut[CollectionKey(className: schema.name, key: object.dynamicKey, property: property.name)] = nil
                 try setList(table, property, owner: object.dynamicKey, value)
                 touched.insert(schema.name)
                 return
