@@ -177,7 +177,9 @@ final class ConfigurationTests: StrataTestCase {
     func testAPathUnderAFileThatIsNotADirectoryFails() throws {
         XCTAssertThrowsError(try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: "/dev/null/foo")))) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .fileOperationFailed)
-            XCTAssertTrue("\(error)".contains("'/dev/null' is not a directory"), "\(error)")
+            XCTAssertEqual((error as? Realm.Error)?.localizedDescription,
+                           "Failed to open file at path '/dev/null/foo.lock': parent path is not a directory", "RealmSwift's words")
+            XCTAssertEqual((error as? Realm.Error)?.fileURL?.path, "/dev/null/foo.lock")
         }
         XCTAssertThrowsError(try Realm(fileURL: directory.appendingPathComponent("missing/test.strata"))) { error in
             XCTAssertEqual((error as? Realm.Error)?.code, .fileNotFound, "a missing directory is still not found")

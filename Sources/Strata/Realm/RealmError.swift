@@ -75,7 +75,7 @@ extension Realm {
 
         /// Translates a storage-layer error: its code is this code (the raw values are the same).
         init(_ error: StorageError, path: String? = nil) {
-            self.init(Code(rawValue: error.code.rawValue)!, error.message, path: path)
+            self.init(Code(rawValue: error.code.rawValue)!, error.message, path: error.path ?? path)
         }
     }
 }

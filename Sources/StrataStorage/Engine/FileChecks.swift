@@ -16,7 +16,10 @@ enum FileChecks {
             throw StorageError(.fileNotFound, "Cannot open '\(path)': the directory '\(directory)' does not exist (Strata does not create directories)")
         }
         if !directory.isEmpty, !isDirectory.boolValue {
-            throw StorageError(.fileOperationFailed, "Cannot open '\(path)': '\(directory)' is not a directory")
+            // RealmSwift's words, about the `.lock` file it opens first (Strata's is beside the
+            // database too).
+            throw StorageError(.fileOperationFailed, "Failed to open file at path '\(path).lock': parent path is not a directory",
+                               path: path + ".lock")
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {

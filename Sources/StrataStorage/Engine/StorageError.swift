@@ -27,11 +27,14 @@ package struct StorageError: Error, CustomStringConvertible {
     package let message: String
     /// The LMDB error behind it, if any.
     package let underlying: LMDBError?
+    /// The file the error is about when it is not the database file (its `.lock` file).
+    package let path: String?
 
-    package init(_ code: Code, _ message: String, underlying: LMDBError? = nil) {
+    package init(_ code: Code, _ message: String, underlying: LMDBError? = nil, path: String? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.path = path
     }
 
     package var description: String { message }
