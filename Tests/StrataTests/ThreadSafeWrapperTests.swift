@@ -46,6 +46,23 @@ final class ThreadSafeWrapperTests: StrataTestCase {
         XCTAssertEqual(dog?.name, "after")
     }
 
+    /// As RealmSwift's: a thread that writes through the value it read from the wrapper
+    /// leaves the wrapper at least that new, so the next read anywhere sees the write.
+    func testAWriteThroughTheWrapperIsSeenByItsNextReadWithoutRefresh() throws {
+        let (_, pound) = try seeded()
+        @ThreadSafe var dogs = pound.dogs
+        @ThreadSafe var first = pound.dogs.first
+        try onNewThread {
+            let realm = try XCTUnwrap(dogs?.realm)
+            try realm.write {
+                first?.name = "Ace"
+                dogs?.append(realm.create(Dog.self, value: ["id": 5, "name": "E", "age": 5]))
+            }
+        }
+        XCTAssertEqual(dogs?.map(\.name), ["Ace", "B", "C", "D", "E"])
+        XCTAssertEqual(first?.name, "Ace")
+    }
+
     func testManyThreadsWriteThroughOneWrapper() throws {
         let (realm, _) = try seeded()
         @ThreadSafe var dog = realm.object(ofType: Dog.self, forPrimaryKey: 1)

@@ -38,11 +38,24 @@ public final class ThreadSafe<T: ThreadConfined>: @unchecked Sendable {
                 if !core.writes.isInWriteTransaction && (core.version < version || (madeInWrite && core.version == version)) {
                     Realm(core: core).refresh()
                 }
+                noteRead(at: core)
                 return locator(core) as? T
             }
         }
         set {
             stored.withLock { $0 = newValue.map(Self.storedValue) }
+        }
+    }
+
+    /// Raises the version a later read starts from to `core`'s (as RealmSwift wraps the
+    /// value again on each read): what a thread changed while reading the value through the
+    /// wrapper, in a write that then committed, is what the next reader sees, wherever it is.
+    private func noteRead(at core: RealmCore) {
+        let version = core.version, inWrite = core.writes.isInWriteTransaction
+        stored.withLock { value in
+            guard case .live(let configuration, let stored, let madeInWrite, let locator)? = value,
+                  version > stored || (version == stored && inWrite && !madeInWrite) else { return }
+            value = .live(configuration: configuration, version: version, madeInWrite: inWrite, locator: locator)
         }
     }
 
