@@ -32,14 +32,29 @@ extension StorageFile {
         }
     }
 
+    /// How long a file stays "open in this process" after its last Realm closed before
+    /// `checkNotInUse` refuses: a notification being delivered on the Realm's queue, or the
+    /// notifier thread reading the newest version, may hold it for a moment longer.
+    static let closingGraceMilliseconds = 300
+
     /// Refuses (`.alreadyOpen`, naming who) when the file is open in this process or another.
     package static func checkNotInUse(path: String, doing what: String) throws {
-        if openInstance(path: path) != nil {
+        if !isClosedHere(path: path, waitingMilliseconds: closingGraceMilliseconds) {
             throw StorageError(.alreadyOpen, "Cannot \(what) '\(path)': it is open in this process; close every Realm of it first")
         }
         if let pid = try otherProcessUsing(path: path) {
             throw StorageError(.alreadyOpen, "Cannot \(what) '\(path)': it is open in another process (pid \(pid))")
         }
+    }
+
+    /// Whether no `StorageFile` of `path` is alive in this process, waiting up to
+    /// `milliseconds` for the last one to go.
+    private static func isClosedHere(path: String, waitingMilliseconds milliseconds: Int) -> Bool {
+        for _ in 0..<milliseconds {
+            if openInstance(path: path) == nil { return true }
+            usleep(1000)
+        }
+        return openInstance(path: path) == nil
     }
 
     /// Deletes the file, its LMDB lock file and the reserved `.lock` file. Returns whether
