@@ -94,6 +94,15 @@ final class AnyRealmCollectionTests: StrataTestCase {
     }
 
     /// As RealmSwift's: an unmanaged list's or set's aggregates are computed from its objects.
+    func testAWrappedCollectionOfValuesSortsAndDistinguishesItsValues() throws {
+        let (realm, kennel) = try populated()
+        let ratings = AnyRealmCollection(kennel.ratings)
+        XCTAssertEqual(Array(ratings.sorted(ascending: true)), [1, 2, 3])
+        XCTAssertEqual(Array(ratings.sorted(ascending: false)), [3, 2, 1])
+        try realm.write { kennel.ratings.append(2) }
+        XCTAssertEqual(Array(ratings.distinct()), [3, 1, 2], "live, as the list's own")
+    }
+
     func testUnmanagedCollectionsAggregateTheirObjects() {
         let kennel = DogPound(value: ["id": 1])
         for (id, age) in [(1, 9), (2, 3), (3, 5)] { kennel.dogs.append(Dog(value: ["id": id, "age": age, "born": Date(timeIntervalSince1970: Double(id))])) }

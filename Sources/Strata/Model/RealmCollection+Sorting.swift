@@ -30,8 +30,10 @@ public extension Map where Value.PersistedType: SortableType {
 
 extension RealmCollection {
     /// Results of the collection's values in the order `refine` makes of the current one:
-    /// from a list or set, or from results of values (`list.distinct().sorted()`).
+    /// from a list or set, or from results of values (`list.distinct().sorted()`), wrapped
+    /// in an `AnyRealmCollection` or not.
     func valueResults(_ refine: (inout ValueOrder) -> Void) -> Results<Element> {
+        if let wrapper = self as? AnyRealmCollection<Element> { return wrapper.box.valueResults(refine) }
         if let results = self as? Results<Element>, case .values(let index, let owner, let ownerInfo, var order) = results.source {
             refine(&order)
             return Results(core: results.core, info: results.info, source: .values(index: index, owner: owner, ownerInfo: ownerInfo, order: order))

@@ -6,7 +6,7 @@ import Foundation
 /// collection is.
 public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection {
     /// The wrapped collection, behind its type.
-    private let box: AnyRealmCollectionBox<Element>
+    let box: AnyRealmCollectionBox<Element>
 
     /// Wraps `base` (an `AnyRealmCollection` is not wrapped a second time).
     public init<C: RealmCollection>(_ base: C) where C.Element == Element {
@@ -115,6 +115,8 @@ class AnyRealmCollectionBox<Element: RealmCollectionValue> {
     func index(of object: Element) -> Int? { preconditionFailure("overridden by WrappedCollection") }
     func sorted(by descriptors: [SortDescriptor]) -> Results<Element> { preconditionFailure("overridden by WrappedCollection") }
     func distinct(by keyPaths: [String]) -> Results<Element> { preconditionFailure("overridden by WrappedCollection") }
+    /// The wrapped collection's `valueResults` (its values sorted or distinct).
+    func valueResults(_ refine: (inout ValueOrder) -> Void) -> Results<Element> { preconditionFailure("overridden by WrappedCollection") }
     func value(forKey key: String) -> Any? { preconditionFailure("overridden by WrappedCollection") }
     func value(forKeyPath keyPath: String) -> Any? { preconditionFailure("overridden by WrappedCollection") }
     func setValue(_ value: Any?, forKey key: String) { preconditionFailure("overridden by WrappedCollection") }
@@ -148,6 +150,7 @@ private final class WrappedCollection<Base: RealmCollection>: AnyRealmCollection
 
     override func sorted(by descriptors: [SortDescriptor]) -> Results<Base.Element> { base.sorted(by: descriptors) }
     override func distinct(by keyPaths: [String]) -> Results<Base.Element> { base.distinct(by: keyPaths) }
+    override func valueResults(_ refine: (inout ValueOrder) -> Void) -> Results<Base.Element> { base.valueResults(refine) }
     override func value(forKey key: String) -> Any? { base.value(forKey: key) }
     override func value(forKeyPath keyPath: String) -> Any? { base.value(forKeyPath: keyPath) }
     override func setValue(_ value: Any?, forKey key: String) { base.setValue(value, forKey: key) }
