@@ -111,6 +111,18 @@ final class KeyValueCodingTests: StrataTestCase {
         let roster = try XCTUnwrap(realm.objects(Ship.self).first?.roster)
         XCTAssertEqual((roster.value(forKeyPath: "@max.rank") as? NSNumber)?.intValue, 3, "lists too")
         XCTAssertNil(sailors.filter("id > 9").value(forKeyPath: "@avg.rank"), "no values have no average")
+        try realm.write {
+            for sailor in sailors { sailor.ship = realm.objects(Ship.self).first }
+            realm.create(Sailor.self, value: ["id": 4, "name": "Cy", "rank": 9])
+        }
+        let ships = try XCTUnwrap(sailors.sorted(byKeyPath: "id").value(forKeyPath: "ship.name") as? [Any?])
+        XCTAssertEqual(ships.count, 4, "a path through a link reads it on each object")
+        XCTAssertEqual(ships[0] as? String, "")
+        XCTAssertNil(ships[3] as Any?, "nil where the link is nil")
+        XCTAssertEqual((sailors.value(forKeyPath: "@max.ship.id") as? NSNumber)?.intValue, 1, "operators over such a path")
+        let unmanaged = List<Sailor>()
+        unmanaged.append(Sailor(value: ["id": 7, "ship": ["id": 2, "name": "Swan"]]))
+        XCTAssertEqual(unmanaged.value(forKeyPath: "ship.name") as? [String], ["Swan"], "an unmanaged list's too")
     }
 
     func testKeyPathNamesAreThePropertiesTheyRead() {

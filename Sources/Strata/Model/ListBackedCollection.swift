@@ -97,7 +97,7 @@ extension ListBackedCollection {
     func elementValues(forKey key: String) -> [Any?] {
         if key == "self" { return map { KeyValueCoding.bridged($0) } }
         if store == nil, Element.self is Object.Type {
-            return unmanaged.map { ($0 as! Object).value(forKey: key) }
+            return unmanaged.map { ($0 as! Object).value(forKeyPath: key) }
         }
         return results.value(forKey: key) as? [Any?] ?? []
     }

@@ -59,11 +59,16 @@ extension Results {
         return values
     }
 
-    /// `value(forKey:)`, or a key-value collection operator: `@count`, `@sum.age`, `@avg.age`,
-    /// `@min.age`, `@max.age` (an `NSNumber`; nil for `@avg`, `@min`, `@max` of no values),
-    /// `@unionOfObjects.name` and `@distinctUnionOfObjects.name` (an `NSArray`).
+    /// `value(forKey:)`, a path through to-one links (`"owner.name"`: each object's value,
+    /// nil where a link on the way is nil), or a key-value collection operator over either:
+    /// `@count`, `@sum.age`, `@avg.age`, `@min.age`, `@max.age` (an `NSNumber`; nil for `@avg`,
+    /// `@min`, `@max` of no values), `@unionOfObjects.name` and `@distinctUnionOfObjects.name`
+    /// (an `NSArray`).
     public func value(forKeyPath keyPath: String) -> Any? {
-        CollectionOperator.value(forKeyPath: keyPath, count: count) { value(forKey: $0) }
+        CollectionOperator.value(forKeyPath: keyPath, count: count) { path in
+            guard path.contains("."), !state.holdsValues else { return value(forKey: path) }
+            return map { ($0 as? Object)?.value(forKeyPath: path) }
+        }
     }
 
     /// Sets one property on every object of the results (inside a write transaction).
