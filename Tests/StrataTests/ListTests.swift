@@ -61,6 +61,37 @@ final class ListTests: StrataTestCase {
         }
     }
 
+    /// As RealmSwift: an unmanaged object's collection property keeps its own collection, and
+    /// assigning one copies its elements into it.
+    func testAssigningACollectionToAnUnmanagedObjectCopiesItsElements() throws {
+        let pound = DogPound()
+        let ratings = pound.ratings
+        let given = List<Int>()
+        given.append(objectsIn: [4, 5])
+        pound.ratings = given
+        XCTAssertTrue(pound.ratings === ratings, "the property keeps its list")
+        XCTAssertEqual(Array(ratings), [4, 5])
+        given.append(6)
+        XCTAssertEqual(Array(pound.ratings), [4, 5], "a copy, not the list given")
+        pound.ratings = pound.ratings
+        XCTAssertEqual(Array(pound.ratings), [4, 5], "itself: unchanged")
+        let dog = Dog(value: ["id": 1])
+        let favourites = MutableSet<Dog>()
+        favourites.insert(dog)
+        pound.favourites = favourites
+        XCTAssertFalse(pound.favourites === favourites)
+        XCTAssertEqual(pound.favourites.count, 1)
+        let pantry = Pantry()
+        let stock = Map<String, Int>()
+        stock["tea"] = 2
+        pantry.stock = stock
+        stock["jam"] = 1
+        XCTAssertEqual(Array(pantry.stock.keys), ["tea"])
+        let realm = try openRealm(types: [DogPound.self, Dog.self, Pantry.self, Companion.self])
+        try realm.write { realm.add(pound) }
+        XCTAssertEqual(Array(realm.objects(DogPound.self).first!.ratings), [4, 5])
+    }
+
     func testTheMutableCollectionApi() throws {
         let realm = try openRealm(types: [Walker.self])
         let walker = Walker(value: ["id": 1])

@@ -208,6 +208,15 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         return _StrataValue(.null, collection: MapContents(keys: entries.map(\.key._strataMapKey),
                                                            values: entries.map { ($0.value as! any _Persistable)._strataValue }))
     }
+
+    /// Copies `value`'s entries into `current`, the map the property keeps.
+    public static func _strataAssigned(_ value: Map<Key, Value>, over current: Map<Key, Value>) -> Map<Key, Value> {
+        guard value !== current else { return current }
+        let entries = Array(value.asKeyValueSequence())
+        current.removeAll()
+        current.merge(entries)
+        return current
+    }
 }
 
 extension Map where Value.PersistedType: MinMaxType {

@@ -58,7 +58,7 @@ public struct Persisted<Value: _Persistable> {
         @inline(__always) set {
             let index = observed[keyPath: storageKeyPath].managedIndex
             if index < 0 {
-                observed[keyPath: storageKeyPath].value = newValue
+                observed[keyPath: storageKeyPath].value = Value._strataAssigned(newValue, over: observed[keyPath: storageKeyPath].value)
             } else {
                 observed._managedSet(newValue, Int(index))
             }
