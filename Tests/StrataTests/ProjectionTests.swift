@@ -41,10 +41,15 @@ final class NicknameCard: Projection<Author> {
     @Projected(\Author.nickname) var nickname
 }
 
+/// Of a class without a primary key.
+final class NoteCard: Projection<Note> {
+    @Projected(\Note.text) var text
+}
+
 /// `Projection`, `@Projected` and `ProjectedCollection`: reads and writes go to the root object,
 /// `Realm.objects` gives live results of projections, notifications use the projection's names.
 final class ProjectionTests: StrataTestCase {
-    private func open() throws -> Realm { try openRealm(types: [Author.self, Birthplace.self, Genre.self]) }
+    private func open() throws -> Realm { try openRealm(types: [Author.self, Birthplace.self, Genre.self, Note.self]) }
 
     /// Ada (id 1, born 1815, London, writing with Charles) and Charles (id 2, born 1791,
     /// no birthplace, writing with nobody).
@@ -171,6 +176,10 @@ final class ProjectionTests: StrataTestCase {
         XCTAssertEqual(fromResults, AuthorCard(projecting: ada))
         XCTAssertNotEqual(fromResults, AuthorCard(projecting: charles))
         XCTAssertEqual(Set([fromResults, AuthorCard(projecting: ada), AuthorCard(projecting: charles)]).count, 2)
+        let note = Note(value: ["text": "n"])
+        XCTAssertNotEqual(NoteCard(projecting: note), NoteCard(projecting: Note(value: ["text": "n"])), "unmanaged: the same instance only")
+        try realm.write { realm.add(note) }
+        XCTAssertEqual(NoteCard(projecting: note), realm.objects(NoteCard.self).first, "without a primary key: the same stored object")
     }
 
     func testDescriptionNamesEachProjectedProperty() throws {

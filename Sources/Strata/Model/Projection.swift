@@ -33,9 +33,10 @@ open class Projection<Root: ObjectBase>: RealmCollectionValue, RealmFetchable, K
     /// Whether the root object was deleted or its Realm invalidated.
     public var isInvalidated: Bool { rootObject.isInvalidated }
 
-    /// Two projections are equal when they project the same object.
+    /// Two projections are equal when they project the same object: the same instance, or
+    /// the same stored object of one Realm (as RealmSwift compares them).
     public static func == (lhs: Projection, rhs: Projection) -> Bool {
-        lhs.rootObject.isEqual(rhs.rootObject)
+        lhs.rootObject.isSameStoredObject(rhs.rootObject)
     }
 
     /// Hashes as the root object does.
