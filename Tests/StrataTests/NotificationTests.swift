@@ -37,7 +37,7 @@ final class PetKeeper: Object {
 /// The tests run the run loop until the expected callbacks arrive; the deadline only stops a
 /// hung test, nothing is timed.
 final class NotificationTests: StrataTestCase {
-    private func open() throws -> Realm { try openRealm(types: [Pet.self, Toy.self, StressItem.self, Shelter.self, Guest.self]) }
+    private func open() throws -> Realm { try openRealm(types: [Pet.self, Toy.self, StressItem.self, Shelter.self, Guest.self, PetKeeper.self]) }
 
     private struct Update: Equatable {
         var deletions: [Int], insertions: [Int], modifications: [Int]
@@ -113,6 +113,35 @@ final class NotificationTests: StrataTestCase {
         XCTAssertEqual(rec.names.last, ["c", "e", "f", "z"])
         drain()
         XCTAssertEqual(rec.updates.count, 4)
+    }
+
+    /// As RealmSwift: a write begun before an observer's `.initial` was delivered delivers it
+    /// first, of the results before the write, so the write reaches the observer as an update.
+    func testAWriteRightAfterObservingReachesTheObserverAsAnUpdate() throws {
+        let realm = try open()
+        try realm.write { realm.add(Pet(value: ["id": 1, "name": "b", "age": 5])) }
+        let (rec, token) = record(realm.objects(Pet.self).sorted(byKeyPath: "name"))
+        defer { token.invalidate() }
+        try realm.write { realm.add(Pet(value: ["id": 2, "name": "a", "age": 5])) }
+        XCTAssertEqual(rec.initial, ["b"], "the initial notification came when the write began")
+        spin { rec.updates.count == 1 }
+        XCTAssertEqual(rec.updates.last, Update([], [0], []))
+        let keeper = try realm.write { realm.create(PetKeeper.self, value: ["id": 1, "toys": [["id": 1, "label": "ball"]]]) }
+        var toyChanges: [String] = []
+        let toyToken = keeper.toys.observe { change in
+            switch change {
+            case .initial(let toys): toyChanges.append("initial \(toys.count)")
+            case .update(let toys, _, let insertions, _): toyChanges.append("update \(toys.count) \(insertions)")
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        defer { toyToken.invalidate() }
+        realm.beginWrite()
+        keeper.toys.append(Toy(value: ["id": 2, "label": "rope"]))
+        try realm.commitWrite()
+        XCTAssertEqual(toyChanges, ["initial 1"], "beginWrite delivers it too")
+        spin { toyChanges.count == 2 }
+        XCTAssertEqual(toyChanges, ["initial 1", "update 2 [1]"])
     }
 
     func testKeyPathsFilterModifications() throws {

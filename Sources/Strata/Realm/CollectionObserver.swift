@@ -43,6 +43,7 @@ final class CollectionObserver<Element: RealmCollectionValue>: Observer {
     let block: (RealmCollectionChange<Results<Element>>) -> Void
     /// The keys last reported, in order; nil until `.initial` is delivered.
     private var reported: [ObjectKey]?
+    override var awaitsInitial: Bool { reported == nil }
     /// How many times the query was run to compute a change (tests check that unrelated
     /// commits do not run it).
     package private(set) var evaluations = 0

@@ -49,6 +49,7 @@ final class ValueListObserver<Collection: ListBackedCollection>: Observer {
     let block: (RealmCollectionChange<Collection>) -> Void
     /// The values last reported; nil until `.initial` is delivered.
     private var reported: [StrataStorage.Value]?
+    override var awaitsInitial: Bool { reported == nil }
 
     init(collection: Collection, store: ListStore, block: @escaping (RealmCollectionChange<Collection>) -> Void) {
         self.collection = collection

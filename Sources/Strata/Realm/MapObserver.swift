@@ -48,6 +48,7 @@ final class MapObserver<Key: _MapKey, Value: RealmCollectionValue>: Observer {
     let block: (RealmMapChange<Map<Key, Value>>) -> Void
     /// The entries last reported; nil until `.initial` is delivered.
     private var reported: [String: StrataStorage.Value]?
+    override var awaitsInitial: Bool { reported == nil }
 
     init(map: Map<Key, Value>, store: ListStore, block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) {
         self.map = map

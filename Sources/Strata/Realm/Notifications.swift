@@ -130,6 +130,15 @@ final class NotificationHub {
         snapshot.adopt(by: core)
     }
 
+    /// Before a write begins on the core's thread: observers registered since the last
+    /// delivery hear their `.initial` now, of the collection as it is before the write (as
+    /// RealmSwift delivers pending notifications when a write begins), so the write reaches
+    /// them as an update.
+    func deliverInitials(_ core: RealmCore) {
+        guard observers.contains(where: { $0.observer?.awaitsInitial == true }) else { return }
+        deliver(core)
+    }
+
     /// Tells the `Realm.observe` blocks that other commits are waiting (`autorefresh` is off).
     func refreshRequired(_ core: RealmCore) {
         let live = observers.compactMap { $0.observer as? RealmObserver }.filter { !$0.isInvalidated }
@@ -257,6 +266,9 @@ class Observer: NotificationToken {
     }
 
     var isInvalidated: Bool { flag.isSet }
+
+    /// Whether the observer has yet to hear its `.initial` (collections; objects have none).
+    var awaitsInitial: Bool { false }
 
     /// Whether a write that skips this observer is under way on another thread.
     var awaitsWrite: Bool { awaitedWrite.withLock { $0 != nil } }

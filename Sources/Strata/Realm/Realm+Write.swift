@@ -34,8 +34,7 @@ extension Realm {
         try checkWritable()
         core.confinement.check()
         precondition(!core.writes.isInWriteTransaction, "The Realm is already in a write transaction: nested write blocks are not allowed")
-        core.writes.runBeforeSynchronousWrite(core)
-        try core.writes.begin(core)
+        try beginSynchronousWrite()
         if !tokens.isEmpty { core.notifications.catchUp(tokens, core) }
         let result: Result
         do {
@@ -57,9 +56,18 @@ extension Realm {
         do {
             try checkWritable()
             core.confinement.check()
-            if !core.writes.isInWriteTransaction { core.writes.runBeforeSynchronousWrite(core) }
-            try core.writes.begin(core)
+            try beginSynchronousWrite()
         } catch { trap(error) }
+    }
+
+    /// Begins a write on this thread: queued asynchronous writes commit first, and observers
+    /// waiting for their `.initial` hear it, of the Realm as it was before the write.
+    private func beginSynchronousWrite() throws {
+        if !core.writes.isInWriteTransaction {
+            core.writes.runBeforeSynchronousWrite(core)
+            core.notifications.deliverInitials(core)
+        }
+        try core.writes.begin(core)
     }
 
     /// Commits the write transaction begun by `beginWrite()`. Inside an asynchronous write
