@@ -121,7 +121,10 @@ final class EmbeddedListTests: StrataTestCase {
         XCTAssertEqual(changes.first { $0.className == "Tenant" }?.modifiedProperties, ["address"])
     }
 
-    func testUpdatingAnOwnerByPrimaryKeyReplacesItsEmbeddedObjects() throws {
+    /// As RealmSwift: `.modified` writes the given embedded objects onto those the stored
+    /// owner has (a list's element by element: more are added, fewer delete the rest); `.all`
+    /// replaces them.
+    func testUpdatingAnOwnerByPrimaryKeyUpdatesOrReplacesItsEmbeddedObjects() throws {
         let realm = try open()
         let tenant = try realm.write { realm.create(Tenant.self, value: ["id": 1, "address": ["city": "Oslo"], "addresses": [["city": "A"]]]) }
         let (oldAddress, oldElement) = (tenant.address!, tenant.addresses[0])
@@ -130,7 +133,17 @@ final class EmbeddedListTests: StrataTestCase {
         }
         XCTAssertEqual(tenant.address?.city, "Bergen")
         XCTAssertEqual(tenant.addresses.map(\.city), ["B", "C"])
-        XCTAssertTrue(oldAddress.isInvalidated && oldElement.isInvalidated)
+        XCTAssertFalse(oldAddress.isInvalidated || oldElement.isInvalidated, "updated in place")
+        XCTAssertEqual(oldElement.city, "B")
+        let second = tenant.addresses[1]
+        try realm.write { realm.create(Tenant.self, value: ["id": 1, "addresses": [["city": "D"]]], update: .modified) }
+        XCTAssertEqual(tenant.addresses.map(\.city), ["D"])
+        XCTAssertTrue(second.isInvalidated, "an element past the new end is deleted")
+        XCTAssertEqual(oldAddress.city, "Bergen", "a property not given is left as it is")
+        try realm.write {
+            realm.create(Tenant.self, value: ["id": 1, "address": ["city": "Molde"], "addresses": [["city": "E"]]], update: .all)
+        }
+        XCTAssertTrue(oldAddress.isInvalidated && oldElement.isInvalidated, ".all replaces them")
         assertConsistent()
     }
 

@@ -38,6 +38,27 @@ final class EmbeddedObjectTests: StrataTestCase {
         assertConsistent()
     }
 
+    /// As RealmSwift: `add(_:update: .modified)` writes a given embedded object's values onto
+    /// the one the stored owner has (it stays valid, and nested ones too); `.all` replaces it.
+    func testUpdatingAnOwnerWithModifiedUpdatesItsEmbeddedObjectInPlace() throws {
+        let realm = try open()
+        let first = Tenant(value: ["id": 1, "address": ["city": "Oslo", "location": ["latitude": 59.9]]])
+        try realm.write { realm.add(first) }
+        let address = try XCTUnwrap(first.address), location = try XCTUnwrap(address.location)
+        let second = Tenant(value: ["id": 1, "address": ["city": "Bergen", "location": ["latitude": 60.4]]])
+        try realm.write { realm.add(second, update: .modified) }
+        XCTAssertFalse(address.isInvalidated, "updated, not replaced")
+        XCTAssertEqual(address.city, "Bergen")
+        XCTAssertFalse(location.isInvalidated)
+        XCTAssertEqual(location.latitude, 60.4)
+        XCTAssertTrue(second.address?.isSameObject(as: address) ?? false, "the given object is now that embedded object")
+        XCTAssertEqual(realm.objects(Tenant.self).count, 1)
+        try realm.write { realm.add(Tenant(value: ["id": 1, "address": ["city": "Molde"]]), update: .all) }
+        XCTAssertTrue(address.isInvalidated, ".all replaces it")
+        XCTAssertEqual(first.address?.city, "Molde")
+        assertConsistent()
+    }
+
     func testDeletingTheOwnerDeletesWhatItOwnsRecursively() throws {
         let realm = try open()
         let resident = try realm.write {

@@ -53,25 +53,28 @@ final class GraphWrite {
         object.attach(core, binding, key)
     }
 
-    /// Adds the unmanaged `object` (and its graph); returns its key.
+    /// Adds the unmanaged `object` (and its graph); returns its key. With `existing`, the
+    /// object's values are written onto that stored object instead (an embedded object
+    /// updated in place).
     @discardableResult
-    func add(_ object: ObjectBase, update: Realm.UpdatePolicy) throws -> ObjectKey {
+    func add(_ object: ObjectBase, update: Realm.UpdatePolicy, onto existing: ObjectKey? = nil) throws -> ObjectKey {
         if let done = written[ObjectIdentifier(object)] { return done.key }
         let info = try ModelClass.of(type(of: object))
         let base = Unmanaged.passUnretained(object).toOpaque()
         let values = info.properties.map { Optional($0.read(base + $0.offset)) }
-        return try upsert(info, values: values, update: update, writing: object).key
+        return try upsert(info, values: values, update: update, writing: object, onto: existing).key
     }
 
-    /// Inserts, or updates by primary key, one object. `values` are by declaration index; nil
-    /// means "not given": the default for a new object, unchanged for an existing one.
+    /// Inserts, or updates by primary key (or, given `existing`, that object), one object.
+    /// `values` are by declaration index; nil means "not given": the default for a new
+    /// object, unchanged for an existing one.
     func upsert(_ info: ModelClass, values given: [_StrataValue?], update: Realm.UpdatePolicy,
-                writing object: ObjectBase? = nil) throws -> (binding: TableBinding, key: ObjectKey) {
+                writing object: ObjectBase? = nil, onto existing: ObjectKey? = nil) throws -> (binding: TableBinding, key: ObjectKey) {
         let values = update == .error ? Self.withLinkDefaults(given, info) : given
         let binding = try core.bindingForWrite(info)
         let txn = try core.transaction()
         let pk = info.schema.primaryKey
-        if update != .error && pk == nil {
+        if update != .error && pk == nil && existing == nil {
             throw Realm.Error(.invalidInput, "'\(info.name)' does not have a primary key and can not be updated")
         }
         var pending: [(index: Int, target: ObjectBase)] = []
@@ -101,29 +104,34 @@ final class GraphWrite {
         }
         let addsObjects = !pending.isEmpty || lists.contains { $0.elements.contains { $0.object.map { $0.managingCore == nil } ?? false } }
         if !addsObjects || isNested {
-            return try write(info, binding, stored, pending, lists, update, object)
+            return try write(info, binding, stored, pending, lists, update, object, onto: existing)
         }
         // More than one object: all of them or none.
         isNested = true
         defer { isNested = false }
         return try translatingErrors(path: core.path) {
-            try txn.atomically { try write(info, binding, stored, pending, lists, update, object) }
+            try txn.atomically { try write(info, binding, stored, pending, lists, update, object, onto: existing) }
         }
     }
 
     /// Writes one object's row, then adds its unmanaged link targets and links to them, then
-    /// writes its lists (replacing an existing object's).
+    /// writes its lists (replacing an existing object's). Under `.modified`, an embedded
+    /// object an existing object already has is updated in place rather than replaced, as
+    /// RealmSwift does (`.all` replaces it).
     private func write(_ info: ModelClass, _ binding: TableBinding, _ stored: [StrataStorage.Value?],
                        _ pending: [(index: Int, target: ObjectBase)], _ lists: [(index: Int, elements: [_StrataValue], keys: [String]?)],
-                       _ update: Realm.UpdatePolicy, _ object: ObjectBase?) throws -> (binding: TableBinding, key: ObjectKey) {
+                       _ update: Realm.UpdatePolicy, _ object: ObjectBase?, onto given: ObjectKey?) throws -> (binding: TableBinding, key: ObjectKey) {
         let txn = try core.transaction()
         let pk = info.schema.primaryKey
         var existed = false
         let key: ObjectKey = try translatingErrors(path: core.path) {
             let defaults = stored.contains { $0 == nil } ? defaultValues(info) : []
-            if update != .error, let pk, let existing = try txn.indexes.objectKey(binding.table, primaryKey: stored[pk.id] ?? defaults[pk.id]) {
+            let found = try given ?? pk.flatMap { pk in
+                update == .error ? nil : try txn.indexes.objectKey(binding.table, primaryKey: stored[pk.id] ?? defaults[pk.id])
+            }
+            if let existing = found {
                 var changes: [(PropertySchema, StrataStorage.Value)] = []
-                for (index, v) in stored.enumerated() where index != pk.id {
+                for (index, v) in stored.enumerated() where index != pk?.id {
                     if let v { changes.append((binding.properties[index], v)) }
                 }
                 try txn.objects.update(binding.table, existing, changes, onlyIfDifferent: update == .modified)
@@ -143,22 +151,31 @@ final class GraphWrite {
             }
         }
         for (index, target) in pending {
-            let hasPrimaryKey = try ModelClass.of(type(of: target)).schema.primaryKey != nil
+            let targetSchema = try ModelClass.of(type(of: target)).schema
             let property = binding.properties[index]
-            let link = try Self.link(try add(target, update: hasPrimaryKey ? update : .error), to: target, in: property)
+            let current = existed && update == .modified && targetSchema.isEmbedded ? try linkedKey(binding, key, property) : nil
+            let added = try add(target, update: current != nil || targetSchema.primaryKey != nil ? update : .error, onto: current)
+            if current != nil { continue }
+            let link = try Self.link(added, to: target, in: property)
             try translatingErrors(path: core.path) {
                 try txn.objects.update(binding.table, key, [(property, link)], onlyIfDifferent: true)
             }
         }
         for (index, elements, keys) in lists {
             let property = binding.properties[index]
-            let values = try elements.map { element -> StrataStorage.Value in
+            // Under `.modified`, each object given for an existing list of embedded objects is
+            // written onto the one at its position; the rest are added, or deleted.
+            let inPlace = existed && update == .modified && keys == nil && info.properties[index].linkTarget is EmbeddedObject.Type
+            let current = inPlace ? try linkedKeys(binding, key, property) : []
+            let values = try elements.enumerated().map { position, element -> StrataStorage.Value in
                 guard let target = element.object else { return element.value }
                 if let key = try existingKey(of: target) { return try Self.link(key, to: target, in: property) }
+                if position < current.count { return .link(try add(target, update: update, onto: current[position])) }
                 let hasPrimaryKey = try ModelClass.of(type(of: target)).schema.primaryKey != nil
                 return try Self.link(try add(target, update: hasPrimaryKey ? update : .error), to: target, in: property)
             }
             try translatingErrors(path: core.path) {
+                if inPlace { return try txn.lists.rewrite(binding.table, property, owner: key, values) }
                 if existed { try txn.lists.removeAll(binding.table, property, owner: key) }
                 if let keys {
                     for (k, v) in zip(keys, values) { try txn.lists.setMapValue(binding.table, property, owner: key, v, forKey: k) }
@@ -168,6 +185,23 @@ final class GraphWrite {
             }
         }
         return (binding, key)
+    }
+
+    /// The object stored object `key`'s to-one link `property` points at, if any.
+    private func linkedKey(_ binding: TableBinding, _ key: ObjectKey, _ property: PropertySchema) throws -> ObjectKey? {
+        try translatingErrors(path: core.path) {
+            guard let row = try core.transaction().rows.read(binding.table, key), case .link(let target) = row.value(property) else { return nil }
+            return target
+        }
+    }
+
+    /// The objects stored object `key`'s list `property` holds, in order.
+    private func linkedKeys(_ binding: TableBinding, _ key: ObjectKey, _ property: PropertySchema) throws -> [ObjectKey] {
+        try translatingErrors(path: core.path) {
+            try core.transaction().lists.values(binding.table, property, owner: key).compactMap { value -> ObjectKey? in
+                if case .link(let target) = value { target } else { nil }
+            }
+        }
     }
 
     /// The key of a link target that is already stored: managed by this Realm's file, or
