@@ -19,6 +19,28 @@ final class MapQueryTests: StrataTestCase {
         try realm.objects(Pantry.self).throwingFilter(query).map(\.id).sorted()
     }
 
+    /// The type-safe forms (RealmSwift's `Query` over a map) find what the string forms find.
+    func testTypeSafeQueriesOnMaps() throws {
+        let realm = try seeded()
+        try realm.write {
+            realm.object(ofType: Pantry.self, forPrimaryKey: 2)!.pets["rex"] = Companion(value: ["name": "Rex", "age": 4])
+        }
+        func ids(_ query: (Query<Pantry>) -> Query<Bool>) -> [Int] { realm.objects(Pantry.self).where(query).map(\.id).sorted() }
+        XCTAssertEqual(ids { $0.stock["eggs"] == 12 }, try self.ids(realm, "stock['eggs'] == 12"))
+        XCTAssertEqual(ids { $0.stock["eggs"] == 12 }, [1])
+        XCTAssertEqual(ids { $0.stock["eggs"] != 12 }, [2, 3], "a missing key reads nil")
+        XCTAssertEqual(ids { $0.stock.keys == "flour" }, [2])
+        XCTAssertEqual(ids { $0.stock.keys.starts(with: "app") }, [1])
+        XCTAssertEqual(ids { $0.stock.values > 5 }, [1])
+        XCTAssertEqual(ids { $0.stock.count == 0 }, [3])
+        XCTAssertEqual(ids { $0.stock.contains(3) }, [1])
+        XCTAssertEqual(ids { $0.stock.containsAny(in: [1, 99]) }, [2])
+        XCTAssertEqual(ids { $0.stock.sum > 10 }, [1])
+        XCTAssertEqual(ids { $0.stock.max < 5 }, [2])
+        XCTAssertEqual(ids { $0.pets["rex"].age > 3 }, [2], "through a map of objects")
+        XCTAssertEqual(ids { $0.pets.values.name == "Rex" }, [2])
+    }
+
     func testComparingTheValues() throws {
         let realm = try seeded()
         XCTAssertEqual(try ids(realm, "ANY stock > 5"), [1])

@@ -11,6 +11,10 @@ import StrataStorage
 extension Query where T: OptionalProtocol {
     /// A property of the object a link points at: `$0.owner.name` (null when the link is nil).
     public subscript<V>(dynamicMember member: KeyPath<T.Wrapped, V>) -> Query<V> where T.Wrapped: ObjectBase {
+        // The object a map holds under a key: `$0.pets["rex"].name`.
+        if case .collection(let steps) = node, let target = steps.last?.targetClass {
+            return Query<V>(self.member(member, of: T.Wrapped.self, in: context.classSchema(target), after: steps), context)
+        }
         let (steps, link) = propertyPath
         guard link.type == .link, let target = link.linkTarget else {
             fatalError("Invalid query: '\(link.name)' is not a link, so it has no members")
@@ -63,7 +67,10 @@ extension Query where T: RealmCollection {
         return lhs.compare(.notEqual, objects: [object])
     }
 
-    /// Whether the expression is the values of a list of values (`$0.tags`).
+}
+
+extension Query {
+    /// Whether the expression is the values of a list, set or map of values (`$0.tags`).
     var isValueList: Bool {
         if case .collection(let steps) = node { return steps.last?.isValueList ?? false }
         return false
