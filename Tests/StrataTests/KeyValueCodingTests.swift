@@ -94,6 +94,21 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Ship.self).first?.logbook.first, "calm")
     }
 
+    /// Key-value coding is `ObjectBase`'s, as RealmSwift's (from `NSObject`), so code holding
+    /// an `ObjectBase` uses it; a `DynamicObject` reads and sets undefined keys by name.
+    func testKeyValueCodingOnObjectBaseAndUndefinedKeysOfDynamicObjects() throws {
+        let base: ObjectBase = Sailor(value: ["id": 1, "name": "Ann"])
+        XCTAssertEqual(base.value(forKey: "name") as? String, "Ann")
+        base.setValue("Bo", forKey: "name")
+        XCTAssertEqual(base.value(forKeyPath: "name") as? String, "Bo")
+        let realm = try openRealm(types: shipTypes)
+        try realm.write { realm.add(base as! Sailor) }
+        let dynamic = try XCTUnwrap(realm.dynamicObjects("Sailor").first)
+        XCTAssertEqual(dynamic.value(forUndefinedKey: "name") as? String, "Bo")
+        try realm.write { dynamic.setValue("Cy", forUndefinedKey: "name") }
+        XCTAssertEqual((base as! Sailor).name, "Cy")
+    }
+
     func testCollectionOperatorsInKeyPaths() throws {
         let realm = try openRealm(types: shipTypes)
         try realm.write {

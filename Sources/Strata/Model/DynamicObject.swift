@@ -60,8 +60,10 @@ public final class DynamicObject: Object {
         return !migrationContext.exists(self)
     }
 
-    public override func setValue(_ value: Any?, forKey key: String) { self[key] = value }
-    public override func value(forKey key: String) -> Any? { self[key] }
+    /// Reads the property named `key` (`self[key]`), as RealmSwift's dynamic objects do.
+    public override func value(forUndefinedKey key: String) -> Any? { self[key] }
+    /// Sets the property named `key` (`self[key] = value`).
+    public override func setValue(_ value: Any?, forUndefinedKey key: String) { self[key] = value }
 
     /// "Person { name = Ann; age = 3; }" with the properties of its schema (for a migration
     /// object, the old or new one).

@@ -94,36 +94,6 @@ open class Object: ObjectBase {
         }
     }
 
-    /// Sets a property by name (key-value coding, as RealmSwift's `setValue(_:forKey:)`).
-    open func setValue(_ value: Any?, forKey key: String) { self[key] = value }
-
-    /// Reads a property by name (key-value coding, as RealmSwift's `value(forKey:)`).
-    open func value(forKey key: String) -> Any? { self[key] }
-
-    /// Reads the value at a dotted key path, as key-value coding does: through to-one links
-    /// (`"owner.name"`, nil when a link on the way is nil) and collections (`"dogs.name"`,
-    /// the value of each element).
-    open func value(forKeyPath keyPath: String) -> Any? {
-        guard let dot = keyPath.firstIndex(of: ".") else { return self[keyPath] }
-        let rest = String(keyPath[keyPath.index(after: dot)...])
-        switch ValueConversion.flatten(self[String(keyPath[..<dot])]) {
-        case let object as Object: return object.value(forKeyPath: rest)
-        case let collection as any RealmCollection: return collection.value(forKeyPath: rest)
-        default: return nil
-        }
-    }
-
-    /// Sets the value at a dotted key path (`"owner.name"`): the last property of the object
-    /// the path's links reach (inside a write for a managed object). Traps when a link on
-    /// the way is nil or the path does not name properties.
-    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
-        guard let dot = keyPath.lastIndex(of: ".") else { return self[keyPath] = value }
-        let path = String(keyPath[..<dot])
-        guard let owner = ValueConversion.flatten(self.value(forKeyPath: path)) as? Object else {
-            fatalError("Cannot set '\(keyPath)': '\(path)' is not an object (a nil link, or not a link)")
-        }
-        owner[String(keyPath[keyPath.index(after: dot)...])] = value
-    }
 
     /// Database identity (same stored object), independent of Swift instance identity.
     public func isSameObject(as object: Object?) -> Bool {

@@ -72,6 +72,57 @@ open class ObjectBase: NSObject {
     /// (`@Persisted(indexed: true)` declares one too).
     open class func indexedProperties() -> [String] { [] }
 
+    // MARK: Key-value coding (RealmSwift's, which NSObject gives it)
+
+    /// The model object this is (every model class is an `Object`), for key-value coding.
+    private var model: Object {
+        guard let object = self as? Object else { preconditionFailure("Key-value coding needs an Object") }
+        return object
+    }
+
+    /// Sets a property by name (key-value coding, as RealmSwift's `setValue(_:forKey:)`).
+    open func setValue(_ value: Any?, forKey key: String) { model[key] = value }
+
+    /// Reads a property by name (key-value coding, as RealmSwift's `value(forKey:)`).
+    open func value(forKey key: String) -> Any? { model[key] }
+
+    /// What reading a key that names no property gives: a trap, as Foundation's
+    /// `NSUndefinedKeyException` (a `DynamicObject` reads it by name instead).
+    open func value(forUndefinedKey key: String) -> Any? {
+        fatalError("[\(type(of: self)) valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(key).")
+    }
+
+    /// What setting a key that names no property does: a trap, as Foundation's (a
+    /// `DynamicObject` sets it by name instead).
+    open func setValue(_ value: Any?, forUndefinedKey key: String) {
+        fatalError("[\(type(of: self)) setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key \(key).")
+    }
+
+    /// Reads the value at a dotted key path, as key-value coding does: through to-one links
+    /// (`"owner.name"`, nil when a link on the way is nil) and collections (`"dogs.name"`,
+    /// the value of each element).
+    open func value(forKeyPath keyPath: String) -> Any? {
+        guard let dot = keyPath.firstIndex(of: ".") else { return model[keyPath] }
+        let rest = String(keyPath[keyPath.index(after: dot)...])
+        switch ValueConversion.flatten(model[String(keyPath[..<dot])]) {
+        case let object as ObjectBase: return object.value(forKeyPath: rest)
+        case let collection as any RealmCollection: return collection.value(forKeyPath: rest)
+        default: return nil
+        }
+    }
+
+    /// Sets the value at a dotted key path (`"owner.name"`): the last property of the object
+    /// the path's links reach (inside a write for a managed object). Traps when a link on
+    /// the way is nil or the path does not name properties.
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        guard let dot = keyPath.lastIndex(of: ".") else { return model[keyPath] = value }
+        let path = String(keyPath[..<dot])
+        guard let owner = ValueConversion.flatten(self.value(forKeyPath: path)) as? Object else {
+            fatalError("Cannot set '\(keyPath)': '\(path)' is not an object (a nil link, or not a link)")
+        }
+        owner[String(keyPath[keyPath.index(after: dot)...])] = value
+    }
+
     /// Makes this instance the accessor of stored object `key`.
     func attach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil, block: DecryptedRecords? = nil) {
         reattach(core, binding, key, row: row, block: block)
