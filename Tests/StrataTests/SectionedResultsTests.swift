@@ -68,6 +68,12 @@ final class SectionedResultsTests: StrataTestCase {
         let letters = banana.letters.sectioned(by: { $0.count }, ascending: false)
         XCTAssertEqual(letters.allKeys, [1, 2])
         XCTAssertEqual(Array(letters[0]), ["c", "b", "a"])
+        XCTAssertEqual(sectionCount(AnyRealmCollection(banana.words)) { String($0.first!) }, 3, "generic code over RealmCollection too")
+    }
+
+    /// Generic code, as RealmSwift's declaration allows it: no constraint on the element.
+    private func sectionCount<C: RealmCollection, K: _Persistable & Hashable>(_ collection: C, by key: @escaping (C.Element) -> K) -> Int {
+        collection.sectioned(by: key, ascending: true).count
     }
 
     func testSectionsAreLive() throws {

@@ -26,11 +26,12 @@ public extension RealmCollection where Element: ObjectBase {
     }
 }
 
-public extension RealmCollection where Element.PersistedType: SortableType {
-    /// The values sorted (ascending by default), in one section per key `block` gives.
-    /// Traps on an unmanaged collection, as RealmSwift does.
+public extension RealmCollection {
+    /// The values of a list, set or map of values sorted (ascending by default), in one
+    /// section per key `block` gives. Traps on an unmanaged collection or one of objects
+    /// (section those by a key path or with sort descriptors), as RealmSwift does.
     func sectioned<Key: _Persistable & Hashable>(by block: @escaping (Element) -> Key, ascending: Bool = true) -> SectionedResults<Key, Element> {
-        SectionedResults(results: sorted(ascending: ascending), sectionKey: block)
+        SectionedResults(results: valueResults { $0.ascending = ascending }, sectionKey: block)
     }
 }
 
