@@ -48,6 +48,29 @@ final class SchemaTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Flag.self).count, 2)
     }
 
+    func testDescriptionsAreRealmSwifts() throws {
+        let realm = try openRealm(types: [FlagHolder.self])
+        let expected = """
+            FlagHolder {
+                flag {
+                    type = object;
+                    objectClassName = Flag;
+                    linkOriginPropertyName = (null);
+                    columnName = flag;
+                    indexed = NO;
+                    isPrimary = NO;
+                    array = NO;
+                    set = NO;
+                    dictionary = NO;
+                    optional = YES;
+                }
+            }
+            """
+        XCTAssertEqual(realm.schema["FlagHolder"]?.description, expected.replacingOccurrences(of: "    ", with: "\t"))
+        XCTAssertTrue(realm.schema["Flag"]?.description.contains("\ttype = bool;\n\tcolumnName = on;") == false, "each line indented once more")
+        XCTAssertTrue(realm.schema["Flag"]?.description.contains("\t\ttype = bool;\n\t\tcolumnName = on;") == true)
+    }
+
     func testOpeningWithADifferentSchemaListsEveryDifference() throws {
         try closingRealms {
             let realm = try openRealm(types: [PetV1.self])

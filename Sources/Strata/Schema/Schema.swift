@@ -17,6 +17,25 @@ public enum PropertyType: Int {
     case decimal128 = 11
     case UUID = 12
 
+    /// The type's name in schema descriptions (RealmSwift's words).
+    var name: String {
+        switch self {
+        case .int: "int"
+        case .bool: "bool"
+        case .string: "string"
+        case .data: "data"
+        case .date: "date"
+        case .float: "float"
+        case .double: "double"
+        case .object: "object"
+        case .linkingObjects: "linking objects"
+        case .any: "mixed"
+        case .objectId: "object id"
+        case .decimal128: "decimal128"
+        case .UUID: "uuid"
+        }
+    }
+
     init(_ type: StrataStorage.PropertyType) {
         switch type {
         case .bool: self = .bool
@@ -58,6 +77,8 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
     /// The class's name in the schema.
     public let className: String
     private let type: AnyClass?
+    /// Whether the class is embedded.
+    private let isEmbedded: Bool
 
     /// Stored class `schema`, with the properties of `info` (the program's class of that
     /// name, if any) under their property names.
@@ -65,6 +86,7 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
         className = schema.name
         properties = schema.properties.map { Property($0, name: info?.propertyName(ofStored: $0.name) ?? $0.name) }
         type = info?.type
+        isEmbedded = schema.isEmbedded
     }
 
     init(_ info: ModelClass) { self.init(info.schema, info: info) }
@@ -76,8 +98,10 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
     /// The property named `propertyName`, if any.
     public subscript(propertyName: String) -> Property? { properties.first { $0.name == propertyName } }
 
+    /// RealmSwift's text: the class, then each property's description indented by a tab.
     public var description: String {
-        "\(className) {\n" + properties.map { "\t\($0.description)" }.joined(separator: "\n") + "\n}"
+        let embedded = isEmbedded ? "(embedded) " : ""
+        return "\(className) \(embedded){\n" + properties.map { "\t" + $0.description.replacingOccurrences(of: "\n", with: "\n\t") + "\n" }.joined() + "}"
     }
 
     public static func == (lhs: ObjectSchema, rhs: ObjectSchema) -> Bool {
@@ -101,7 +125,8 @@ public struct Property: CustomStringConvertible, Equatable {
     public let isMap: Bool
     /// Whether it has a secondary index (the primary key is indexed too).
     public let isIndexed: Bool
-    /// Whether it may hold nil (always for a to-one link, as in RealmSwift).
+    /// Whether it may hold nil (always for a to-one link, never for `AnyRealmValue`, whose
+    /// nil is a value: as in RealmSwift).
     public let isOptional: Bool
     /// The target class of a link.
     public let objectClassName: String?
@@ -116,12 +141,17 @@ public struct Property: CustomStringConvertible, Equatable {
         isSet = p.isSet
         isMap = p.isMap
         isIndexed = p.hasIndex
-        isOptional = p.isOptional || (p.type == .link && !p.isList && !p.isSet)
+        isOptional = p.type != .mixed && (p.isOptional || (p.type == .link && !p.isList && !p.isSet))
         objectClassName = p.linkTarget
         isPrimary = p.isPrimaryKey
     }
 
+    /// RealmSwift's text: one line per attribute, in its order and words.
     public var description: String {
-        "\(name) { type = \(type); \(columnName.map { "columnName = \($0); " } ?? "")indexed = \(isIndexed ? "YES" : "NO"); isPrimary = \(isPrimary ? "YES" : "NO"); optional = \(isOptional ? "YES" : "NO"); }"
+        func yesNo(_ flag: Bool) -> String { flag ? "YES" : "NO" }
+        let link = objectClassName.map { "\tobjectClassName = \($0);\n\tlinkOriginPropertyName = (null);\n" } ?? ""
+        return "\(name) {\n\ttype = \(type.name);\n\(link)\tcolumnName = \(columnName ?? name);\n\tindexed = \(yesNo(isIndexed));\n"
+            + "\tisPrimary = \(yesNo(isPrimary));\n\tarray = \(yesNo(isArray));\n\tset = \(yesNo(isSet));\n\tdictionary = \(yesNo(isMap));\n"
+            + "\toptional = \(yesNo(isOptional));\n}"
     }
 }
