@@ -124,7 +124,14 @@ final class KeyValueCodingTests: StrataTestCase {
         XCTAssertEqual((sailors.value(forKeyPath: "@unionOfObjects.name") as? NSArray)?.count, 3)
         XCTAssertEqual((sailors.value(forKeyPath: "@distinctUnionOfObjects.name") as? NSArray)?.count, 2)
         let roster = try XCTUnwrap(realm.objects(Ship.self).first?.roster)
-        XCTAssertEqual((roster.value(forKeyPath: "@max.rank") as? NSNumber)?.intValue, 3, "lists too")
+        let maximum: Any? = roster.value(forKeyPath: "@max.rank")
+        XCTAssertEqual((maximum as? NSNumber)?.intValue, 3, "lists too (RealmCollection's value(forKeyPath:) -> Any?)")
+        let names: [AnyObject] = roster.value(forKeyPath: "name")
+        XCTAssertEqual(names as? [String], ["Ann", "Bo", "Ann"], "a list's own value(forKeyPath:) gives an array, as RealmSwift's")
+        let pantry = Pantry()
+        pantry.pets["rex"] = Companion(value: ["name": "Rex"])
+        XCTAssertEqual(pantry.pets.value(forKeyPath: "rex.name") as? String, "Rex", "a map's: the value under the first key, then on")
+        XCTAssertNil(pantry.pets.value(forKeyPath: "tom.name"))
         XCTAssertNil(sailors.filter("id > 9").value(forKeyPath: "@avg.rank"), "no values have no average")
         try realm.write {
             for sailor in sailors { sailor.ship = realm.objects(Ship.self).first }

@@ -31,4 +31,12 @@ extension Map {
     public func value(forKey key: String) -> AnyObject? {
         object(forKey: Key._strataMapKey(key)).map(ObjectiveCBridging.object)
     }
+
+    /// The value under the path's first key, or (`"key.name"`) the rest of the path read on
+    /// the object under it, as key-value coding hands it out; nil when there is none.
+    public func value(forKeyPath keyPath: String) -> AnyObject? {
+        guard let dot = keyPath.firstIndex(of: ".") else { return value(forKey: keyPath) }
+        guard let object = value(forKey: String(keyPath[..<dot])) as? ObjectBase else { return nil }
+        return object.value(forKeyPath: String(keyPath[keyPath.index(after: dot)...])).map(ObjectiveCBridging.object)
+    }
 }

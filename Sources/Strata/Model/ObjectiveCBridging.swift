@@ -52,6 +52,15 @@ extension List {
     /// The values of property `key` of the elements (`"self"`: the elements), one object
     /// each, as RealmSwift's lists hand them out: numbers as `NSNumber`, nil as `NSNull`.
     public func value(forKey key: String) -> [AnyObject] { elementValues(forKey: key).map(ObjectiveCBridging.object) }
+
+    /// The values at `keyPath` (through to-one links: `"owner.name"`) of the elements, one
+    /// object each, as `value(forKey:)`. A collection operator (`@max.age`) gives one value,
+    /// not an array: read it through `RealmCollection`'s `value(forKeyPath:) -> Any?`.
+    public func value(forKeyPath keyPath: String) -> [AnyObject] {
+        precondition(!keyPath.hasPrefix("@"), "value(forKeyPath: \"\(keyPath)\") of a list as an array: a collection operator gives one value, not an array")
+        let values = store == nil ? elementValues(forKey: keyPath) : results.value(forKeyPath: keyPath) as? [Any?] ?? []
+        return values.map(ObjectiveCBridging.object)
+    }
 }
 
 extension MutableSet {
