@@ -41,6 +41,9 @@ extension Resolver {
             guard c.op != .in, c.op != .between else {
                 throw QueryError("\(c.op.rawValue) needs a list {…} or an array argument, but found \(source)", at: position)
             }
+            // An ordering comparison of an optional value with nil matches nothing, as in
+            // RealmSwift (`optAge > nil`); a required property's is an error below.
+            if v.isNull, c.op.isOrdering, p.isOptional || throughLinks { return .constant(false) }
             let value = try coerce(v, to: p, op: c.op, source: source, at: position, allowNil: throughLinks)
             recorder?.constant(v, from: source, resolved: value)
             return .comparison(ResolvedComparison(property: p, op: c.op, options: c.options, operand: .value(value)))

@@ -101,6 +101,10 @@ final class ComparisonTests: QueryTestCase {
         XCTAssertEqual(names("name IN[c] {'BOB', 'rex'}"), ["Rex", "bob"])
         XCTAssertEqual(names("age IN {}"), [])
         XCTAssertEqual(names("score IN {nil, 5}"), ["Rex", "Bella", ""])
+        for op in [">", ">=", "<", "<="] {
+            XCTAssertEqual(names("score \(op) nil"), [], "an optional ordered against nil matches nothing, as in RealmSwift")
+            XCTAssertEqual(names("score \(op) %@", NSNull()), [])
+        }
         XCTAssertEqual(names("NOT age IN {1, 9}").count, 4)
         XCTAssertEqual(names("tag IN %@", [Self.tagA]), ["Rex", "Éclair"])
         XCTAssertEqual(names("age IN %@", Set([3, 7])), ["Bella", "Straße"])

@@ -55,7 +55,7 @@ final class ErrorTests: QueryTestCase {
 
     func testNilOnlyAgainstOptionalProperties() {
         assertError("age == nil", message: "'age' is not optional, so it cannot be compared with nil", at: 7)
-        assertError("score > nil", message: "'>' cannot compare 'score' with nil", at: 8)
+        assertError("age > nil", message: "'>' cannot compare 'age' with nil", at: 6)
     }
 
     func testArgumentCountAndTypeMismatches() {

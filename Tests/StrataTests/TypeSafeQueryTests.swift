@@ -108,6 +108,8 @@ final class TypeSafeQueryTests: StrataTestCase {
         assertSame(items.where { $0.optBool == nil }, "optBool == nil")
         assertSame(items.where { $0.optBool == false }, "optBool == false")
         XCTAssertEqual(items.where { $0.optInt == nil }.count, 20)
+        XCTAssertEqual(items.where { $0.optInt > nil }.count, 0, "ordered against nil: nothing, as in RealmSwift")
+        XCTAssertEqual(items.where { $0.optInt <= nil || $0.optInt >= nil || $0.optInt < nil }.count, 0)
     }
 
     func testOrderingOnNumbersAndDates() {
