@@ -231,6 +231,9 @@ final class ListQueryTests: StrataTestCase {
         XCTAssertEqual(names(people.where { $0.scores.count == 2 }), ["Bob"])
         XCTAssertEqual(names(people.where { $0.scores.contains(2...3) }), ["Bob"], "@min >= 2 AND @max <= 3")
         XCTAssertEqual(names(people.where { $0.scores.contains(4..<5) }), ["Joe"])
+        XCTAssertEqual(names(people.where { $0.ratings.contains(2.0...3.0) }), personNames("ratings.@min >= 2.0 AND ratings.@max <= 3.0"),
+                       "a list of optionals: the range of its non-nil values")
+        XCTAssertEqual(names(people.where { $0.ratings.contains(2.0...3.0) }), ["Jane"])
         XCTAssertEqual(people.where { $0.scores.sum == 11 }.explain(), people.filter("scores.@sum == 11").explain())
         XCTAssertEqual(people.filter("scores.@sum == 11").explain(), "scan LQPerson reading scores then filter scores.@sum == 11")
     }

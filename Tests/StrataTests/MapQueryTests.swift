@@ -37,6 +37,8 @@ final class MapQueryTests: StrataTestCase {
         XCTAssertEqual(ids { $0.stock.containsAny(in: [1, 99]) }, [2])
         XCTAssertEqual(ids { $0.stock.sum > 10 }, [1])
         XCTAssertEqual(ids { $0.stock.max < 5 }, [2])
+        XCTAssertEqual(ids { $0.stock.contains(3...12) }, [1], "every value in the range")
+        XCTAssertEqual(ids { $0.stock.contains(1..<3) }, [2])
         XCTAssertEqual(ids { $0.pets["rex"].age > 3 }, [2], "through a map of objects")
         XCTAssertEqual(ids { $0.pets.values.name == "Rex" }, [2])
     }

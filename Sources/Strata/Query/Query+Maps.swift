@@ -45,6 +45,22 @@ extension Query where T: RealmKeyedCollection {
     }
 }
 
+extension Query where T: RealmKeyedCollection, T.Value: Comparable {
+    /// Every value in the range: `values.@min >= low AND values.@max < high`.
+    public func contains(_ range: Range<T.Value>) -> Query<Bool> { bounded(range) }
+
+    /// Every value in the range: `values.@min >= low AND values.@max <= high`.
+    public func contains(_ range: ClosedRange<T.Value>) -> Query<Bool> { bounded(range) }
+}
+
+extension Query where T: RealmKeyedCollection, T.Value: OptionalProtocol, T.Value.Wrapped: Comparable {
+    /// Every (non-nil) value in the range: `values.@min >= low AND values.@max < high`.
+    public func contains(_ range: Range<T.Value.Wrapped>) -> Query<Bool> { bounded(range) }
+
+    /// Every (non-nil) value in the range: `values.@min >= low AND values.@max <= high`.
+    public func contains(_ range: ClosedRange<T.Value.Wrapped>) -> Query<Bool> { bounded(range) }
+}
+
 extension Query where T: RealmKeyedCollection, T.Value: _HasPersistedType, T.Value.PersistedType: _QueryNumeric {
     /// `values.@min` (null for an empty map).
     public var min: Query<T.Value> { valueAggregate { .min($0) } }

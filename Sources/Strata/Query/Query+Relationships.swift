@@ -119,21 +119,35 @@ extension Query where T: RealmCollection, T.Element.PersistedType: _QueryNumeric
 
 extension Query where T: RealmCollection, T.Element: Comparable {
     /// Every element in the range: `values.@min >= low AND values.@max < high`.
-    public func contains(_ range: Range<T.Element>) -> Query<Bool> {
+    public func contains(_ range: Range<T.Element>) -> Query<Bool> { bounded(range) }
+
+    /// Every element in the range: `values.@min >= low AND values.@max <= high`.
+    public func contains(_ range: ClosedRange<T.Element>) -> Query<Bool> { bounded(range) }
+}
+
+extension Query where T: RealmCollection, T.Element: OptionalProtocol, T.Element.Wrapped: Comparable {
+    /// Every (non-nil) element in the range: `values.@min >= low AND values.@max < high`.
+    public func contains(_ range: Range<T.Element.Wrapped>) -> Query<Bool> { bounded(range) }
+
+    /// Every (non-nil) element in the range: `values.@min >= low AND values.@max <= high`.
+    public func contains(_ range: ClosedRange<T.Element.Wrapped>) -> Query<Bool> { bounded(range) }
+}
+
+extension Query {
+    /// `values.@min >= low AND values.@max < high` (RealmSwift's range on a collection of values).
+    func bounded<E>(_ range: Range<E>) -> Query<Bool> {
         bounded(QueryValue.of(range.lowerBound), .less, QueryValue.of(range.upperBound))
     }
 
-    /// Every element in the range: `values.@min >= low AND values.@max <= high`.
-    public func contains(_ range: ClosedRange<T.Element>) -> Query<Bool> {
+    /// `values.@min >= low AND values.@max <= high`.
+    func bounded<E>(_ range: ClosedRange<E>) -> Query<Bool> {
         bounded(QueryValue.of(range.lowerBound), .lessOrEqual, QueryValue.of(range.upperBound))
     }
-}
 
-extension Query where T: RealmCollection {
-    /// `values.@min >= low AND values.@max op high` (RealmSwift's range on a collection).
-    func bounded(_ low: Value, _ op: ComparisonOperator, _ high: Value) -> Query<Bool> {
-        let min: Query<T.Element> = valueAggregate { .min($0) }
-        let max: Query<T.Element> = valueAggregate { .max($0) }
+    /// `values.@min >= low AND values.@max op high`.
+    private func bounded(_ low: Value, _ op: ComparisonOperator, _ high: Value) -> Query<Bool> {
+        let min: Query<Bool> = valueAggregate { .min($0) }
+        let max: Query<Bool> = valueAggregate { .max($0) }
         return Query<Bool>(.predicate(.and([min.condition(.greaterOrEqual, .value(low)), max.condition(op, .value(high))])), context)
     }
 }
