@@ -131,6 +131,7 @@ final class MapTests: StrataTestCase {
         XCTAssertEqual(realm.objects(Companion.self).count, 2, "object values are added with their map")
         XCTAssertEqual(pantry.pets["rex"]??.name, "Rex")
         XCTAssertEqual(pantry.pets.filter("age > 5").map(\.?.name), ["Tom"])
+        XCTAssertEqual(pantry.pets.where { $0.age > 5 }.map(\.?.name), ["Tom"], "type-safe, as RealmSwift's Map.where")
         XCTAssertEqual(pantry.pets.sorted(byKeyPath: "age", ascending: false).map(\.?.name), ["Tom", "Rex"])
         XCTAssertEqual(pantry.pets.sorted(by: \.name, ascending: false).map(\.?.name), ["Tom", "Rex"])
         XCTAssertEqual(pantry.pets.min(of: \.age), 3)

@@ -54,6 +54,13 @@ extension Map where Value: OptionalProtocol, Value.Wrapped: ObjectBase {
         average(ofProperty: _name(for: keyPath))
     }
 
+    /// The object values matching a type-safe condition (`pets.where { $0.age > 2 }`), in key
+    /// order. Traps on an unmanaged map, as RealmSwift does.
+    public func `where`(_ isIncluded: ((Query<Value>) -> Query<Bool>)) -> Results<Value> {
+        guard store != nil else { fatalError("where(_:) needs a managed map: add its object to a Realm first") }
+        return valueList.results.filtered(isIncluded)
+    }
+
     /// The object values sorted by the property `keyPath` reads.
     public func sorted<T: _HasPersistedType>(by keyPath: KeyPath<Value.Wrapped, T>, ascending: Bool = true) -> Results<Value>
     where T.PersistedType: SortableType {

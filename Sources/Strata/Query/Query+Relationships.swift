@@ -15,6 +15,8 @@ extension Query where T: OptionalProtocol {
         if case .collection(let steps) = node, let target = steps.last?.targetClass {
             return Query<V>(self.member(member, of: T.Wrapped.self, in: context.classSchema(target), after: steps), context)
         }
+        // The object itself, in a query on a map's objects (`map.where { $0.age > 2 }`).
+        if case .object = node { return Query<V>(self.member(member, of: T.Wrapped.self, in: context.schema, after: []), context) }
         let (steps, link) = propertyPath
         guard link.type == .link, let target = link.linkTarget else {
             fatalError("Invalid query: '\(link.name)' is not a link, so it has no members")
