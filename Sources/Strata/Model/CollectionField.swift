@@ -31,6 +31,13 @@ extension CollectionField {
 
     /// The collection a field holds.
     private static func collection(at field: UnsafeMutableRawPointer) -> Self { field.load(as: Self.self) }
+
+    /// `current` holding `value`'s elements instead of its own (`_strataAssigned`: what an
+    /// unmanaged object's collection property keeps when a collection is assigned to it).
+    static func copying(_ value: Self, into current: Self) -> Self {
+        if value as AnyObject !== current as AnyObject { current.replaceContents(with: value._strataValue) }
+        return current
+    }
 }
 
 extension List: CollectionField {

@@ -154,11 +154,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
 
     /// Copies `value`'s elements into `current`, the list the property keeps.
     public static func _strataAssigned(_ value: List<Element>, over current: List<Element>) -> List<Element> {
-        guard value !== current else { return current }
-        let elements = Array(value)
-        current.removeAll()
-        current.append(objectsIn: elements)
-        return current
+        copying(value, into: current)
     }
 }
 

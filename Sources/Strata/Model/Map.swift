@@ -211,11 +211,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 
     /// Copies `value`'s entries into `current`, the map the property keeps.
     public static func _strataAssigned(_ value: Map<Key, Value>, over current: Map<Key, Value>) -> Map<Key, Value> {
-        guard value !== current else { return current }
-        let entries = Array(value.asKeyValueSequence())
-        current.removeAll()
-        current.merge(entries)
-        return current
+        copying(value, into: current)
     }
 }
 

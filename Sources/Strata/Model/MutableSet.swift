@@ -141,11 +141,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
 
     /// Copies `value`'s members into `current`, the set the property keeps.
     public static func _strataAssigned(_ value: MutableSet<Element>, over current: MutableSet<Element>) -> MutableSet<Element> {
-        guard value !== current else { return current }
-        let members = Array(value)
-        current.removeAll()
-        current.insert(objectsIn: members)
-        return current
+        copying(value, into: current)
     }
 }
 
