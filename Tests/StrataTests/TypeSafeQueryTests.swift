@@ -76,6 +76,18 @@ final class TypeSafeQueryTests: StrataTestCase {
         XCTAssertEqual(typed.explain(), byText.explain(), text, file: file, line: line)
     }
 
+    /// RealmSwift's testing hooks: a query built outside any Realm names its condition as the
+    /// query text Strata's string form takes, which finds the same objects.
+    func testAQueryBuiltOutsideARealmGivesItsConditionAsText() {
+        let condition: (Query<TypedItem>) -> Query<Bool> = { $0.int > 3 && $0.name.starts(with: "a") || $0.optInt == nil }
+        let (text, arguments) = condition(Query<TypedItem>())._constructPredicate()
+        XCTAssertTrue(arguments.isEmpty, "the values are in the text")
+        XCTAssertEqual(items.where(condition).map(\.id), items.filter(text).map(\.id), text)
+        XCTAssertEqual(condition(Query<TypedItem>._constructForTesting())._constructPredicate().0, text)
+        let optional: (Query<TypedItem?>) -> Query<Bool> = { $0.int == 3 }
+        XCTAssertEqual(optional(Query<TypedItem?>())._constructPredicate().0, "int == 3", "a map's objects' queries too")
+    }
+
     func testEqualityAndInequalityOnEveryType() {
         assertSame(items.where { $0.int == 3 }, "int == 3")
         assertSame(items.where { $0.int != 3 }, "int != 3")

@@ -21,6 +21,24 @@ public struct Query<T> {
         self.context = context
     }
 
+    /// A query over an object of model class `T` (or `T?`) outside any Realm, against the
+    /// schema the code declares (RealmSwift's hook for checking the predicates its type-safe
+    /// queries build: `query(Query<Dog>())._constructPredicate()`). Traps for any other `T`.
+    public init(isPrimitive: Bool = false) {
+        let type = (T.self as? ObjectBase.Type) ?? (T.self as? any _Persistable.Type)?._strataTypeInfo.linkTarget
+        guard let type, !isPrimitive else { fatalError("Query<\(T.self)>() needs a model class, such as Query<Dog>()") }
+        let info = ModelClass.forType(type)
+        self.init(.object, QueryContext(schema: info.publicSchema(info.schema), lookup: SchemaLookup(declaredOver: [:])))
+    }
+
+    /// `Query<T>()` (RealmSwift's testing hook).
+    public static func _constructForTesting() -> Query<T> { Query<T>() }
+
+    /// The condition as query text with its values written in, and no separate arguments
+    /// (RealmSwift gives its predicate format and arguments; Strata gives the text its string
+    /// queries take for the same condition).
+    public func _constructPredicate() -> (String, [Any]) { (predicate.description, []) }
+
     // MARK: Equality
 
     /// `property == value`; with `nil`, matches objects whose optional property is nil.

@@ -69,7 +69,16 @@ extension RealmCore: SchemaLookupSource {
     /// under their property names (`propertiesMapping`), and the inverse relationships
     /// (`LinkingObjects`) the model classes declare, which the file does not store.
     package func schemaLookup() -> SchemaLookup {
-        var classes = reading { try transaction().schema.classes }
+        SchemaLookup(declaredOver: reading { try transaction().schema.classes })
+    }
+}
+
+extension SchemaLookup {
+    /// The classes of `stored` (a file's schema), and every model class of the program
+    /// (`ModelClass.declared`) under its property names, with the inverse relationships the
+    /// model classes declare.
+    init(declaredOver stored: [String: ClassSchema]) {
+        var classes = stored
         var inverses: [String: [InverseRelationship]] = [:]
         for info in ModelClass.declared {
             classes[info.name] = info.publicSchema(classes[info.name] ?? info.schema)
@@ -79,6 +88,6 @@ extension RealmCore: SchemaLookupSource {
                                     originProperty: $0.originProperty)
             }
         }
-        return SchemaLookup(classes: classes, inverses: inverses)
+        self.init(classes: classes, inverses: inverses)
     }
 }
