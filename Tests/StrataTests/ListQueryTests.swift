@@ -148,6 +148,11 @@ final class ListQueryTests: StrataTestCase {
                        "a quantifier inside a SUBQUERY is printed")
         XCTAssertEqual(names(people.where { ($0.dogs.age > 2).count > 0 }), ["Jane", "Joe", "Bob"])
         XCTAssertEqual(names(people.where { ($0.dogs.name == "Rex").count == 2 }), ["Jane"])
+        XCTAssertEqual(names(people.where { ($0.dogs.walkers.count > 1).count > 0 }),
+                       personNames("SUBQUERY(dogs, $d, $d.walkers.@count > 1).@count > 0"),
+                       "a collection operator through a second to-many step, inside the subquery")
+        XCTAssertEqual(names(people.where { ($0.dogs.walkers.count > 0 && $0.dogs.age > 2).count > 0 }),
+                       personNames("SUBQUERY(dogs, $d, $d.walkers.@count > 0 AND $d.age > 2).@count > 0"))
         XCTAssertEqual(names(people.where { ($0.dogs.age > 2 && $0.dogs.name.starts(with: "B")).count == 1 }), ["Jane", "Bob"])
     }
 

@@ -185,10 +185,16 @@ extension Query where T == Bool {
         return Query<Int>(.aggregate(steps, .count, filter: inner), context)
     }
 
-    /// The to-many steps of the first comparison through a relationship in `p`.
+    /// The to-many steps of the first comparison through a relationship in `p` (for a
+    /// collection operator through two to-many steps, `$0.teams.members.count`, the steps to
+    /// the first).
     private static func collectionSteps(_ p: ResolvedPredicate) -> [LinkStep]? {
         switch p {
         case .path(let steps, _, _): return steps.contains(where: \.isToMany) ? steps : nil
+        case .aggregate(let a):
+            let path = a.aggregate.path
+            guard let first = path.firstIndex(where: \.isToMany), first < path.count - 1 else { return nil }
+            return Array(path[...first])
         case .and(let ps), .or(let ps): return ps.lazy.compactMap(collectionSteps).first
         case .not(let q): return collectionSteps(q)
         default: return nil
@@ -199,6 +205,9 @@ extension Query where T == Bool {
     private static func strip(_ p: ResolvedPredicate, _ steps: [LinkStep]) -> ResolvedPredicate? {
         switch p {
         case .path(let s, .any, let inner) where s == steps: return inner
+        case .aggregate(var a) where a.aggregate.path.count > steps.count && Array(a.aggregate.path.prefix(steps.count)) == steps:
+            a.aggregate.path.removeFirst(steps.count)
+            return .aggregate(a)
         case .and(let ps):
             var out: [ResolvedPredicate] = []
             for q in ps { guard let r = strip(q, steps) else { return nil }; out.append(r) }
