@@ -13,6 +13,13 @@ final class LQPerson: Object {
     @Persisted var friend: LQPerson?
 }
 
+/// A tree: a list of objects of its own class.
+final class LQNode: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var value = 0
+    @Persisted var children: List<LQNode>
+}
+
 final class LQDog: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
@@ -135,6 +142,21 @@ final class ListQueryTests: StrataTestCase {
         XCTAssertEqual(names(people.where { $0.dogs.age.avg == 6 }), ["Bob"])
         XCTAssertEqual(names(people.where { $0.dogs.age.min == 1 }), ["Jane"])
         XCTAssertEqual(names(people.where { $0.dogs.age.max == 7 }), ["Joe", "Bob"])
+    }
+
+    /// As RealmSwift: a subquery on a list of the class's own objects inside a subquery on
+    /// that list is about each object's own list.
+    func testATypeSafeSubqueryInsideOneOnAListOfItsOwnClass() throws {
+        let realm = try openRealm(types: [LQNode.self])
+        try realm.write {
+            realm.create(LQNode.self, value: ["id": 1, "children": [["id": 2, "value": 5, "children": [["id": 3, "value": 7]]]]])
+            realm.create(LQNode.self, value: ["id": 4, "children": [["id": 5, "value": 9]]])
+        }
+        let nodes = realm.objects(LQNode.self)
+        let typed = nodes.where { ($0.children.value > 4 && ($0.children.value == 7).count > 0).count > 0 }
+        let text = nodes.filter("SUBQUERY(children, $c, $c.value > 4 AND SUBQUERY($c.children, $d, $d.value == 7).@count > 0).@count > 0")
+        XCTAssertEqual(typed.map(\.id), text.map(\.id))
+        XCTAssertEqual(typed.map(\.id), [1])
     }
 
     func testSubqueryOverAList() {

@@ -201,6 +201,12 @@ extension Query where T == Bool {
         }
     }
 
+    /// Whether `steps` is one list of objects of its owner's own class (`$0.children`).
+    private static func isOwnClass(_ steps: [LinkStep]) -> Bool {
+        guard steps.count == 1, case .list(let owner, let property) = steps[0] else { return false }
+        return property.linkTarget == owner
+    }
+
     /// `p` as a condition on each object of `steps`, or nil when a part of it is not about them.
     private static func strip(_ p: ResolvedPredicate, _ steps: [LinkStep]) -> ResolvedPredicate? {
         switch p {
@@ -208,6 +214,10 @@ extension Query where T == Bool {
         case .aggregate(var a) where a.aggregate.path.count > steps.count && Array(a.aggregate.path.prefix(steps.count)) == steps:
             a.aggregate.path.removeFirst(steps.count)
             return .aggregate(a)
+        case .aggregate(let a) where a.aggregate.path == steps && isOwnClass(steps):
+            // A subquery on the same relationship inside this one, whose objects are of the
+            // root's class, reads it on each object (as RealmSwift's SUBQUERY text does).
+            return p
         case .and(let ps):
             var out: [ResolvedPredicate] = []
             for q in ps { guard let r = strip(q, steps) else { return nil }; out.append(r) }
