@@ -15,8 +15,8 @@ final class MapNotificationTests: StrataTestCase {
         var initial: [String]?
         var updates: [Update] = []
 
-        func observe(_ map: Map<String, Value>) -> NotificationToken {
-            map.observe { [self] change in
+        func observe(_ map: Map<String, Value>, keyPaths: [String]? = nil) -> NotificationToken {
+            map.observe(keyPaths: keyPaths) { [self] change in
                 switch change {
                 case .initial(let map): initial = map.keys
                 case let .update(_, deletions, insertions, modifications):
@@ -48,6 +48,23 @@ final class MapNotificationTests: StrataTestCase {
         try commit { pantry.stock.removeObject(for: "b") }
         try commit { pantry.stock = Map() }
         XCTAssertEqual(recorder.updates, [Update([], ["c"], []), Update([], [], ["a"]), Update(["b"], [], []), Update(["a", "c"], [], [])])
+    }
+
+    func testKeyPathsChooseWhichChangesOfTheValueObjectsAreReported() throws {
+        let realm = try open()
+        let pantry = Pantry(value: ["id": 1])
+        pantry.pets["rex"] = Companion(value: ["name": "Rex", "age": 3])
+        try realm.write { realm.add(pantry) }
+        let recorder = Recorder<Companion?>()
+        let token = recorder.observe(pantry.pets, keyPaths: ["age"])
+        defer { token.invalidate() }
+        runRunLoop { recorder.initial != nil }
+        try realm.write { pantry.pets["rex"]!!.name = "Rexy" }
+        drain()
+        XCTAssertEqual(recorder.updates, [], "a change of a property not named is not reported")
+        try realm.write { pantry.pets["rex"]!!.age = 4 }
+        runRunLoop { !recorder.updates.isEmpty }
+        XCTAssertEqual(recorder.updates, [Update([], [], ["rex"])])
     }
 
     func testAnUnchangedValueIsNotReported() throws {

@@ -26,15 +26,16 @@ extension Map {
     /// Observes the map: `.initial(map)` on a later turn of this thread's run loop, then
     /// `.update(map, deletions:, insertions:, modifications:)` by key after each local commit
     /// or `refresh()` that changed it. In a map of objects, a change of a value object's
-    /// properties is a modification of its key. When the map's object is deleted, every key
-    /// is reported deleted. `keyPaths` is not used; `queue` as `List.observe(keyPaths:on:_:)`.
+    /// properties (those `keyPaths` names, when given, through its relationships too:
+    /// `owners.name`) is a modification of its key. When the map's object is deleted, every
+    /// key is reported deleted. `queue` as `List.observe(keyPaths:on:_:)`.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
         guard let store else { preconditionFailure("Only collections which are managed by a Realm support change notifications") }
         if let queue = deliveryQueue(store.core, queue) {
             return Strata.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, on: nil, block) }
         }
-        let observer = MapObserver(map: self, store: store, block: block)
+        let observer = MapObserver(map: self, store: store, keyPaths: keyPaths, block: block)
         store.core.notifications.add(observer, store.core)
         return observer
     }
@@ -49,11 +50,24 @@ final class MapObserver<Key: _MapKey, Value: RealmCollectionValue>: Observer {
     /// The entries last reported; nil until `.initial` is delivered.
     private var reported: [String: StrataStorage.Value]?
     override var awaitsInitial: Bool { reported == nil }
+    /// The value objects' properties whose changes are modifications (every one without key
+    /// paths).
+    private let mask: UInt64
+    /// The key paths through the value objects' relationships (`owners.name`).
+    private let linked: [LinkedKeyPath]
 
-    init(map: Map<Key, Value>, store: ListStore, block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) {
+    init(map: Map<Key, Value>, store: ListStore, keyPaths: [String]?, block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) {
         self.map = map
         self.store = store
         self.block = block
+        if let target = store.targetBinding, let keyPaths {
+            let inverses = Set(target.info.linkingObjects.map(\.name))
+            let stored = keyPaths.filter { !inverses.contains(String($0.split(separator: ".")[0])) }
+            mask = propertyMask(stored, target.querySchema, className: target.info.name)
+            linked = LinkedKeyPath.of(keyPaths, target, store.core)
+        } else {
+            (mask, linked) = (.max, [])
+        }
         super.init(core: store.core)
     }
 
@@ -91,13 +105,23 @@ final class MapObserver<Key: _MapKey, Value: RealmCollectionValue>: Observer {
         if reported != nil { reported = currentEntries() }
     }
 
-    /// The value objects of `entries` changed since version `since` (none for a map of values).
+    /// The value objects of `entries` changed since version `since` (in the properties the
+    /// key paths name, or the objects their relationships reach); none for a map of values.
     private func changedObjects(in entries: [String: StrataStorage.Value], _ log: ChangeLog, since: UInt64) -> Set<ObjectKey> {
         guard let target = store.targetBinding else { return [] }
         let delta = log.delta(target.table.name, since: since)
         var changed = Set<ObjectKey>()
-        for case .link(let key) in entries.values where delta.removed(key) || delta.mask(key) != 0 { changed.insert(key) }
+        for case .link(let key) in entries.values {
+            if delta.removed(key) || delta.mask(key) & mask != 0 || linkedChange(key, target, log, since: since) { changed.insert(key) }
+        }
         return changed
+    }
+
+    /// Whether a key path through the relationships of value object `key` reaches a change.
+    private func linkedChange(_ key: ObjectKey, _ target: TableBinding, _ log: ChangeLog, since: UInt64) -> Bool {
+        guard !linked.isEmpty else { return false }
+        let object = core.object(ObjectBase.self, target, key)
+        return linked.contains { $0.changed(for: object, in: log, since: since) }
     }
 
     /// The map's entries now; none once its object is deleted.
