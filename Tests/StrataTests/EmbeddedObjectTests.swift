@@ -183,6 +183,7 @@ final class EmbeddedObjectTests: StrataTestCase {
     func testSettingALinkToAnOwnedEmbeddedObjectTraps() throws {
         try assertProbeTraps("testLinkToAnOwnedEmbeddedObject", saying: "Can't set link to existing managed embedded object")
         try assertProbeTraps("testAppendAnOwnedEmbeddedObject", saying: "Cannot add an existing managed embedded object to a List.")
+        try assertProbeTraps("testPutAnEmbeddedObjectBackInItsOwnSlot", saying: "Cannot add an existing managed embedded object to a List.")
         try assertProbeTraps("testQueryAnEmbeddedClass", saying: "Querying embedded object type 'Address' is not supported")
     }
 
@@ -209,6 +210,15 @@ extension TrapProbes {
         try realm.write {
             let first = realm.create(Tenant.self, value: ["id": 1, "addresses": [["city": "Oslo"]]])
             first.addresses.append(first.addresses[0])
+        }
+    }
+
+    /// As RealmSwift: even the element's own slot (or a map's key) is a second owner.
+    func testPutAnEmbeddedObjectBackInItsOwnSlot() throws {
+        let realm = try openRealm(types: embeddedTypes)
+        try realm.write {
+            let first = realm.create(Tenant.self, value: ["id": 1, "addresses": [["city": "Oslo"]]])
+            first.addresses[0] = first.addresses[0]
         }
     }
 

@@ -142,14 +142,15 @@ package struct ListStore {
     }
 
     /// Replaces element `index` with `value`; when `owning`, an embedded object put in must be
-    /// free and the one taken out is deleted.
+    /// free (the one already there is not: putting it back is refused, as RealmSwift refuses
+    /// it) and the one taken out is deleted.
     private func replaceElement(_ table: Table, _ property: PropertySchema, owner: ObjectKey, at index: Int, with value: Value,
                                 owning: Bool) throws(StorageError) {
         try checkListValue(table, property, value)
         var run = try run(table, property, owner, at: index)
         guard let (c, offset) = run.locate(index) else { throw damagedList(table, property, owner) }
         let old = try element(table, property, owner, chunk: run.chunks[c].id, at: offset)
-        if owning && old != value { try transaction.objects.claimEmbedded(table, property, CollectionOfOne(value)) }
+        if owning { try transaction.objects.claimEmbedded(table, property, CollectionOfOne(value)) }
         _ = try splice(table, property, owner, &run, c, at: offset, removing: 1, inserting: [ListEncoding.element(value, of: property.type)])
         try store(table, property, owner, run, adding: 0)
         try transaction.links.changeOccurrences(of: old, table, property, in: owner, by: -1)
