@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 // The runtime's per-image section table (SwiftShims `MetadataSections`), as far as the type
 // metadata records; its layout up to there is the same in every version.
@@ -45,10 +46,14 @@ typedef struct {
     int32_t superclass_type;
 } class_descriptor;
 
+// The metadata accessors of the classes found, collected while the runtime walks its images
+// and called only after: an accessor may initialise metadata, which may look records up again.
 typedef struct {
-    void (*found)(const void *metadata, void *context);
-    void *context;
-} walk;
+    metadata_accessor *accessors;
+    size_t count;
+    size_t capacity;
+    bool failed;
+} accessor_list;
 
 static const void *relative_target(const int32_t *field) {
     return *field == 0 ? NULL : (const char *)field + *field;
@@ -64,23 +69,41 @@ static const class_descriptor *record_descriptor(const int32_t *record) {
     return NULL;
 }
 
+static void append(accessor_list *list, metadata_accessor accessor) {
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 256;
+        metadata_accessor *grown = realloc(list->accessors, capacity * sizeof *grown);
+        if (grown == NULL) {
+            list->failed = true;
+            return;
+        }
+        list->accessors = grown;
+        list->capacity = capacity;
+    }
+    list->accessors[list->count++] = accessor;
+}
+
 static bool visit_image(const metadata_sections *sections, void *context) {
-    const walk *w = context;
+    accessor_list *list = context;
     const int32_t *record = (const int32_t *)sections->type_metadata.start;
     const int32_t *end = record + sections->type_metadata.length / sizeof(int32_t);
-    for (; record < end; record++) {
+    for (; record < end && !list->failed; record++) {
         const class_descriptor *descriptor = record_descriptor(record);
         if (descriptor == NULL || (descriptor->flags & kind_mask) != kind_class) continue;
         if ((descriptor->flags & flag_generic) || descriptor->superclass_type == 0) continue;
         metadata_accessor accessor = (metadata_accessor)relative_target(&descriptor->access_function);
-        if (accessor == NULL) continue;
-        metadata_response response = accessor(0);
-        if (response.metadata != NULL) w->found(response.metadata, w->context);
+        if (accessor != NULL) append(list, accessor);
     }
-    return true;
+    return !list->failed;
 }
 
-void strata_enumerate_classes(void (*found)(const void *metadata, void *context), void *context) {
-    walk w = {found, context};
-    swift_enumerateAllMetadataSections(visit_image, &w);
+int strata_enumerate_classes(void (*found)(const void *metadata, void *context), void *context) {
+    accessor_list list = {NULL, 0, 0, false};
+    swift_enumerateAllMetadataSections(visit_image, &list);
+    for (size_t i = 0; i < list.count && !list.failed; i++) {
+        metadata_response response = list.accessors[i](0);
+        if (response.metadata != NULL) found(response.metadata, context);
+    }
+    free(list.accessors);
+    return list.failed ? -1 : 0;
 }

@@ -5,7 +5,8 @@
 
 /// Calls `found` with the class metadata (the class object) of every non-generic class
 /// declared by the Swift images loaded in the process (the executable and its libraries),
-/// passing `context` through. Classes without a superclass are left out.
-void strata_enumerate_classes(void (*found)(const void *metadata, void *context), void *context);
+/// passing `context` through. Classes without a superclass are left out. Returns 0, or -1
+/// when memory ran out (then no class was reported).
+int strata_enumerate_classes(void (*found)(const void *metadata, void *context), void *context);
 
 #endif

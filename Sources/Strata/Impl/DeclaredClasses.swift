@@ -8,13 +8,15 @@ enum DeclaredClasses {
     /// Strata's own and those whose `_realmIgnoreClass()` is true, in image order.
     static let all: [ObjectBase.Type] = {
         let found = Found()
-        strata_enumerate_classes({ metadata, context in
+        let status = strata_enumerate_classes({ metadata, context in
             guard let metadata, let context,
                   let type = unsafeBitCast(metadata, to: AnyClass.self) as? Object.Type,
                   type != Object.self, type != EmbeddedObject.self, type != DynamicObject.self,
                   !type._realmIgnoreClass() else { return }
             Unmanaged<Found>.fromOpaque(context).takeUnretainedValue().types.append(type)
         }, Unmanaged.passUnretained(found).toOpaque())
+        // A partial list would leave classes out of every default schema without a word.
+        guard status == 0 else { fatalError("Out of memory while listing the program's model classes") }
         return found.types
     }()
 
