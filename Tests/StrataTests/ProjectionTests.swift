@@ -305,6 +305,8 @@ final class ProjectionTests: StrataTestCase {
         let (name, town, goneIsNil) = try onNewThread {
             let other = try Realm(configuration: configuration)
             let card = try XCTUnwrap(other.resolve(reference))
+            other.refresh()
+            _ = other.objects(Author.self).count  // reading the version without Charles
             return (card.name, card.town, other.resolve(gone) == nil)
         }
         XCTAssertEqual(name, "Ada")

@@ -146,22 +146,34 @@ final class ThreadSafeReferenceTests: StrataTestCase {
         XCTAssertFalse(isFrozen)
     }
 
-    func testWhatWasDeletedResolvesToNil() throws {
+    /// As RealmSwift: a Realm that has read nothing yet resolves a reference at its version,
+    /// where an object deleted since still exists, until `refresh()`; a Realm reading a
+    /// version after the deletion resolves it to nil.
+    func testWhatWasDeletedResolvesAtTheReferencesVersionOrToNil() throws {
         let realm = try open()
         let ship = try seedShip(realm)
         let sailor = ThreadSafeReference(to: ship.roster[0])
         let shipReference = ThreadSafeReference(to: ship)
         let roster = ThreadSafeReference(to: ship.roster)
+        let later = (ThreadSafeReference(to: ship.roster[0]), ThreadSafeReference(to: ship), ThreadSafeReference(to: ship.roster))
         try realm.write {
             realm.delete(ship.roster[0])
             realm.delete(ship)
         }
         let config = config
-        let resolved = try onNewThread {
+        let (atItsVersion, afterRefresh, inANewerRealm) = try onNewThread {
             let other = try Realm(configuration: config)
-            return (other.resolve(sailor) == nil, other.resolve(shipReference) == nil, other.resolve(roster) == nil)
+            let found = (other.resolve(sailor), other.resolve(shipReference), other.resolve(roster))
+            let atItsVersion = (found.0?.name, found.1?.name, found.2?.count)
+            other.refresh()
+            let afterRefresh = (found.0?.isInvalidated, found.1?.isInvalidated)
+            _ = other.objects(Sailor.self).count  // reading the newest version now
+            let nilNow = (other.resolve(later.0) == nil, other.resolve(later.1) == nil, other.resolve(later.2) == nil)
+            return ("\(atItsVersion)", "\(afterRefresh)", "\(nilNow)")
         }
-        XCTAssertTrue(resolved.0 && resolved.1 && resolved.2, "\(resolved)")
+        XCTAssertEqual(atItsVersion, "(Optional(\"s1\"), Optional(\"Hind\"), Optional(3))")
+        XCTAssertEqual(afterRefresh, "(Optional(true), Optional(true))")
+        XCTAssertEqual(inANewerRealm, "(true, true, true)")
     }
 
     /// The resolving Realm is behind the reference's version (its autorefresh is off): it is
@@ -208,15 +220,16 @@ final class ThreadSafeReferenceTests: StrataTestCase {
         XCTAssertEqual(try owner.sync { other.resolve(reference)?.name }, "made in a write")
     }
 
-    func testAReferencePinsNoVersion() throws {
+    func testAReferencePinsItsVersionUntilResolved() throws {
         let realm = try open()
         let ship = try seedShip(realm)
         let version = realm.version
         let reference = ThreadSafeReference(to: ship)
         for i in 20..<23 { try realm.write { realm.create(Sailor.self, value: ["id": i]) } }
-        let pinned = pinnedVersion(realm)
-        XCTAssertTrue(pinned == nil || pinned! > version, "pinned: \(String(describing: pinned))")
+        XCTAssertEqual(pinnedVersion(realm), version, "held for a Realm that has read nothing yet")
         XCTAssertEqual(realm.resolve(reference)?.name, "Hind")
+        let pinned = pinnedVersion(realm)
+        XCTAssertTrue(pinned == nil || pinned! > version, "let go once resolved: \(String(describing: pinned))")
     }
 
     func testAReferenceToAnotherFileResolvesToNil() throws {

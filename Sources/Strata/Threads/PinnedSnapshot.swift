@@ -1,11 +1,5 @@
 import StrataStorage
 
-/// Values whose `ThreadSafeReference` holds a snapshot of the version it was made at, so that a
-/// Realm that has read nothing yet resolves them there (RealmSwift's rule for `Results`).
-protocol ResolvedAtItsVersion {}
-
-extension Results: ResolvedAtItsVersion {}
-
 /// A read snapshot of a Realm's version, carried by a `ThreadSafeReference` to the thread that
 /// resolves it. One thread at a time uses it (LMDB's read transactions are not tied to a
 /// thread here), and it ends when the resolving Realm moves on, or with the reference if that

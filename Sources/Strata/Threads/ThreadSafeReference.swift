@@ -5,11 +5,11 @@ import Synchronization
 /// `ThreadSafeReference`). Create it on the value's own thread; resolve it once.
 ///
 /// The reference holds no Realm: only what finds the value again (class and key, query, list
-/// owner and property) and the version it was made at. Resolving in a Realm that is behind
-/// that version refreshes it first, so the value is seen at least as new as it was; an
-/// object deleted by then resolves to nil. A reference to `Results` also holds a snapshot of
-/// its version (until resolved): a Realm that has read nothing yet resolves it at that
-/// version, as RealmSwift does, and moves on with `refresh()`.
+/// owner and property), the version it was made at, and a snapshot of that version (until
+/// resolved): a Realm that has read nothing yet resolves it at that version, as RealmSwift
+/// does, and moves on with `refresh()`. Resolving in a Realm that is behind that version
+/// refreshes it first, so the value is seen at least as new as it was; an object deleted by
+/// then resolves to nil.
 @frozen public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     private let state: ReferenceState
 
@@ -25,7 +25,7 @@ import Synchronization
         }
         let madeInWrite = core.writes.isInWriteTransaction
         state = ReferenceState(locator: value.locator, file: core.file.path, version: core.version, madeInWrite: madeInWrite,
-                               snapshot: value is ResolvedAtItsVersion && !madeInWrite && !core.isFrozen ? PinnedSnapshot(of: core) : nil)
+                               snapshot: !madeInWrite && !core.isFrozen ? PinnedSnapshot(of: core) : nil)
     }
 
     /// Whether the reference was resolved already (it cannot be resolved again).
