@@ -54,4 +54,31 @@ final class StoredStringTests: XCTestCase {
             }
         }
     }
+
+    func testANonASCIIByteAnywhereInAShortStringIsSeen() {
+        // The bytes are read with overlapping loads: each place must reach the check.
+        for length in 1...15 {
+            for place in 0..<length {
+                var bytes = Array("abcdefghijklmno".utf8.prefix(length))
+                bytes[place] = 0xE9
+                // Between other bytes, so that a load reaching outside the string would show.
+                let framed: [UInt8] = [0xFF] + bytes + [0x41]
+                framed.withUnsafeBytes { all in
+                    let raw = UnsafeRawBufferPointer(rebasing: all[1...length])
+                    XCTAssertNil(StoredString.smallASCII(raw), "length \(length), place \(place)")
+                    XCTAssertEqual(StoredString.decode(raw), String(decoding: raw, as: UTF8.self))
+                }
+            }
+        }
+    }
+
+    func testAShortStringInsideOtherBytesReadsOnlyItsOwn() {
+        let framed = Array("\u{7F}Strata-0123456789\u{7F}".utf8)
+        framed.withUnsafeBytes { all in
+            for length in 0...15 {
+                let raw = UnsafeRawBufferPointer(rebasing: all[1..<(1 + length)])
+                XCTAssertEqual(StoredString.decode(raw), String(decoding: raw, as: UTF8.self), "length \(length)")
+            }
+        }
+    }
 }

@@ -37,11 +37,33 @@ package enum StoredString {
     /// one is not ASCII.
     @inlinable @inline(__always)
     static func asciiWords(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64)? {
-        var words: (UInt64, UInt64) = (0, 0)
-        if bytes.count > 0 {
-            withUnsafeMutableBytes(of: &words) { $0.baseAddress.unsafelyUnwrapped.copyMemory(from: bytes.baseAddress.unsafelyUnwrapped, byteCount: bytes.count) }
-        }
+        let words = packed(bytes)
         guard (words.0 | words.1) & 0x8080_8080_8080_8080 == 0 else { return nil }
         return words
+    }
+
+    /// `bytes` (at most 15) in two words as in memory, zero after them, read with at most two
+    /// loads whose ranges overlap in the middle, each within `bytes`: no copy through memory,
+    /// whose narrow stores a wide load could not be forwarded from.
+    @inlinable @inline(__always)
+    static func packed(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let count = bytes.count
+        guard count > 0 else { return (0, 0) }
+        let base = bytes.baseAddress.unsafelyUnwrapped
+        if count >= 8 {
+            // Bytes [count - 8, count) end the second word: shifted down past those already in
+            // the first (a shift of 64, when count is 8, leaves nothing).
+            let tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            return (base.loadUnaligned(as: UInt64.self), tail >> (8 * (16 - count)))
+        }
+        if count >= 4 {
+            let head = UInt64(base.loadUnaligned(as: UInt32.self))
+            let tail = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return (head | tail << (8 * (count - 4)), 0)
+        }
+        let first = UInt64(base.load(as: UInt8.self))
+        let middle = UInt64(base.load(fromByteOffset: count / 2, as: UInt8.self))
+        let last = UInt64(base.load(fromByteOffset: count - 1, as: UInt8.self))
+        return (first | middle << (8 * (count / 2)) | last << (8 * (count - 1)), 0)
     }
 }
