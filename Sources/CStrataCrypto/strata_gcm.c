@@ -350,14 +350,19 @@ GCM_TARGET static inline __m128i ghash_short(const strata_gcm_key *key, const sh
     return reduce(sum);
 }
 
-/// The key stream of a short record: AES of J0 (the tag's mask) and of the counters after it,
-/// `width` blocks in all (a constant once inlined: the blocks stay in registers), into
-/// `stream`.
-GCM_TARGET __attribute__((always_inline)) static inline void short_stream(const strata_gcm_key *key, const uint8_t *nonce_bytes,
+/// The key stream of a short record under `nonce` (its counter word any): AES of J0 (the
+/// tag's mask) and of the counters after it, `width` blocks in all (a constant once inlined:
+/// the blocks stay in registers), into `stream`.
+GCM_TARGET __attribute__((always_inline)) static inline void nonce_stream(const strata_gcm_key *key, __m128i nonce,
                                                                          __m128i *stream, int width) {
-    __m128i nonce = nonce_block(nonce_bytes);
     for (int i = 0; i < width; i++) stream[i] = counter_block(nonce, (uint32_t)i + 1);
     encrypt_blocks((const __m128i *)key->round_keys, stream, width);
+}
+
+/// `nonce_stream` for the nonce at `nonce_bytes`.
+GCM_TARGET __attribute__((always_inline)) static inline void short_stream(const strata_gcm_key *key, const uint8_t *nonce_bytes,
+                                                                         __m128i *stream, int width) {
+    nonce_stream(key, nonce_block(nonce_bytes), stream, width);
 }
 
 /// XORs the key stream (`stream[1...]`) into the record's text blocks, in place.
@@ -415,6 +420,108 @@ GCM_TARGET static int open_short(const strata_gcm_key *key, const uint8_t *nonce
     return 0;
 }
 
+int strata_gcm_prepare_run(strata_gcm_run *run, const void *aad1, size_t n1) {
+    const size_t key_bytes = 8;
+    // At least one block of text and the lengths block must fit beside the additional data.
+    if (n1 + key_bytes > 16 * (SHORT_BLOCKS - 2)) return 0;
+    memset(run, 0, sizeof *run);
+    if (n1 > 0) memcpy(run->blocks, aad1, n1);
+    run->aad_count = n1 + key_bytes;
+    run->block_count = (int)((run->aad_count + 15) / 16);
+    run->key_block = (int)(n1 / 16);
+    // Byte j of the key's block takes key byte j - offset; byte j of the next, key byte
+    // 16 - offset + j; a shuffle index with its top bit set gives a zero byte.
+    int offset = (int)(n1 % 16);
+    for (int j = 0; j < 16; j++) {
+        int first = j - offset, second = 16 - offset + j;
+        run->key_shuffles[0][j] = first >= 0 && first < (int)key_bytes ? (uint8_t)first : 0x80;
+        run->key_shuffles[1][j] = second < (int)key_bytes ? (uint8_t)second : 0x80;
+    }
+    return 1;
+}
+
+/// 16 bytes of ones then 16 of zeros: the 16 bytes from `16 - n` keep a block's first `n`.
+static const uint8_t keep_first[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                       0xff, 0xff, 0xff, 0xff, 0xff};
+
+/// Whether a record of `count` bytes is one a prepared run opens in place: its text, the
+/// run's additional data and the lengths block within `SHORT_BLOCKS`; its text blocks, or 0.
+static inline int in_run_blocks(const strata_gcm_run *run, size_t count) {
+    int text_blocks = (int)((count + 15) / 16);
+    return count > 0 && run->block_count + text_blocks + 1 <= SHORT_BLOCKS ? text_blocks : 0;
+}
+
+/// A run's record read in place for opening: its ciphertext blocks (the last masked to its
+/// bytes: the tag after it makes the 16-byte read safe), and its GHASH (byte order restored)
+/// over the run's additional data with the record key's bytes moved into place, the
+/// ciphertext and the lengths, each product independent, summed before one reduction.
+typedef struct {
+    __m128i text[SHORT_BLOCKS];
+    __m128i last_mask;
+    __m128i hash;
+} read_record;
+
+GCM_TARGET static inline void read_in_run(const strata_gcm_key *key, const strata_gcm_run *run, const uint8_t *record_key,
+                                          const uint8_t *sealed, size_t count, int text_blocks, read_record *r) {
+    const __m128i *powers = (const __m128i *)key->hash_powers;
+    int n = run->block_count + text_blocks + 1;
+    __m128i record_key_bytes = _mm_loadl_epi64((const __m128i *)record_key);
+    __m128i key_parts[2] = {_mm_shuffle_epi8(record_key_bytes, _mm_load_si128((const __m128i *)run->key_shuffles[0])),
+                            _mm_shuffle_epi8(record_key_bytes, _mm_load_si128((const __m128i *)run->key_shuffles[1]))};
+    wide sum = carryless_product(lengths_block(run->aad_count, count), powers[0]);
+    for (int i = 0; i < run->block_count; i++) {
+        __m128i block = _mm_load_si128((const __m128i *)run->blocks[i]);
+        int part = i - run->key_block;
+        if (part == 0 || part == 1) block = _mm_xor_si128(block, key_parts[part]);
+        sum = wide_xor(sum, carryless_product(reversed(block), powers[n - 1 - i]));
+    }
+    size_t last_bytes = count - 16 * (size_t)(text_blocks - 1);
+    r->last_mask = _mm_loadu_si128((const __m128i *)(keep_first + 16 - last_bytes));
+    for (int j = 0; j < text_blocks; j++) {
+        r->text[j] = _mm_loadu_si128((const __m128i *)(sealed + 16 * j));
+        if (j == text_blocks - 1) r->text[j] = _mm_and_si128(r->text[j], r->last_mask);
+        sum = wide_xor(sum, carryless_product(reversed(r->text[j]), powers[n - 1 - run->block_count - j]));
+    }
+    r->hash = reversed(reduce(sum));
+}
+
+/// Whether `r`'s tag (at `tag`) matches its hash masked with `mask`, AES(J0).
+GCM_TARGET static inline int authentic(const read_record *r, __m128i mask, const uint8_t *tag) {
+    __m128i same = _mm_cmpeq_epi8(_mm_xor_si128(r->hash, mask), _mm_loadu_si128((const __m128i *)tag));
+    return _mm_movemask_epi8(same) == 0xffff;
+}
+
+/// Writes `r`'s plaintext, its text XORed with `stream`, as whole blocks (zeros past its end).
+GCM_TARGET static inline void write_plain(const read_record *r, const __m128i *stream, int text_blocks, uint8_t *out) {
+    for (int j = 0; j < text_blocks; j++) {
+        __m128i plain = _mm_xor_si128(r->text[j], stream[j]);
+        if (j == text_blocks - 1) plain = _mm_and_si128(plain, r->last_mask);
+        _mm_storeu_si128((__m128i *)(out + 16 * j), plain);
+    }
+}
+
+GCM_TARGET int strata_gcm_open_in_run(const strata_gcm_key *key, const strata_gcm_run *run, const uint8_t *record_key,
+                                      const uint8_t *record, size_t count, uint8_t *out, size_t room) {
+    int text_blocks = in_run_blocks(run, count);
+    if (text_blocks == 0 || room < 16 * (size_t)text_blocks) return 1;
+    read_record r;
+    read_in_run(key, run, record_key, record + 12, count, text_blocks, &r);
+    // The key stream from the nonce read in place (the counter word replaces the 4 bytes
+    // after it), one block wider than the text for J0.
+    __m128i nonce = _mm_loadu_si128((const __m128i *)record);
+    __m128i stream[SHORT_BLOCKS];
+    switch (text_blocks) {
+    case 1: nonce_stream(key, nonce, stream, 2); break;
+    case 2: nonce_stream(key, nonce, stream, 3); break;
+    case 3: nonce_stream(key, nonce, stream, 4); break;
+    case 4: nonce_stream(key, nonce, stream, 5); break;
+    default: nonce_stream(key, nonce, stream, SHORT_BLOCKS); break;
+    }
+    if (!authentic(&r, stream[0], record + 12 + count)) return -1;
+    write_plain(&r, stream + 1, text_blocks, out);
+    return 0;
+}
+
 GCM_TARGET void strata_gcm_seal(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1,
                                 const void *aad2, size_t n2, const uint8_t *plain, size_t count, uint8_t *out,
                                 uint8_t *tag) {
@@ -441,6 +548,15 @@ GCM_TARGET int strata_gcm_open(const strata_gcm_key *key, const uint8_t *nonce, 
 #else
 
 int strata_gcm_supported(void) { return 0; }
+int strata_gcm_prepare_run(strata_gcm_run *run, const void *aad1, size_t aad1_count) {
+    (void)run; (void)aad1; (void)aad1_count;
+    return 0;
+}
+int strata_gcm_open_in_run(const strata_gcm_key *key, const strata_gcm_run *run, const uint8_t *record_key,
+                           const uint8_t *record, size_t count, uint8_t *out, size_t room) {
+    (void)key; (void)run; (void)record_key; (void)record; (void)count; (void)out; (void)room;
+    return 1;
+}
 void strata_gcm_expand(strata_gcm_key *expanded, const uint8_t *key) { (void)expanded; (void)key; }
 void strata_gcm_seal(const strata_gcm_key *key, const uint8_t *nonce, const void *aad1, size_t n1, const void *aad2,
                      size_t n2, const uint8_t *plain, size_t count, uint8_t *out, uint8_t *tag) {

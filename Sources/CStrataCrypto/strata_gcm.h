@@ -36,4 +36,29 @@ int strata_gcm_open(const strata_gcm_key *key, const uint8_t *nonce, const void 
                     const void *aad2, size_t aad2_count, const uint8_t *sealed, size_t count, const uint8_t *tag,
                     uint8_t *out);
 
+/// The additional data a run of records shares, laid out once per run: a fixed `aad1` (a
+/// database name) then each record's 8-byte key. `aad1`'s bytes zero-padded to whole blocks,
+/// how many blocks `aad1` and a key fill, the block a key begins in, and the byte shuffles
+/// that move a key's bytes to their places in that block and the next.
+typedef struct strata_gcm_run {
+    _Alignas(16) uint8_t blocks[8][16];
+    _Alignas(16) uint8_t key_shuffles[2][16];
+    int block_count, key_block;
+    size_t aad_count;
+} strata_gcm_run;
+
+/// Lays out `run` for records authenticated with `aad1` and an 8-byte record key: returns 1,
+/// or 0 when the additional data leaves no room for a short record (records then open through
+/// `strata_gcm_open`).
+int strata_gcm_prepare_run(strata_gcm_run *run, const void *aad1, size_t aad1_count);
+
+/// Opens one record of a prepared run straight from where it lies, every block read from the
+/// record (no copy through memory): `record` is the sealed record (a 12-byte nonce, `count`
+/// bytes of ciphertext, the 16-byte tag), `record_key` its 8-byte key. Writes whole blocks
+/// to `out`, which has `room` bytes: the plaintext, then zeros to the block's end. Returns 0,
+/// -1 when the tag does not authenticate (nothing written), or 1 when the record is not one
+/// this path takes (too long, or too little room): open it with `strata_gcm_open`.
+int strata_gcm_open_in_run(const strata_gcm_key *key, const strata_gcm_run *run, const uint8_t *record_key,
+                           const uint8_t *record, size_t count, uint8_t *out, size_t room);
+
 #endif

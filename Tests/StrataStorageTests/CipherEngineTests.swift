@@ -138,6 +138,48 @@ final class CipherEngineTests: XCTestCase {
         }
     }
 
+    /// Rows open in runs straight from where they lie: every length of row around the block
+    /// size, under names that put the 8-byte record key at every offset of its block, with and
+    /// without room past the run; a changed byte of any record, or a record under another
+    /// key, stops the run there.
+    func testRunsOfRowsOpenForEveryLengthAndNameLength() throws {
+        let (aesni, libcrypto) = try engines()
+        defer { strata_cipher_free(aesni); strata_cipher_free(libcrypto) }
+        for nameLength in 0...40 {
+            let name = bytes(nameLength)
+            let count = 12
+            let keys = (0..<count).map { _ in bytes(8) }
+            // Rows of one length and of random lengths.
+            let sameLength = 1 + random.next(below: 70)
+            let plains = (0..<count).map { i in bytes(i < count / 2 ? sameLength : random.next(below: 100)) }
+            let sealed = zip(keys, plains).map { seal(random.next(below: 2) == 0 ? aesni : libcrypto, name, $0, $1) }
+            let whole = plains.reduce([], +)
+            func run(_ cipher: OpaquePointer, _ records: [[UInt8]], _ recordKeys: [[UInt8]], slack: Int) -> (opened: Int, out: [UInt8]) {
+                var out = [UInt8](repeating: 0xA5, count: whole.count + slack)
+                var written = 0
+                let opened = recordKeys.withSpans { keySpans in
+                    records.withSpans { strata_cipher_open_run(cipher, name, name.count, keySpans, $0, records.count, &out, out.count, &written) }
+                }
+                return (opened, Array(out.prefix(written)))
+            }
+            for cipher in [aesni, libcrypto] {
+                for slack in [0, 15, 64] {
+                    let opened = run(cipher, sealed, keys, slack: slack)
+                    XCTAssertEqual(opened.opened, count, "name of \(nameLength) bytes, slack \(slack)")
+                    XCTAssertEqual(opened.out, whole, "name of \(nameLength) bytes, slack \(slack)")
+                }
+                for victim in [random.next(below: count / 2), random.next(below: count)] {
+                    var damaged = sealed
+                    damaged[victim][random.next(below: damaged[victim].count)] ^= 0x10
+                    XCTAssertEqual(run(cipher, damaged, keys, slack: 64).opened, victim, "stops at the changed record")
+                    var otherKeys = keys
+                    otherKeys[victim][random.next(below: 8)] ^= 0x01
+                    XCTAssertEqual(run(cipher, sealed, otherKeys, slack: 64).opened, victim, "stops at the record under another key")
+                }
+            }
+        }
+    }
+
     func testAnyChangedByteFailsToOpen() throws {
         let (aesni, libcrypto) = try engines()
         defer { strata_cipher_free(aesni); strata_cipher_free(libcrypto) }

@@ -58,7 +58,8 @@ typedef struct {
 /// data `aad1 ‖ keys[i]`, writing their plaintexts back to back from `out`, as long as they
 /// fit in `capacity` bytes. Returns how many opened, and in `written` their plaintexts'
 /// bytes: it stops before the first that does not fit, and at the first that does not
-/// authenticate (or is shorter than a nonce and tag).
+/// authenticate (or is shorter than a nonce and tag). Bytes of `out` past `written` (within
+/// `capacity`) may have been written too.
 size_t strata_cipher_open_run(strata_cipher *cipher, const void *aad1, size_t aad1_count, const strata_span *keys,
                               const strata_span *sealed, size_t count, uint8_t *out, size_t capacity, size_t *written);
 
