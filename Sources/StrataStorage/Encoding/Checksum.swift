@@ -32,14 +32,14 @@ package enum Checksum {
     }
 
     /// The seal of `body` stored under `key` in the database of `seed`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func seal(_ seed: UInt32, key: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) -> UInt32 {
         strata_seal_crc(seed, key.baseAddress, key.count, body.baseAddress, body.count)
     }
 
     /// `sealed` without its last 4 bytes, if they are the seal of the rest under `key` in the
     /// database of `seed`; nil otherwise (shorter than a seal, or damaged).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func verified(_ sealed: UnsafeRawBufferPointer, _ seed: UInt32, key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard sealed.count >= 4 else { return nil }
         let body = UnsafeRawBufferPointer(start: sealed.baseAddress, count: sealed.count - 4)

@@ -51,7 +51,7 @@ package struct RowView {
     /// The row stored under `key` (8 bytes) in the rows database of `seed`: parsed without its
     /// seal once the seal is verified. Nil if it is damaged, or not sealed where
     /// `sealRequired` (a format 3 file).
-    @inline(__always)
+    @inlinable @inline(__always)
     init?(stored bytes: UnsafeRawBufferPointer, _ seed: UInt32, key: UnsafeRawBufferPointer, sealRequired: Bool) {
         guard bytes.count >= 2 else { return nil }
         if bytes[0] & RowEncoder.sealedFlag != 0 {
@@ -226,9 +226,10 @@ package struct RowSeal {
 ///
 /// A row given a `seal` is sealed for its object key: flag bit 3 set and its checksum appended
 /// (`Checksum`); a row for a file of format 2 or earlier is not (`seal` nil).
+@usableFromInline
 package enum RowEncoder {
     /// Flag bit 3: the row ends with its seal.
-    static let sealedFlag: UInt8 = 8
+    @usableFromInline static let sealedFlag: UInt8 = 8
 
     /// Encodes `values` (index = property id; missing trailing slots are allowed).
     package static func encode(_ values: [Value], _ mixed: MixedSlots = .none, seal: RowSeal? = nil) -> [UInt8] {

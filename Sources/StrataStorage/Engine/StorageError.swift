@@ -2,6 +2,7 @@ import LMDB
 
 /// What went wrong in the storage layer, with the public error code it stands for and a
 /// message a person can act on.
+@usableFromInline
 package struct StorageError: Error, CustomStringConvertible {
     /// The kind of failure: RealmSwift's `Realm.Error.Code`s, with the same raw values, so
     /// that the public error is this code as it is.
@@ -37,7 +38,7 @@ package struct StorageError: Error, CustomStringConvertible {
         self.path = path
     }
 
-    package var description: String { message }
+    @usableFromInline package var description: String { message }
 
     /// Runs LMDB calls and the storage layer's own checks, and translates the LMDB error one
     /// throws, once, with what was being done (`context`): the boundary between the LMDB

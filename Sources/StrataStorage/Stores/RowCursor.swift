@@ -15,21 +15,22 @@ import LMDB
 /// damage error rather than with fewer objects: a damaged branch page hid rows or led the
 /// walk into another table's. A write transaction may change the table between batches, so
 /// its walks are not compared.
+@usableFromInline
 package final class RowCursor {
     private let table: Table
     private let transaction: StorageTransaction
     /// The entries read ahead, how many there are, and how many of them `next` has handed
     /// out.
-    private let entries = CursorEntries(capacity: 128)
-    @exclusivity(unchecked) private var available = 0
-    @exclusivity(unchecked) private var position = 0
+    @usableFromInline let entries = CursorEntries(capacity: 128)
+    @exclusivity(unchecked) @usableFromInline var available = 0
+    @exclusivity(unchecked) @usableFromInline var position = 0
     /// The least key the walk may meet next (where the next read begins); nil once it met
     /// the greatest key.
-    @exclusivity(unchecked) private var least: ObjectKey? = 0
+    @exclusivity(unchecked) @usableFromInline var least: ObjectKey? = 0
     /// Whether the entries read last are the last there are (the table's end, or an error).
     @exclusivity(unchecked) private var readAll = false
     /// Rows met so far.
-    @exclusivity(unchecked) private var met = 0
+    @exclusivity(unchecked) @usableFromInline var met = 0
     /// An error met when reading ahead, thrown once the entries before it are handed out.
     @exclusivity(unchecked) private var failure: StorageError?
     /// On an encrypted file, the block rows are decrypted into.
@@ -44,14 +45,14 @@ package final class RowCursor {
     @exclusivity(unchecked) private var decryptedEnd = 0
     @exclusivity(unchecked) private var decryptedRow: UnsafeMutableRawPointer?
     /// Whether the rows are decrypted (the file is encrypted): only then is there a `block`.
-    package let decrypts: Bool
+    @usableFromInline package let decrypts: Bool
     /// Whether rows are decrypted into the transaction's memory rather than `block`.
     private let keepsRows: Bool
     /// The rows' seal: its seed, and whether a row must have one (`RowView(stored:)`), kept
     /// here so that a plain file's row is checked as `RowStore.view` checks it without
     /// reading them from the table and transaction again for every row.
-    private let seed: UInt32
-    private let sealRequired: Bool
+    @usableFromInline let seed: UInt32
+    @usableFromInline let sealRequired: Bool
 
     init(_ table: Table, transaction: StorageTransaction, keepsRows: Bool) {
         self.table = table
@@ -62,8 +63,32 @@ package final class RowCursor {
         sealRequired = transaction.seals
     }
 
-    /// The next object's key and row, or nil after the last.
+    /// The next object's key and row, or nil after the last. A plain file's row already read
+    /// ahead is handed out here, inlined into the caller so that the pair comes back in
+    /// registers (returned through memory, its copy stalled on the stores that wrote it);
+    /// everything else (reading ahead, decrypting, a damaged entry, met again there) is
+    /// `nextFromAnyEntry`'s.
+    @inlinable @inline(__always)
     package func next() throws(StorageError) -> (ObjectKey, RowView)? {
+        if position < available, !decrypts, let floor = least {
+            let k = entries.key(position), v = entries.value(position)
+            if k.count == 8 {
+                let key = ObjectKey(bigEndian: k.loadUnaligned(as: UInt64.self))
+                if key >= floor, let row = RowView(stored: v, seed, key: k, sealRequired: sealRequired) {
+                    position += 1
+                    least = key == .max ? nil : key + 1
+                    met += 1
+                    return (key, row)
+                }
+            }
+        }
+        return try nextFromAnyEntry()
+    }
+
+    /// `next()` for any entry: reads ahead when none is left, decrypts, and throws for a
+    /// damaged one.
+    @usableFromInline
+    func nextFromAnyEntry() throws(StorageError) -> (ObjectKey, RowView)? {
         if position == available {
             guard failure == nil, readAhead() else {
                 guard let failure else { return nil }
