@@ -148,6 +148,29 @@ final class RowFormatTests: XCTestCase {
         XCTAssertNil([UInt8]([3, 1, 1, 0, 0, 0, 0, 0, 0, 0, 7]).withUnsafeBytes { RowView($0) }, "no 8-byte ends")
     }
 
+    /// Rows with a slot count of more than one varint byte, a null bitmap and wide ends.
+    func testRowsOfManySlotsWithNullsAndWideEndsReadEverySlot() {
+        for count in [1, 127, 128, 300, 5_000] {
+            // Every third slot null, so the row has a null bitmap; a long string so ends are
+            // four bytes wide.
+            var values: [Value] = (0..<count).map { $0 % 3 == 1 ? .null : .int(Int64($0) * 1_000_003) }
+            values[count - 1] = .string(String(repeating: "z", count: 70_000))
+            withRow(values) { row in
+                XCTAssertTrue(row.hasSlot(count - 1))
+                XCTAssertFalse(row.hasSlot(count))
+                for slot in 0..<(count - 1) {
+                    if slot % 3 == 1 {
+                        XCTAssertTrue(row.isNull(slot), "slot \(slot) of \(count)")
+                    } else {
+                        XCTAssertFalse(row.isNull(slot), "slot \(slot) of \(count)")
+                        XCTAssertEqual(row.int(slot), Int64(slot) * 1_000_003, "slot \(slot) of \(count)")
+                    }
+                }
+                XCTAssertEqual(row.slotBytes(count - 1).count, 70_000)
+            }
+        }
+    }
+
     func testAnIntegerSlotLongerThanEightBytesReadsItsFirstEight() {
         let row: [UInt8] = [0, 1, 9, 1, 0, 0, 0, 0, 0, 0, 0, 0xff]
         XCTAssertEqual(row.withUnsafeBytes { RowView($0)?.int(0) }, 1)
