@@ -48,4 +48,33 @@ final class MappedObjectTests: StrataTestCase {
         try realm.write { atlas.office = MOPlace(city: "Molde") }
         XCTAssertEqual(atlas.office.city, "Molde")
     }
+
+    /// The custom value itself may be given where its object is (init(value:), create), in
+    /// a property, a map's values and a list's elements.
+    func testAValueGivenAsTheCustomTypeIsStoredAsItsObject() throws {
+        let values: [String: Any] = ["id": 1, "office": MOPlace(city: "Oslo"), "home": MOPlace(city: "Bergen"),
+                                     "places": ["north": MOPlace(city: "Tromsø")]]
+        let unmanaged = MOAtlas(value: values)
+        XCTAssertEqual(unmanaged.office.city, "Oslo")
+        XCTAssertEqual(unmanaged.home?.city, "Bergen")
+        XCTAssertEqual(unmanaged.places["north"]?.city, "Tromsø")
+        let realm = try openRealm(types: [MOAtlas.self, Address.self, Coordinates.self, Phone.self])
+        let atlas = try realm.write { realm.create(MOAtlas.self, value: values) }
+        XCTAssertEqual(atlas.office.city, "Oslo")
+        XCTAssertEqual(atlas.home?.city, "Bergen")
+        XCTAssertEqual(atlas.places["north"]?.city, "Tromsø")
+    }
+
+    /// Null for a non-optional custom type stored as an object reads as its default, as
+    /// RealmSwift's (the link underneath is optional).
+    func testNullForANonOptionalCustomTypeStoredAsAnObjectReadsAsItsDefault() throws {
+        let values: [String: Any] = ["id": 1, "office": NSNull(), "places": ["gone": NSNull()]]
+        let unmanaged = MOAtlas(value: values)
+        XCTAssertEqual(unmanaged.office.city, "")
+        let realm = try openRealm(types: [MOAtlas.self, Address.self, Coordinates.self, Phone.self])
+        let atlas = try realm.write { realm.create(MOAtlas.self, value: values) }
+        XCTAssertEqual(atlas.office.city, "")
+        XCTAssertEqual(atlas.places["gone"]?.city, "")
+        XCTAssertNil(atlas.home)
+    }
 }

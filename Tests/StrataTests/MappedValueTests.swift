@@ -25,6 +25,25 @@ struct MVEven: FailableCustomPersistable {
     var persistableValue: Int { half * 2 }
 }
 
+/// A mapping with no value for its stored type's default (0).
+struct MVNonZero: FailableCustomPersistable {
+    typealias PersistedType = Int
+    let value: Int
+    init(_ value: Int) { self.value = value }
+    init?(persistedValue: Int) {
+        guard persistedValue != 0 else { return nil }
+        value = persistedValue
+    }
+    var persistableValue: Int { value }
+}
+
+/// Declared in the program, so in every default schema: making one must not need its
+/// `MVNonZero` default.
+final class MVNoDefault: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var count: MVNonZero
+}
+
 final class MVBox: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var kind: MVKind
@@ -177,6 +196,25 @@ final class MappedValueTests: StrataTestCase {
         try assertProbeTraps("testReadEnumWithoutACase", saying: "The stored value '99' is not a raw value of any case of MVKind")
     }
 
+    /// A property declared without a value gets its type's default when first read or
+    /// written, as in RealmSwift: a type that has none fails only then.
+    func testAFailableMappingWithoutADefaultIsNeededOnlyWhenReadUnset() throws {
+        let object = MVNoDefault()
+        object.count = MVNonZero(4)
+        XCTAssertEqual(object.count.value, 4)
+        let realm = try openRealm(types: [MVNoDefault.self])
+        try realm.write { realm.add(object) }
+        XCTAssertEqual(realm.objects(MVNoDefault.self).first?.count.value, 4)
+        try realm.write { realm.create(MVNoDefault.self, value: ["id": 2, "count": MVNonZero(9)]) }
+        XCTAssertEqual(realm.object(ofType: MVNoDefault.self, forPrimaryKey: 2)?.count.value, 9)
+        // The default schema holds every class the program declares, this one too.
+        XCTAssertNotNil(try Realm(configuration: Realm.Configuration(inMemoryIdentifier: name)).schema["MVNoDefault"])
+    }
+
+    func testReadingAnUnsetFailableMappingWithoutADefaultTraps() throws {
+        try assertProbeTraps("testReadUnsetMappingWithoutADefault", saying: "Failed to make a default MVNonZero from the default Int value")
+    }
+
     func testANonOptionalFailableMappingThatDoesNotConvertTraps() throws {
         try assertProbeTraps("testReadFailedMapping", saying: "Failed to convert persisted value '3' to type 'MVEven' in a non-optional context")
     }
@@ -194,6 +232,10 @@ extension TrapProbes {
 
     func testReadEnumWithoutACase() throws {
         _ = try storedBox(["id": 1, "kind": 99])?.kind
+    }
+
+    func testReadUnsetMappingWithoutADefault() throws {
+        _ = MVNoDefault().count
     }
 
     func testReadFailedMapping() throws {

@@ -100,6 +100,9 @@ final class ProjectionTests: StrataTestCase {
         XCTAssertEqual(names[1], "Mary")
         XCTAssertEqual(names.index(of: "Mary"), 1)
         XCTAssertNil(names.index(of: "Ada"))
+        // A predicate is evaluated on the objects, not on the projected values.
+        XCTAssertEqual(names.index(matching: NSPredicate { object, _ in (object as? Author)?.id == 3 }), 1)
+        XCTAssertNil(names.index(matching: NSPredicate(value: false)))
         // Assigning an element writes the object's property.
         try realm.write { names[0] = "Charles" }
         XCTAssertEqual(charles.name, "Charles")

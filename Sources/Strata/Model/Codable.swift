@@ -22,7 +22,7 @@ extension Persisted: Encodable where Value: Encodable {
     public func encode(to encoder: any Encoder) throws {
         guard managedIndex < 0 else { throw Self.managedEncodingError(encoder) }
         var container = encoder.singleValueContainer()
-        try container.encode(value)
+        try container.encode(value ?? Value._strataDefault)
     }
 
     private static func managedEncodingError(_ encoder: any Encoder) -> EncodingError {

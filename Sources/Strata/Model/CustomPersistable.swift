@@ -65,8 +65,9 @@ extension FailableCustomPersistable {
         value.value.isNull ? _strataDefault : converted(PersistedType._strataFrom(value))
     }
     public static func _strataFromStored(_ value: _StrataValue) -> Self? { Self(persistedValue: PersistedType._strataFrom(value)) }
+    public static var _strataDefaultIfAny: Self? { Self(persistedValue: PersistedType._strataDefault) }
     public static var _strataDefault: Self {
-        guard let value = Self(persistedValue: PersistedType._strataDefault) else {
+        guard let value = _strataDefaultIfAny else {
             fatalError("Failed to make a default \(Self.self) from the default \(PersistedType.self) value: the conversion must succeed, or the property must be optional or declared with a value")
         }
         return value

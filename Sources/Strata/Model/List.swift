@@ -153,8 +153,8 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListBac
     public var _strataValue: _StrataValue { collectionValue }
 
     /// Copies `value`'s elements into `current`, the list the property keeps.
-    public static func _strataAssigned(_ value: List<Element>, over current: List<Element>) -> List<Element> {
-        copying(value, into: current)
+    public static func _strataAssigned(_ value: List<Element>, over current: List<Element>?) -> List<Element> {
+        copying(value, into: current ?? List<Element>())
     }
 }
 

@@ -210,8 +210,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     }
 
     /// Copies `value`'s entries into `current`, the map the property keeps.
-    public static func _strataAssigned(_ value: Map<Key, Value>, over current: Map<Key, Value>) -> Map<Key, Value> {
-        copying(value, into: current)
+    public static func _strataAssigned(_ value: Map<Key, Value>, over current: Map<Key, Value>?) -> Map<Key, Value> {
+        copying(value, into: current ?? Map<Key, Value>())
     }
 }
 

@@ -140,8 +140,8 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, L
     public var _strataValue: _StrataValue { collectionValue }
 
     /// Copies `value`'s members into `current`, the set the property keeps.
-    public static func _strataAssigned(_ value: MutableSet<Element>, over current: MutableSet<Element>) -> MutableSet<Element> {
-        copying(value, into: current)
+    public static func _strataAssigned(_ value: MutableSet<Element>, over current: MutableSet<Element>?) -> MutableSet<Element> {
+        copying(value, into: current ?? MutableSet<Element>())
     }
 }
 

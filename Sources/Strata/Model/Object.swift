@@ -126,7 +126,13 @@ extension Object: _RealmCollectionValueInsideOptional, _PersistableInsideOptiona
     public static var _strataTypeInfo: _StrataTypeInfo {
         _StrataTypeInfo(type: .link, isOptional: false, intWidth: 64, linkTarget: self)
     }
-    public static func _strataFrom(_ value: _StrataValue) -> Self { value.object as! Self }
+    /// The object of a stored link. Null, which only a non-optional custom type stored as an
+    /// object holds (RealmSwift stores it as an optional link), is a new unmanaged object: the
+    /// custom type's default, as RealmSwift reads it.
+    public static func _strataFrom(_ value: _StrataValue) -> Self {
+        if case .null = value.value, value.object == nil { return Self() }
+        return value.object as! Self
+    }
     public var _strataValue: _StrataValue { _StrataValue(.link(objectKey), object: self) }
     /// A new unmanaged object (RealmSwift's default of a non-optional custom type stored as
     /// an object).

@@ -12,8 +12,12 @@ public struct Persisted<Value: _Persistable> {
     /// The property's declaration index once the object is managed, -1 before. The first
     /// field, so that making an object managed writes it in place (`ObjectBase.attach`).
     @usableFromInline var managedIndex: Int32 = -1
-    /// The value while unmanaged (ignored once managed: reads go to the store).
-    @usableFromInline var value: Value
+    /// The value while unmanaged (ignored once managed: reads go to the store). Nil only for
+    /// a property declared without a value whose type has no default (a failable custom type
+    /// that does not convert the stored type's default): reading it fails then, as in
+    /// RealmSwift, rather than making an object of the class (as building the default schema
+    /// does) or setting it.
+    @usableFromInline var value: Value?
     @usableFromInline let options: PersistedOptions
 
     @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
@@ -27,7 +31,7 @@ public struct Persisted<Value: _Persistable> {
     /// date, the zero UUID, a newly generated ObjectId).
     @inlinable
     public init() {
-        self.init(wrappedValue: Value._strataDefault, options: [])
+        self.init(options: [])
     }
 
     /// A property with an explicit default value.
@@ -38,6 +42,24 @@ public struct Persisted<Value: _Persistable> {
     init(wrappedValue value: Value, options: PersistedOptions) {
         self.value = value
         self.options = options
+    }
+
+    /// A property declared without a value: the type's default, when it has one.
+    @inlinable
+    init(options: PersistedOptions) {
+        value = Value._strataDefaultIfAny
+        self.options = options
+    }
+
+    /// The value of a property of a type without a default that was never set: the
+    /// default's failure (kept out of line, off the path of every other read).
+    @usableFromInline @inline(never)
+    static func unsetValue() -> Value { Value._strataDefault }
+
+    /// The unmanaged value of the field at `field` (for a type without a default, unset: the
+    /// default's failure).
+    static func unmanagedValue(at field: UnsafeMutablePointer<Self>) -> Value {
+        field.pointee.value ?? Value._strataDefault
     }
 
     /// Access through the enclosing object (restricts @Persisted to ObjectBase subclasses).
@@ -52,7 +74,10 @@ public struct Persisted<Value: _Persistable> {
     ) -> Value {
         @inline(__always) get {
             let index = observed[keyPath: storageKeyPath].managedIndex
-            if index < 0 { return observed[keyPath: storageKeyPath].value }
+            if index < 0 {
+                if let value = observed[keyPath: storageKeyPath].value { return value }
+                return unsetValue()
+            }
             return observed._managedGet(Int(index), as: Value.self)
         }
         @inline(__always) set {
@@ -79,7 +104,7 @@ extension Persisted where Value.PersistedType: _Indexable {
     /// An indexed property: `==` and `IN` queries on it use a B-tree index.
     @inlinable
     public init(indexed: Bool) {
-        self.init(wrappedValue: Value._strataDefault, options: indexed ? .indexed : [])
+        self.init(options: indexed ? .indexed : [])
     }
 
     /// An indexed property with a default value.
@@ -93,7 +118,7 @@ extension Persisted where Value.PersistedType: _PrimaryKey {
     /// The primary key: unique, looked up in O(log n), immutable once the object is added.
     @inlinable
     public init(primaryKey: Bool) {
-        self.init(wrappedValue: Value._strataDefault, options: primaryKey ? .primaryKey : [])
+        self.init(options: primaryKey ? .primaryKey : [])
     }
 
     /// The primary key with a default value.
@@ -167,11 +192,11 @@ extension Persisted: PersistedField {
     }
 
     static func instance(at field: UnsafeMutableRawPointer) -> Any {
-        field.assumingMemoryBound(to: Self.self).pointee.value
+        unmanagedValue(at: field.assumingMemoryBound(to: Self.self))
     }
 
     static func releaseLinkedObject(at field: UnsafeMutableRawPointer) {
-        field.assumingMemoryBound(to: Self.self).pointee.value = Value._strataDefault
+        field.assumingMemoryBound(to: Self.self).pointee.value = Value._strataDefaultIfAny
     }
 
     static func adoptCollection(at field: UnsafeMutableRawPointer, owner: ObjectBase, index: Int) {
@@ -182,13 +207,19 @@ extension Persisted: PersistedField {
     }
 
     static func value(at field: UnsafeMutableRawPointer) -> _StrataValue {
-        field.assumingMemoryBound(to: Self.self).pointee.value._strataValue
+        unmanagedValue(at: field.assumingMemoryBound(to: Self.self))._strataValue
     }
 
     static var valueReader: (UnsafeMutableRawPointer) -> _StrataValue {
         // Reads the value at its offset, found once: a call then needs no `Persisted<Value>`
         // metadata (looking that up cost more than the read).
         let offset = MemoryLayout<Self>.offset(of: \Self.value)!
+        // Only a type without a default can hold nil: any other field's value is read in
+        // place (an optional's payload is at its start), with no optional to look at, whose
+        // metadata this generic code would look up on every call.
+        guard Value._strataDefaultIfAny != nil else {
+            return { unmanagedValue(at: $0.assumingMemoryBound(to: Self.self))._strataValue }
+        }
         return { ($0 + offset).assumingMemoryBound(to: Value.self).pointee._strataValue }
     }
 

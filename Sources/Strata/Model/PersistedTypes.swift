@@ -86,17 +86,23 @@ public protocol _Persistable: _HasPersistedType, _RealmSchemaDiscoverable {
     /// The value of a property declared without one: by default the stored type's default
     /// (nil for an optional); a new `ObjectId` for an `ObjectId`, as RealmSwift gives.
     static var _strataDefault: Self { get }
-    /// What an unmanaged object's field that holds `current` stores when `value` is
-    /// assigned: by default `value`; a list, set or map copies the elements into `current`
-    /// and keeps it, as RealmSwift's do (the property keeps its own collection).
-    static func _strataAssigned(_ value: Self, over current: Self) -> Self
+    /// `_strataDefault`, or nil for a type that has none (a failable custom type that does
+    /// not convert its stored type's default), whose `_strataDefault` traps.
+    static var _strataDefaultIfAny: Self? { get }
+    /// What an unmanaged object's field that holds `current` (nil: none made yet) stores when
+    /// `value` is assigned: by default `value`; a list, set or map copies the elements into
+    /// `current` (a new one if none) and keeps it, as RealmSwift's do (the property keeps its
+    /// own collection).
+    static func _strataAssigned(_ value: Self, over current: Self?) -> Self
 }
 
 extension _Persistable {
     public static func _strataFromStored(_ value: _StrataValue) -> Self? { _strataFrom(value) }
 
     @inlinable
-    public static func _strataAssigned(_ value: Self, over current: Self) -> Self { value }
+    public static func _strataAssigned(_ value: Self, over current: Self?) -> Self { value }
+
+    public static var _strataDefaultIfAny: Self? { _strataDefault }
 
     public static var _strataDefault: Self {
         let info = _strataTypeInfo

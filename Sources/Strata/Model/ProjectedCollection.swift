@@ -26,6 +26,12 @@ public struct ProjectedCollection<Element>: RandomAccessCollection, CustomString
     /// The position of the first object whose projected value is `value`, or nil.
     public func index(of value: Element) -> Int? { firstIndex(of: value) }
 
+    /// The position of the first object (not projected value) `predicate` accepts, or nil, as
+    /// RealmSwift evaluates it (on Linux an `NSPredicate` is a constant or a block).
+    public func index(matching predicate: NSPredicate) -> Int? {
+        indices.first { predicate.evaluate(with: source.object(at: $0)) }
+    }
+
     /// The Realm of the collection; nil when it is unmanaged.
     public var realm: Realm? { source.realm }
     /// Whether the collection's object was deleted or its Realm invalidated.
@@ -91,6 +97,7 @@ private class ProjectedSource<Element: RealmCollectionValue> {
     var isInvalidated: Bool { preconditionFailure("overridden by KeyPathSource") }
     var isFrozen: Bool { preconditionFailure("overridden by KeyPathSource") }
     func element(at position: Int) -> Element { preconditionFailure("overridden by KeyPathSource") }
+    func object(at position: Int) -> ObjectBase { preconditionFailure("overridden by KeyPathSource") }
     func set(_ value: Element, at position: Int) { preconditionFailure("overridden by KeyPathSource") }
     func frozen() -> ProjectedSource { preconditionFailure("overridden by KeyPathSource") }
     func thawed() -> ProjectedSource? { preconditionFailure("overridden by KeyPathSource") }
@@ -115,6 +122,7 @@ private final class KeyPathSource<Root: ObjectBase & RealmCollectionValue, Eleme
     override var isInvalidated: Bool { objects.isInvalidated }
     override var isFrozen: Bool { objects.isFrozen }
     override func element(at position: Int) -> Element { objects[position][keyPath: keyPath] }
+    override func object(at position: Int) -> ObjectBase { objects[position] }
     override func set(_ value: Element, at position: Int) {
         guard let writable = keyPath as? ReferenceWritableKeyPath<Root, Element> else {
             preconditionFailure("Cannot assign to a projected collection whose key path \(keyPath) is read-only")

@@ -69,6 +69,9 @@ enum ValueConversion {
                 return object._strataValue
             }
             return try unmanagedObject(target, from: object, copyingInto: destination)
+        case let mapped as any _MappedPersistable:
+            // A custom type stored as an object: the object it stands for.
+            return try value(mapped._strataStoredForm, for: property, className: className, copyingInto: destination)
         case let nested?:
             return try unmanagedObject(target, from: nested, copyingInto: destination)
         }
