@@ -76,16 +76,17 @@ final class TypeSafeQueryTests: StrataTestCase {
         XCTAssertEqual(typed.explain(), byText.explain(), text, file: file, line: line)
     }
 
-    /// RealmSwift's testing hooks: a query built outside any Realm names its condition as the
-    /// query text Strata's string form takes, which finds the same objects.
-    func testAQueryBuiltOutsideARealmGivesItsConditionAsText() {
+    /// RealmSwift's testing hooks: a query built outside any Realm gives RealmSwift's predicate
+    /// format and arguments, which the string form takes too and which find the same objects.
+    func testAQueryBuiltOutsideARealmGivesRealmSwiftsPredicate() throws {
         let condition: (Query<TypedItem>) -> Query<Bool> = { $0.int > 3 && $0.name.starts(with: "a") || $0.optInt == nil }
-        let (text, arguments) = condition(Query<TypedItem>())._constructPredicate()
-        XCTAssertTrue(arguments.isEmpty, "the values are in the text")
-        XCTAssertEqual(items.where(condition).map(\.id), items.filter(text).map(\.id), text)
-        XCTAssertEqual(condition(Query<TypedItem>._constructForTesting())._constructPredicate().0, text)
+        let (format, arguments) = condition(Query<TypedItem>())._constructPredicate()
+        XCTAssertEqual(format, "(((int > %@) && (name BEGINSWITH %@)) || (optInt == %@))")
+        XCTAssertEqual(arguments.count, 3)
+        XCTAssertEqual(items.where(condition).map(\.id), try items.filtered(format, arguments).map(\.id), format)
+        XCTAssertEqual(condition(Query<TypedItem>._constructForTesting())._constructPredicate().0, format)
         let optional: (Query<TypedItem?>) -> Query<Bool> = { $0.int == 3 }
-        XCTAssertEqual(optional(Query<TypedItem?>())._constructPredicate().0, "int == 3", "a map's objects' queries too")
+        XCTAssertEqual(optional(Query<TypedItem?>())._constructPredicate().0, "(int == %@)", "a map's objects' queries too")
     }
 
     func testEqualityAndInequalityOnEveryType() {

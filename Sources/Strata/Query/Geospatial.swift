@@ -161,6 +161,7 @@ extension Query where T: OptionalProtocol, T.Wrapped: EmbeddedObject {
             fatalError("Invalid query: \(U.self) is not one of the shapes GeoBox, GeoCircle and GeoPolygon")
         }
         let (steps, link) = propertyPath
-        return Query<Bool>(.predicate(context.geoWithin(path: steps, link, region)), context)
+        return Query<Bool>(.predicate(context.geoWithin(path: steps, link, region)), context,
+                           format: .comparison("IN", format, .constant(shape), options: []))
     }
 }

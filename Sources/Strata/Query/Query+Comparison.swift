@@ -39,32 +39,40 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryNumeric {
 // MARK: Ranges
 
 extension Query where T: Comparable {
-    /// `property >= range.lowerBound AND property < range.upperBound`.
+    /// `low <= property < high`.
     public func contains(_ range: Range<T>) -> Query<Bool> {
-        halfOpen(QueryValue.of(range.lowerBound), QueryValue.of(range.upperBound))
+        halfOpen(range.lowerBound, range.upperBound)
     }
 
-    /// `property BETWEEN {range.lowerBound, range.upperBound}` (inclusive).
+    /// `property BETWEEN {low, high}`, both ends included.
     public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
-        compare(.between, values: [QueryValue.of(range.lowerBound), QueryValue.of(range.upperBound)])
+        between(range.lowerBound, range.upperBound)
     }
 }
 
 extension Query where T: OptionalProtocol, T.Wrapped: Comparable {
-    /// `property >= range.lowerBound AND property < range.upperBound` (false on nil).
+    /// `low <= property < high` for an optional property (nil never matches).
     public func contains(_ range: Range<T.Wrapped>) -> Query<Bool> {
-        halfOpen(QueryValue.of(range.lowerBound), QueryValue.of(range.upperBound))
+        halfOpen(range.lowerBound, range.upperBound)
     }
 
-    /// `property BETWEEN {range.lowerBound, range.upperBound}` (inclusive; false on nil).
+    /// `property BETWEEN {low, high}` for an optional property (nil never matches).
     public func contains(_ range: ClosedRange<T.Wrapped>) -> Query<Bool> {
-        compare(.between, values: [QueryValue.of(range.lowerBound), QueryValue.of(range.upperBound)])
+        between(range.lowerBound, range.upperBound)
     }
 }
 
 extension Query {
-    /// `property >= low AND property < high`, as RealmSwift builds a `Range`.
-    func halfOpen(_ low: Value, _ high: Value) -> Query<Bool> {
-        Query<Bool>(.predicate(.and([condition(.greaterOrEqual, .value(low)), condition(.less, .value(high))])), context)
+    /// `self >= low AND self < high`.
+    func halfOpen(_ low: Any, _ high: Any) -> Query<Bool> {
+        let format = QueryFormat.comparison("&&", .comparison(">=", self.format, .constant(low), options: []),
+                                            .comparison("<", self.format, .constant(high), options: []), options: [])
+        let resolved = ResolvedPredicate.and([condition(.greaterOrEqual, .value(QueryValue.of(low))), condition(.less, .value(QueryValue.of(high)))])
+        return Query<Bool>(.predicate(resolved), context, format: format)
+    }
+
+    /// `self BETWEEN {low, high}`.
+    func between(_ low: Any, _ high: Any) -> Query<Bool> {
+        compare(.between, values: [QueryValue.of(low), QueryValue.of(high)]).formatted(.between(format, .constant(low), .constant(high)))
     }
 }

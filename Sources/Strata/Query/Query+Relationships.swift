@@ -12,17 +12,23 @@ extension Query where T: OptionalProtocol {
     /// A property of the object a link points at: `$0.owner.name` (null when the link is nil).
     public subscript<V>(dynamicMember member: KeyPath<T.Wrapped, V>) -> Query<V> where T.Wrapped: ObjectBase {
         // The object a map holds under a key: `$0.pets["rex"].name`.
+        let name = memberName(member, of: T.Wrapped.self)
         if case .collection(let steps) = node, let target = steps.last?.targetClass {
-            return Query<V>(self.member(member, of: T.Wrapped.self, in: context.classSchema(target), after: steps), context)
+            let node = self.member(member, of: T.Wrapped.self, in: context.classSchema(target), after: steps)
+            return Query<V>(node, context, format: format.appending(name, collection: node.isCollection))
         }
         // The object itself, in a query on a map's objects (`map.where { $0.age > 2 }`).
-        if case .object = node { return Query<V>(self.member(member, of: T.Wrapped.self, in: context.schema, after: []), context) }
+        if case .object = node {
+            let node = self.member(member, of: T.Wrapped.self, in: context.schema, after: [])
+            return Query<V>(node, context, format: format.appending(name, collection: node.isCollection))
+        }
         let (steps, link) = propertyPath
         guard link.type == .link, let target = link.linkTarget else {
             fatalError("Invalid query: '\(link.name)' is not a link, so it has no members")
         }
         let path = steps + [.link(link)]
-        return Query<V>(self.member(member, of: T.Wrapped.self, in: context.classSchema(target), after: path), context)
+        let node = self.member(member, of: T.Wrapped.self, in: context.classSchema(target), after: path)
+        return Query<V>(node, context, format: format.appending(name, collection: node.isCollection))
     }
 }
 
@@ -33,40 +39,44 @@ extension Query where T: RealmCollection {
         guard case .collection(let steps) = node, let target = steps.last?.targetClass else {
             fatalError("Invalid query: a member of a collection needs a to-many relationship, such as $0.dogs")
         }
-        return Query<V>(self.member(member, of: T.Element.self, in: context.classSchema(target), after: steps), context)
+        let node = self.member(member, of: T.Element.self, in: context.classSchema(target), after: steps)
+        return Query<V>(node, context, format: format.appending(memberName(member, of: T.Element.self), collection: node.isCollection))
     }
 
     /// The number of objects (`@count`): `$0.dogs.count > 1`.
     public var count: Query<Int> {
         guard case .collection(let steps) = node else { fatalError("Invalid query: count needs a to-many relationship, such as $0.dogs") }
-        return Query<Int>(.aggregate(steps, .count, filter: nil), context)
+        return Query<Int>(.aggregate(steps, .count, filter: nil), context, format: format.wholeCollection(appending: "@count"))
     }
 
     /// Whether `value` is one of the objects (`%@ IN dogs`), or one of the values of a list
     /// of values (`'x' IN tags`).
     public func contains(_ value: T.Element) -> Query<Bool> {
-        if let object = QueryValue.object(value) { return compare(.equal, objects: [object]) }
-        return elements(.equal, .value(QueryValue.of(value)))
+        let format = QueryFormat.comparison("IN", .constant(value), self.format.wholeCollection(), options: [])
+        if let object = QueryValue.object(value) { return compare(.equal, objects: [object]).formatted(format) }
+        return elements(.equal, .value(QueryValue.of(value))).formatted(format)
     }
 
     /// Whether any of `collection` is one of the objects (`ANY dogs IN %@`), or of the values
     /// (`ANY tags IN {…}`).
     public func containsAny<U: Sequence>(in collection: U) -> Query<Bool> where U.Element == T.Element {
         let items = Array(collection)
-        if isValueList { return elements(.in, .values(items.map { QueryValue.of($0) })) }
-        return compare(.in, objects: items.compactMap { QueryValue.object($0) })
+        let format = QueryFormat.comparison("IN", self.format, .constant(items), options: [])
+        if isValueList { return elements(.in, .values(items.map { QueryValue.of($0) })).formatted(format) }
+        return compare(.in, objects: items.compactMap { QueryValue.object($0) }).formatted(format)
     }
 
     /// `ANY collection == element`.
     public static func == (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> {
-        lhs.contains(rhs)
+        lhs.contains(rhs).formatted(.comparison("==", lhs.format, .constant(rhs), options: []))
     }
 
     /// `ANY collection != element`: some element of the collection is not `rhs`.
     public static func != (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> {
-        if lhs.isValueList { return lhs.elements(.notEqual, .value(QueryValue.of(rhs))) }
+        let format = QueryFormat.comparison("!=", lhs.format, .constant(rhs), options: [])
+        if lhs.isValueList { return lhs.elements(.notEqual, .value(QueryValue.of(rhs))).formatted(format) }
         guard let object = QueryValue.object(rhs) else { fatalError("Invalid query: != needs an object") }
-        return lhs.compare(.notEqual, objects: [object])
+        return lhs.compare(.notEqual, objects: [object]).formatted(format)
     }
 
 }
@@ -79,13 +89,13 @@ extension Query {
     }
 
     /// `ANY element op operand` over a list of values.
-    func elements(_ op: ComparisonOperator, _ operand: ResolvedOperand) -> Query<Bool> {
+    func elements(_ op: ComparisonOperator, _ operand: ResolvedOperand, format: QueryFormat? = nil) -> Query<Bool> {
         guard isValueList else { fatalError("Invalid query: a collection of objects can only be compared with objects") }
-        return Query<Bool>(.predicate(condition(op, operand)), context)
+        return Query<Bool>(.predicate(condition(op, operand)), context, format: format ?? self.format)
     }
 
     /// A collection operator over the values of a list of values (`$0.scores.sum`).
-    func valueAggregate<E>(_ function: (PropertySchema) -> AggregateFunction) -> Query<E> {
+    func valueAggregate<E>(_ name: String, _ function: (PropertySchema) -> AggregateFunction) -> Query<E> {
         guard case .collection(let steps) = node, let element = steps.last?.element else {
             fatalError("Invalid query: min, max, avg and sum on a collection need a list of values, such as $0.scores")
         }
@@ -95,28 +105,36 @@ extension Query {
             if !element.type.isNumeric { fatalError("Invalid query: sum and avg need numbers, but '\(element.name)' holds \(element.type) values") }
         default: break
         }
-        return Query<E>(.aggregate(steps, f, filter: nil), context)
+        return Query<E>(.aggregate(steps, f, filter: nil), context, format: format.wholeCollection(appending: name))
+    }
+}
+
+extension Query {
+    /// The elements of a list of values compared with `value` (ANY), written as RealmSwift
+    /// writes it: `(ANY list op %@)`.
+    func elements<E>(_ op: ComparisonOperator, _ value: E) -> Query<Bool> {
+        elements(op, .value(QueryValue.of(value)), format: .comparison(op.rawValue, format, .constant(value), options: []))
     }
 }
 
 extension Query where T: RealmCollection, T.Element.PersistedType: _QueryNumeric {
     /// `ANY values > value`: some element of the list of values is greater.
-    public static func > (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.greater, .value(QueryValue.of(rhs))) }
+    public static func > (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.greater, rhs) }
     /// `ANY values >= value`.
-    public static func >= (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.greaterOrEqual, .value(QueryValue.of(rhs))) }
+    public static func >= (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.greaterOrEqual, rhs) }
     /// `ANY values < value`.
-    public static func < (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.less, .value(QueryValue.of(rhs))) }
+    public static func < (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.less, rhs) }
     /// `ANY values <= value`.
-    public static func <= (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.lessOrEqual, .value(QueryValue.of(rhs))) }
+    public static func <= (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> { lhs.elements(.lessOrEqual, rhs) }
 
     /// `values.@min` (null for an empty list).
-    public var min: Query<T.Element> { valueAggregate { .min($0) } }
+    public var min: Query<T.Element> { valueAggregate("@min") { .min($0) } }
     /// `values.@max` (null for an empty list).
-    public var max: Query<T.Element> { valueAggregate { .max($0) } }
+    public var max: Query<T.Element> { valueAggregate("@max") { .max($0) } }
     /// `values.@avg` (null for an empty list).
-    public var avg: Query<T.Element> { valueAggregate { .avg($0) } }
+    public var avg: Query<T.Element> { valueAggregate("@avg") { .avg($0) } }
     /// `values.@sum` (0 for an empty list).
-    public var sum: Query<T.Element> { valueAggregate { .sum($0) } }
+    public var sum: Query<T.Element> { valueAggregate("@sum") { .sum($0) } }
 }
 
 extension Query where T: RealmCollection, T.Element: Comparable {
@@ -138,40 +156,44 @@ extension Query where T: RealmCollection, T.Element: OptionalProtocol, T.Element
 extension Query {
     /// `values.@min >= low AND values.@max < high` (RealmSwift's range on a collection of values).
     func bounded<E>(_ range: Range<E>) -> Query<Bool> {
-        bounded(QueryValue.of(range.lowerBound), .less, QueryValue.of(range.upperBound))
+        bounded(range.lowerBound, .less, range.upperBound)
     }
 
     /// `values.@min >= low AND values.@max <= high`.
     func bounded<E>(_ range: ClosedRange<E>) -> Query<Bool> {
-        bounded(QueryValue.of(range.lowerBound), .lessOrEqual, QueryValue.of(range.upperBound))
+        bounded(range.lowerBound, .lessOrEqual, range.upperBound)
     }
 
     /// `values.@min >= low AND values.@max op high`.
-    private func bounded(_ low: Value, _ op: ComparisonOperator, _ high: Value) -> Query<Bool> {
-        let min: Query<Bool> = valueAggregate { .min($0) }
-        let max: Query<Bool> = valueAggregate { .max($0) }
-        return Query<Bool>(.predicate(.and([min.condition(.greaterOrEqual, .value(low)), max.condition(op, .value(high))])), context)
+    private func bounded(_ low: Any, _ op: ComparisonOperator, _ high: Any) -> Query<Bool> {
+        let min: Query<Bool> = valueAggregate("@min") { .min($0) }
+        let max: Query<Bool> = valueAggregate("@max") { .max($0) }
+        let format = QueryFormat.comparison("&&", .comparison(">=", min.format, .constant(low), options: []),
+                                            .comparison(op.rawValue, max.format, .constant(high), options: []), options: [])
+        let resolved = ResolvedPredicate.and([min.condition(.greaterOrEqual, .value(QueryValue.of(low))),
+                                              max.condition(op, .value(QueryValue.of(high)))])
+        return Query<Bool>(.predicate(resolved), context, format: format)
     }
 }
 
 extension Query where T: _HasPersistedType, T.PersistedType: _QueryNumeric {
     /// `@min` of the property over a to-many relationship: `$0.dogs.age.min > 2`.
-    public var min: Query { aggregate { .min($0) } }
+    public var min: Query { aggregate("@min") { .min($0) } }
     /// `@max` of the property over a to-many relationship.
-    public var max: Query { aggregate { .max($0) } }
+    public var max: Query { aggregate("@max") { .max($0) } }
     /// `@avg` of the property over a to-many relationship (null when there are none).
-    public var avg: Query { aggregate { .avg($0) } }
+    public var avg: Query { aggregate("@avg") { .avg($0) } }
     /// `@sum` of the property over a to-many relationship (0 when there are none).
-    public var sum: Query { aggregate { .sum($0) } }
+    public var sum: Query { aggregate("@sum") { .sum($0) } }
 
-    private func aggregate(_ function: (PropertySchema) -> AggregateFunction) -> Query {
+    private func aggregate(_ name: String, _ function: (PropertySchema) -> AggregateFunction) -> Query {
         guard case .keyPath(let steps, let p) = node, steps.contains(where: \.isToMany) else {
             fatalError("Invalid query: min, max, avg and sum need a property of a to-many relationship, such as $0.dogs.age")
         }
         let f = function(p)
         if case .sum = f, !p.type.isNumeric { fatalError("Invalid query: sum needs a numeric property, but '\(p.name)' is a \(p.type)") }
         if case .avg = f, !p.type.isNumeric { fatalError("Invalid query: avg needs a numeric property, but '\(p.name)' is a \(p.type)") }
-        return Query(.aggregate(steps, f, filter: nil), context)
+        return Query(.aggregate(steps, f, filter: nil), context, format: format.aggregated(name))
     }
 }
 
@@ -182,7 +204,7 @@ extension Query where T == Bool {
         guard case .predicate(let p) = node, let steps = Self.collectionSteps(p), let inner = Self.strip(p, steps) else {
             fatalError("Invalid query: count on a condition needs conditions on one to-many relationship, such as ($0.dogs.age > 2).count")
         }
-        return Query<Int>(.aggregate(steps, .count, filter: inner), context)
+        return Query<Int>(.aggregate(steps, .count, filter: inner), context, format: .subqueryCount(format))
     }
 
     /// The to-many steps of the first comparison through a relationship in `p` (for a

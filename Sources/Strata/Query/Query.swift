@@ -15,10 +15,19 @@ public struct Query<T> {
     let node: QueryNode
     /// The class and schema the expression resolves against.
     let context: QueryContext
+    /// The expression in RealmSwift's shape, for `_constructPredicate()`.
+    let format: QueryFormat
 
-    init(_ node: QueryNode, _ context: QueryContext) {
+    init(_ node: QueryNode, _ context: QueryContext, format: QueryFormat) {
         self.node = node
         self.context = context
+        self.format = format
+    }
+
+    /// This query written as `format` instead (an operator whose RealmSwift shape differs
+    /// from the helper's that built it).
+    func formatted(_ format: QueryFormat) -> Query {
+        Query(node, context, format: format)
     }
 
     /// A query over an object of model class `T` (or `T?`) outside any Realm, against the
@@ -28,16 +37,16 @@ public struct Query<T> {
         let type = (T.self as? ObjectBase.Type) ?? (T.self as? any _Persistable.Type)?._strataTypeInfo.linkTarget
         guard let type, !isPrimitive else { fatalError("Query<\(T.self)>() needs a model class, such as Query<Dog>()") }
         let info = ModelClass.forType(type)
-        self.init(.object, QueryContext(schema: info.publicSchema(info.schema), lookup: SchemaLookup(declaredOver: [:])))
+        self.init(.object, QueryContext(schema: info.publicSchema(info.schema), lookup: SchemaLookup(declaredOver: [:])), format: .root)
     }
 
     /// `Query<T>()` (RealmSwift's testing hook).
     public static func _constructForTesting() -> Query<T> { Query<T>() }
 
-    /// The condition as query text with its values written in, and no separate arguments
-    /// (RealmSwift gives its predicate format and arguments; Strata gives the text its string
-    /// queries take for the same condition).
-    public func _constructPredicate() -> (String, [Any]) { (predicate.description, []) }
+    /// The predicate format and arguments RealmSwift builds for this expression
+    /// (`("(intCol > %@)", [6])`): its tests compare them. Strata runs the resolved
+    /// predicate instead (`Results.explain()` shows it).
+    public func _constructPredicate() -> (String, [Any]) { format.predicate }
 
     // MARK: Equality
 
@@ -67,9 +76,10 @@ public struct Query<T> {
     /// collection; nil among them matches nil).
     public func `in`<U: Sequence>(_ collection: U) -> Query<Bool> where U.Element == T {
         let items = Array(collection)
-        if case .property(let p) = node, p.type == .link { return compare(.in, objects: items.compactMap { QueryValue.object($0) }) }
-        if case .keyPath(_, let p) = node, p.type == .link { return compare(.in, objects: items.compactMap { QueryValue.object($0) }) }
-        return compare(.in, values: items.map { QueryValue.of($0) })
+        let format = QueryFormat.comparison("IN", self.format, .constant(items), options: [])
+        if case .property(let p) = node, p.type == .link { return compare(.in, objects: items.compactMap { QueryValue.object($0) }).formatted(format) }
+        if case .keyPath(_, let p) = node, p.type == .link { return compare(.in, objects: items.compactMap { QueryValue.object($0) }).formatted(format) }
+        return compare(.in, values: items.map { QueryValue.of($0) }).formatted(format)
     }
 
     // MARK: Member access
@@ -79,7 +89,16 @@ public struct Query<T> {
         guard case .object = node else {
             fatalError("Invalid query: a member of an object needs the object itself ($0)")
         }
-        return Query<V>(self.member(member, of: T.self, in: context.schema, after: []), context)
+        let node = self.member(member, of: T.self, in: context.schema, after: [])
+        return Query<V>(node, context, format: format.appending(memberName(member, of: T.self), collection: node.isCollection))
+    }
+
+    /// The name RealmSwift gives `member` in a predicate: the declared name of the property
+    /// or inverse relationship.
+    func memberName<Root: ObjectBase, V>(_ member: KeyPath<Root, V>, of type: Root.Type) -> String {
+        let info = ModelClass.forType(type)
+        let index = KeyPathRecorder.declarationIndex(of: member, in: info)
+        return index >= info.properties.count ? info.linkingObjects[index - info.properties.count].name : info.properties[index].name
     }
 
     /// The node for a member of an object of `type` (whose stored schema is `schema`),

@@ -18,6 +18,12 @@ enum QueryNode {
     case aggregate([LinkStep], AggregateFunction, filter: ResolvedPredicate?)
     /// A condition (`$0.age > 3`).
     case predicate(ResolvedPredicate)
+
+    /// Whether the node reads a list, set, map or inverse relationship as a whole.
+    var isCollection: Bool {
+        if case .collection = self { return true }
+        return false
+    }
 }
 
 /// The class a type-safe query is built for and the schema it resolves against (the stored
@@ -173,9 +179,14 @@ extension Query {
         if let object = QueryValue.object(value) { return compare(op, objects: [object]) }
         let v = QueryValue.of(value)
         if case .predicate(let p) = node, op == .equal || op == .notEqual, case .bool(let b) = v {
-            return Query<Bool>(.predicate(b == (op == .equal) ? p : .not(p)), context)
+            return Query<Bool>(.predicate(b == (op == .equal) ? p : .not(p)), context, format: comparisonFormat(op, .constant(value), options))
         }
-        return Query<Bool>(.predicate(condition(op, options: options, .value(v))), context)
+        return Query<Bool>(.predicate(condition(op, options: options, .value(v))), context, format: comparisonFormat(op, .constant(value), options))
+    }
+
+    /// RealmSwift's shape of `self op[options] rhs`.
+    func comparisonFormat(_ op: ComparisonOperator, _ rhs: QueryFormat, _ options: StrataQuery.StringOptions) -> QueryFormat {
+        .comparison(op.rawValue, format, rhs, options: StringOptions(rawValue: Int8(options.rawValue)))
     }
 
     /// A link (or the objects of a to-many path) compared with objects by identity.
@@ -184,10 +195,11 @@ extension Query {
         case .property(let p), .keyPath(_, let p):
             let steps = propertyPath.0
             guard p.type == .link || p.type == .mixed else { fatalError("Invalid query: cannot compare '\(p.name)' (\(p.type)) with an object") }
-            return Query<Bool>(.predicate(context.objectComparison(path: steps, link: p, target: p.linkTarget ?? "", op, objects)), context)
+            return Query<Bool>(.predicate(context.objectComparison(path: steps, link: p, target: p.linkTarget ?? "", op, objects)), context,
+                               format: comparisonFormat(op, .constant(objects.first), []))
         case .collection(let steps):
             return Query<Bool>(.predicate(context.objectComparison(path: steps, link: nil, target: steps.last?.targetClass ?? "", op, objects)),
-                               context)
+                               context, format: comparisonFormat(op, .constant(objects.first), []))
         default:
             fatalError("Invalid query: only a link or a collection of objects can be compared with an object")
         }
@@ -199,7 +211,8 @@ extension Query {
         guard let lhs = keyPathOperand, let rhs = other.keyPathOperand else {
             fatalError("Invalid query: a comparison between key paths needs a property or a collection operator on each side, such as $0.age or $0.dogs.count")
         }
-        return Query<Bool>(.predicate(context.comparison(lhs, op, options: options, rhs)), context)
+        return Query<Bool>(.predicate(context.comparison(lhs, op, options: options, rhs)), context,
+                           format: comparisonFormat(op, other.format, options))
     }
 
     /// What the expression reads as a side of a key path comparison; nil for objects and conditions.
@@ -215,6 +228,6 @@ extension Query {
 
     /// `self IN {values}` or `self BETWEEN {low, high}`.
     func compare(_ op: ComparisonOperator, values: [Value]) -> Query<Bool> {
-        Query<Bool>(.predicate(condition(op, .values(values))), context)
+        Query<Bool>(.predicate(condition(op, .values(values))), context, format: comparisonFormat(op, .constant(values), []))
     }
 }

@@ -38,7 +38,7 @@ extension Results {
     func filtered(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         core.confinement.check()
         let schema = querySchema
-        let condition = isIncluded(Query<Element>(.object, QueryContext(schema: schema, lookup: core.schemaLookup(), core: core)))
+        let condition = isIncluded(Query<Element>(.object, QueryContext(schema: schema, lookup: core.schemaLookup(), core: core), format: .root))
         let compiled = CompiledQuery(ResolvedQuery(predicate: condition.predicate, suffixes: []), schema: schema)
         return refined(by: query.map { $0.and(compiled) } ?? compiled)
     }
