@@ -85,6 +85,43 @@ final class AccessorReuseTests: StrataTestCase {
         XCTAssertEqual(Array(odd).map(\.text), odd.map(\.text), "kept and reused accessors read the same objects")
     }
 
+    func testALoopOverMoreSortedResultsThanTheFirstOrderedBatchReadsThemAllInOrder() throws {
+        try realm.write {
+            for i in 50..<400 { realm.add(CountedNote(value: ["rank": (i * 7919) % 1000, "text": "note \(i)"])) }
+        }
+        let sorted = realm.objects(CountedNote.self).filter("rank >= 3").sorted(byKeyPath: "rank", ascending: false)
+        let expected = realm.objects(CountedNote.self).map(\.rank).filter { $0 >= 3 }.sorted(by: >)
+        XCTAssertGreaterThan(expected.count, 300)
+        XCTAssertEqual(sorted.map(\.rank), expected)
+        var early: [Int] = []
+        for note in sorted {
+            early.append(note.rank)
+            if early.count == 5 { break }
+        }
+        XCTAssertEqual(early, Array(expected.prefix(5)))
+    }
+
+    func testALoopOverAPrimaryKeyRangeReadsTheRowsItsQueryMet() throws {
+        let dogs = realm.objects(Dog.self).filter("id BETWEEN {10, 19}")
+        XCTAssertEqual(dogs.count, 10)
+        XCTAssertEqual(dogs.map(\.name), (10...19).map { "dog \($0)" })
+        XCTAssertEqual(Array(dogs.filter("id > 17")).map(\.id), [18, 19])
+    }
+
+    func testALoopWhoseRealmMovesOnReadsTheNewestObjects() throws {
+        let notes = realm.objects(CountedNote.self).filter("rank < 10")
+        var texts: [String] = []
+        for note in notes {
+            texts.append(note.text)
+            if note.rank == 4 {
+                let other = try Realm(configuration: realm.configuration)
+                try other.write { other.objects(CountedNote.self).filter("rank == 5")[0].text = "changed" }
+                realm.refresh()
+            }
+        }
+        XCTAssertEqual(texts, (0..<10).map { $0 == 5 ? "changed" : "note \($0)" })
+    }
+
     func testAWriteLoopThroughOneAccessorChangesEachObject() throws {
         try realm.write {
             for note in realm.objects(CountedNote.self).filter("rank >= 10") { note.rank += 100 }

@@ -29,6 +29,26 @@ final class QueryTests: StrataTestCase {
         try super.tearDownWithError()
     }
 
+    /// A count keeps the rows its walk read; the objects handed out after it read them, and
+    /// read the newest values once a write has changed them.
+    func testObjectsOfEvaluatedResultsReadTheirRowsAndLaterWrites() throws {
+        let young = realm.objects(Person.self).filter("age < 3 AND score > 1")
+        XCTAssertEqual(young.count, 27)
+        XCTAssertEqual(young[0].name, "name-10")
+        XCTAssertEqual(young.map(\.id).prefix(4), [10, 11, 12, 20])
+        try realm.write {
+            XCTAssertEqual(young.count, 27)
+            realm.object(ofType: Person.self, forPrimaryKey: 11)!.name = "renamed"
+            XCTAssertEqual(young[1].name, "renamed")
+            XCTAssertEqual(young.count, 27)
+            realm.object(ofType: Person.self, forPrimaryKey: 12)!.age = 9
+            XCTAssertEqual(young.count, 26)
+            XCTAssertEqual(young[2].id, 20)
+            XCTAssertEqual(young[2].name, "name-20")
+        }
+        XCTAssertEqual(Array(young).map(\.name).prefix(3), ["name-10", "renamed", "name-20"])
+    }
+
     func testNumberPlaceholdersTakeArgumentsAsPercentAtDoes() {
         let people = realm.objects(Person.self)
         XCTAssertEqual(people.filter("age == %d AND id < %lld", 3, 20).map(\.id), [3, 13])

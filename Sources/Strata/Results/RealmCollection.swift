@@ -3,14 +3,16 @@ import Foundation
 /// Iterator used by all Realm collections (RealmSwift name).
 ///
 /// A whole class read outside a write walks the table with a cursor, handing each object its
-/// row as it goes (no lookup per object); otherwise it walks the result keys. Either way the
-/// accessors come from an `AccessorRecycler`.
+/// row as it goes (no lookup per object); other results read outside a write walk the keys
+/// and kept rows of one evaluation (`KeyWalk`); otherwise it walks the result keys. Either way
+/// the accessors come from an `AccessorRecycler`.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     @usableFromInline let results: Results<Element>?
     @usableFromInline let elementAt: ((Int) -> Element)?
     @usableFromInline var index = 0
     @usableFromInline let count: Int
     @usableFromInline var scan: RowScan?
+    @usableFromInline var walk: KeyWalk?
     @usableFromInline var accessors: AccessorRecycler
 
     /// Iterates `results` (nothing when nil: an unmanaged collection). Inside a write the
@@ -19,6 +21,7 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     init(_ results: Results<Element>?) {
         self.results = results
         scan = results?.tableScan()
+        walk = scan == nil ? results?.keyWalk() : nil
         accessors = AccessorRecycler(results?.info)
         if let results, results.core.writes.isInWriteTransaction, !results.state.holdsValues {
             let keys = results.keys
@@ -56,6 +59,13 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
             let object = Unmanaged.passUnretained(scan.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.nextObject() }
             if let object { return unsafeBitCast(object, to: Element.self) }
             self.scan = nil
+        }
+        if walk != nil {
+            // Made only for results of the walked table's class with no projection (see
+            // `Results.keyWalk`), called through at +0 as the scan is.
+            let object = Unmanaged.passUnretained(walk.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.object(at: index) }
+            if let object { return unsafeBitCast(object, to: Element.self) }
+            walk = nil
         }
         if let elementAt { return elementAt(index) }
         return results?.element(at: index, from: &accessors)

@@ -66,7 +66,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         }
         let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
-        return element(keys[position])
+        return element(of: core.object(ObjectBase.self, binding!, keys[position], row: state.keptRow(at: position)))
     }
 
     public func makeIterator() -> RLMIterator<Element> {
@@ -115,6 +115,14 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         return RowScan(core.reading { try core.transaction().rows.scan(binding.table) }, core: core, binding: binding)
     }
 
+    /// A walk over the keys of one evaluation, when the results are objects of a query, list
+    /// or backlinks read outside a write (a write's loop walks the keys it started with).
+    func keyWalk() -> KeyWalk? {
+        guard !isWholeTable, !state.holdsValues, state.projection == nil, !core.writes.isInWriteTransaction,
+              let binding else { return nil }
+        return KeyWalk(state, binding: binding)
+    }
+
     /// The object `key` of the results' class.
     @inline(__always)
     func element(_ key: ObjectKey) -> Element {
@@ -138,7 +146,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         core.confinement.check()
         let keys = ordered(upTo: position + 1)
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
-        return element(of: accessors.accessor(core, binding!, keys[position], row: nil))
+        return element(of: accessors.accessor(core, binding!, keys[position], row: state.keptRow(at: position)))
     }
 }
 

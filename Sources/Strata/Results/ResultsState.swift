@@ -143,12 +143,33 @@ final class ResultsState {
     /// The matching keys, of which at least the first `prefix` are in result order (a final
     /// SORT step orders only as many as are read; see `QueryEvaluation`).
     func ordered(upTo prefix: Int) -> [ObjectKey] {
+        guarded { orderedEvaluation(upTo: prefix).keys }
+    }
+
+    /// This snapshot's evaluation with at least its first `prefix` keys in result order (in
+    /// `guarded`).
+    private func orderedEvaluation(upTo prefix: Int) -> QueryEvaluation {
+        var evaluation = evaluated()
+        if evaluation.isOrdered(upTo: prefix) { return evaluation }
+        core.reading { try evaluation.order(upTo: prefix, in: currentBinding()!.table, core.transaction()) }
+        cached = evaluation
+        return evaluation
+    }
+
+    /// The evaluation in this snapshot, at least its first `prefix` keys in result order,
+    /// for a loop to walk (`KeyWalk`): its keys and the rows it kept stay valid while the
+    /// Realm's stamp stays `stamp`.
+    func walkable(upTo prefix: Int) -> (evaluation: QueryEvaluation, stamp: UInt64) {
+        guarded { (orderedEvaluation(upTo: prefix), core.snapshot.stamp) }
+    }
+
+    /// The row of the object at `position` when this snapshot's evaluation kept it (read by
+    /// the walk that found the match), so the accessor handed out for it looks up no row
+    /// again; nil otherwise.
+    func keptRow(at position: Int) -> RowView? {
         guarded {
-            var evaluation = evaluated()
-            if evaluation.isOrdered(upTo: prefix) { return evaluation.keys }
-            core.reading { try evaluation.order(upTo: prefix, in: currentBinding()!.table, core.transaction()) }
-            cached = evaluation
-            return evaluation.keys
+            guard evaluatedStamp == core.snapshot.stamp, let cached, let table = currentBinding()?.table else { return nil }
+            return core.reading { try cached.keptRow(at: position, of: table, core.transaction()) }
         }
     }
 

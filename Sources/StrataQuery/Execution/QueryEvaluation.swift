@@ -61,6 +61,20 @@ package struct QueryEvaluation {
         }
     }
 
+    /// The row of the match at `position` when the walk that found it kept it (one kept as
+    /// stored is verified here, as any read is); nil otherwise.
+    @inline(__always)
+    package func keptRow(at position: Int, of table: Table, _ txn: StorageTransaction) throws(StorageError) -> RowView? {
+        switch rows {
+        case nil: nil
+        case .views(let views)?: position < views.count ? views[position] : nil
+        case .stored(let stored)?: position < stored.count ? try txn.rows.view(table, keys[position], stored[position]) : nil
+        }
+    }
+
+    /// How many of the first keys are in result order.
+    package var orderedPrefix: Int { pendingSort == nil ? keys.count : orderedCount }
+
     /// Whether at least the first `prefix` keys are in result order.
     package func isOrdered(upTo prefix: Int) -> Bool {
         pendingSort == nil || orderedCount >= Swift.min(prefix, keys.count)

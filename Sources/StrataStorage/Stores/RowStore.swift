@@ -34,7 +34,7 @@ package struct RowStore {
     /// The row stored as `bytes` under object `key`, its seal verified (`Checksum`), or
     /// decrypted into the transaction's memory on an encrypted file; throws when it is damaged.
     @inline(__always)
-    func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
+    package func view(_ table: Table, _ key: ObjectKey, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> RowView {
         var k = ObjectKeyCoding.encode(key)
         return try withUnsafeBytes(of: &k) { k throws(StorageError) in try view(table, key, storedKey: k, bytes) }
     }
