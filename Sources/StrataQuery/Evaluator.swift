@@ -70,7 +70,7 @@ package enum Evaluator {
         case .value(let v):
             let test = compileValueTest(p, c.op, c.options, v)
             guard optional else { return test }
-            let whenNull = c.op == .notEqual
+            let whenNull = ValueSemantics.compare(.null, c.op, v, options: c.options)
             return { row in isNull(row, slot, optional: true) ? whenNull : test(row) }
         case .values(let vs) where c.op == .between:
             let low = compileValueTest(p, .greaterOrEqual, [], vs[0])

@@ -151,7 +151,9 @@ package enum QueryPlanner {
                 addRange(p, IndexRange(lower: low, lowerInclusive: c.op == .greaterOrEqual || !sameType(v, low), upper: nil),
                          exact: exactKey(v, p))
             case (.less, .value(let v)), (.lessOrEqual, .value(let v)):
-                guard let high = bound(v, p.type, lower: false) else { continue }
+                // Null orders before every string (`ValueSemantics`): an optional string's
+                // nulls match, and an index range from the first value would miss them.
+                guard !(p.isOptional && p.type == .string), let high = bound(v, p.type, lower: false) else { continue }
                 addRange(p, IndexRange(lower: nil, upper: high, upperInclusive: c.op == .lessOrEqual || !sameType(v, high)),
                          exact: exactKey(v, p))
             default:

@@ -41,9 +41,9 @@ extension Resolver {
             guard c.op != .in, c.op != .between else {
                 throw QueryError("\(c.op.rawValue) needs a list {…} or an array argument, but found \(source)", at: position)
             }
-            // An ordering comparison of an optional value with nil matches nothing, as in
-            // RealmSwift (`optAge > nil`); a required property's is an error below.
-            if v.isNull, c.op.isOrdering, p.isOptional || throughLinks { return .constant(false) }
+            // An ordering comparison of an optional value with nil, as realm-core orders
+            // null (`ValueSemantics`); a required property's is an error below.
+            if v.isNull, c.op.isOrdering, p.isOptional || throughLinks { return orderedAgainstNull(p, c.op) }
             let value = try coerce(v, to: p, op: c.op, source: source, at: position, allowNil: throughLinks)
             recorder?.constant(v, from: source, resolved: value)
             return .comparison(ResolvedComparison(property: p, op: c.op, options: c.options, operand: .value(value)))
@@ -89,6 +89,20 @@ extension Resolver {
 
     func comparable(_ a: PropertyType, _ b: PropertyType) -> Bool {
         a == b || (a.isNumeric && b.isNumeric) || (a == .string && b == .data) || (a == .data && b == .string)
+    }
+
+    /// `p op nil` for an ordering operator: null is equal to null and before every string or
+    /// data value, and unordered against anything else (`ValueSemantics`), so it reads as a
+    /// test for null, for not null, or a constant.
+    private func orderedAgainstNull(_ p: PropertySchema, _ op: ComparisonOperator) -> ResolvedPredicate {
+        let isNull = ResolvedPredicate.comparison(ResolvedComparison(property: p, op: .equal, options: [], operand: .value(.null)))
+        let sortsAfterNull = p.type == .string || p.type == .data
+        switch op {
+        case .greaterOrEqual: return sortsAfterNull ? .constant(true) : isNull
+        case .lessOrEqual: return isNull
+        case .greater: return sortsAfterNull ? .not(isNull) : .constant(false)
+        default: return .constant(false)
+        }
     }
 
     /// Converts a constant to the property's type, or explains why it cannot be compared.

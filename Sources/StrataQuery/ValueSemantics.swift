@@ -8,8 +8,10 @@ package enum ValueSemantics {
     /// Whether `lhs op[options] rhs` holds. For IN, `rhs` is one element of the list (callers
     /// OR over the list); BETWEEN is two ordering comparisons done by the caller.
     ///
-    /// Null rules (Realm's): `==` holds when both are null, `!=` when exactly one is (so `!=`
-    /// matches nil), every other operator is false when either side is null.
+    /// Null rules (realm-core's): `==` holds when both are null, `!=` when exactly one is (so
+    /// `!=` matches nil); null orders equal to null (`>=`, `<=` hold) and before every string
+    /// and data value (`"a" > nil`), and is unordered against any other value (`<`, `<=`, `>`,
+    /// `>=` with a number are false); every other operator is false when either side is null.
     ///
     /// Values of different kinds (a mixed value's), numbers of every kind being one kind and
     /// strings and data another, are only ever unequal: a string never equals a number.
@@ -18,6 +20,10 @@ package enum ValueSemantics {
             switch op {
             case .equal, .in: return lhs.isNull && rhs.isNull
             case .notEqual: return lhs.isNull != rhs.isNull
+            case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                if lhs.isNull && rhs.isNull { return ordered(0, op) }
+                guard bytes(lhs.isNull ? rhs : lhs) != nil else { return false }
+                return ordered(lhs.isNull ? -1 : 1, op)
             default: return false
             }
         }

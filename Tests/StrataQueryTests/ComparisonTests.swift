@@ -101,9 +101,14 @@ final class ComparisonTests: QueryTestCase {
         XCTAssertEqual(names("name IN[c] {'BOB', 'rex'}"), ["Rex", "bob"])
         XCTAssertEqual(names("age IN {}"), [])
         XCTAssertEqual(names("score IN {nil, 5}"), ["Rex", "Bella", ""])
-        for op in [">", ">=", "<", "<="] {
-            XCTAssertEqual(names("score \(op) nil"), [], "an optional ordered against nil matches nothing, as in RealmSwift")
+        // A number is unordered against null, and null equals null (realm-core's order).
+        for op in [">", "<"] {
+            XCTAssertEqual(names("score \(op) nil"), [], "an optional number ordered strictly against nil matches nothing")
             XCTAssertEqual(names("score \(op) %@", NSNull()), [])
+        }
+        for op in [">=", "<="] {
+            XCTAssertEqual(names("score \(op) nil"), ["Bella", ""], "only the nulls: null >= null")
+            XCTAssertEqual(names("score \(op) %@", NSNull()), ["Bella", ""])
         }
         XCTAssertEqual(names("NOT age IN {1, 9}").count, 4)
         XCTAssertEqual(names("tag IN %@", [Self.tagA]), ["Rex", "Éclair"])

@@ -121,8 +121,11 @@ final class TypeSafeQueryTests: StrataTestCase {
         assertSame(items.where { $0.optBool == nil }, "optBool == nil")
         assertSame(items.where { $0.optBool == false }, "optBool == false")
         XCTAssertEqual(items.where { $0.optInt == nil }.count, 20)
-        XCTAssertEqual(items.where { $0.optInt > nil }.count, 0, "ordered against nil: nothing, as in RealmSwift")
-        XCTAssertEqual(items.where { $0.optInt <= nil || $0.optInt >= nil || $0.optInt < nil }.count, 0)
+        XCTAssertEqual(items.where { $0.optInt > nil }.count, 0, "a number is unordered against nil")
+        XCTAssertEqual(items.where { $0.optInt < nil }.count, 0)
+        XCTAssertEqual(items.where { $0.optInt <= nil || $0.optInt >= nil }.count, 20, "null >= null and null <= null hold")
+        XCTAssertEqual(items.where { $0.optString > nil }.count, items.where { $0.optString != nil }.count,
+                       "every string sorts after null")
     }
 
     func testOrderingOnNumbersAndDates() {

@@ -27,6 +27,36 @@ extension Query where T: RealmKeyedCollection, T.Value: PersistableEnum, T.Value
     public var rawValue: Query<Map<T.Key, T.Value.RawValue>> { Query<Map<T.Key, T.Value.RawValue>>(node, context, format: format) }
 }
 
+extension Query where T: RealmCollection, T.Element: OptionalProtocol, T.Element.Wrapped: PersistableEnum,
+                      T.Element.Wrapped.RawValue: _RealmCollectionValueInsideOptional {
+    /// The raw values of a collection of optional enums (nil stays nil).
+    public var rawValue: Query<AnyRealmCollection<T.Element.Wrapped.RawValue?>> {
+        Query<AnyRealmCollection<T.Element.Wrapped.RawValue?>>(node, context, format: format)
+    }
+}
+
+extension Query where T: RealmKeyedCollection, T.Value: OptionalProtocol, T.Value.Wrapped: PersistableEnum,
+                      T.Value.Wrapped.RawValue: _RealmCollectionValueInsideOptional {
+    /// The raw values of a map of optional enums (nil stays nil).
+    public var rawValue: Query<Map<T.Key, T.Value.Wrapped.RawValue?>> {
+        Query<Map<T.Key, T.Value.Wrapped.RawValue?>>(node, context, format: format)
+    }
+}
+
+extension Query where T: RealmCollection, T.Element.PersistedType: RealmCollectionValue {
+    /// The values of a collection as stored: `$0.sizes.persistableValue.contains(1...3)`.
+    public var persistableValue: Query<AnyRealmCollection<T.Element.PersistedType>> {
+        Query<AnyRealmCollection<T.Element.PersistedType>>(node, context, format: format)
+    }
+}
+
+extension Query where T: RealmKeyedCollection, T.Value.PersistedType: RealmCollectionValue {
+    /// The values of a map as stored.
+    public var persistableValue: Query<Map<T.Key, T.Value.PersistedType>> {
+        Query<Map<T.Key, T.Value.PersistedType>>(node, context, format: format)
+    }
+}
+
 extension Query where T: _HasPersistedType {
     /// The value as stored: an enum's raw value, a custom type's persisted value.
     public var persistableValue: Query<T.PersistedType> { Query<T.PersistedType>(node, context, format: format) }

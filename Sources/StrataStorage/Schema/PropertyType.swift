@@ -40,7 +40,7 @@ package enum PropertyType: UInt8, Sendable, Codable, CaseIterable, CustomStringC
     /// Whether `<`, `>` and `BETWEEN` apply.
     package var isOrdered: Bool {
         switch self {
-        case .int, .float, .double, .date, .string, .objectId, .decimal128, .mixed: true
+        case .int, .float, .double, .date, .string, .data, .objectId, .decimal128, .mixed: true
         default: false
         }
     }
