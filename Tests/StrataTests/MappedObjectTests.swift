@@ -78,3 +78,23 @@ final class MappedObjectTests: StrataTestCase {
         XCTAssertNil(atlas.home)
     }
 }
+
+/// Type-safe queries reach the properties of a custom type's object through
+/// `persistableValue`, optional or not.
+final class MappedObjectQueryTests: StrataTestCase {
+    func testAQueryReachesTheStoredObjectsPropertiesThroughPersistableValue() throws {
+        let realm = try openRealm(types: [MOAtlas.self, Address.self, Coordinates.self, Phone.self])
+        try realm.write {
+            realm.create(MOAtlas.self, value: ["id": 1, "office": MOPlace(city: "Oslo"), "home": MOPlace(city: "Bergen")])
+            realm.create(MOAtlas.self, value: ["id": 2, "office": MOPlace(city: "Bergen")])
+        }
+        let atlases = realm.objects(MOAtlas.self)
+        XCTAssertEqual(atlases.where { $0.office.persistableValue.city == "Oslo" }.map(\.id), [1])
+        XCTAssertEqual(atlases.where { $0.office.persistableValue.city != "Oslo" }.map(\.id), [2])
+        XCTAssertEqual(atlases.where { $0.home.persistableValue.city == "Bergen" }.map(\.id), [1])
+        XCTAssertEqual(atlases.where { $0.places["x"].persistableValue.city == "Bergen" }.map(\.id), [])
+        let (format, arguments) = (Query<MOAtlas>._constructForTesting().office.persistableValue.city == "Oslo")._constructPredicate()
+        XCTAssertEqual(format, "(office.city == %@)")
+        XCTAssertEqual(arguments.map { "\($0)" }, ["Oslo"])
+    }
+}

@@ -11,15 +11,22 @@ import StrataStorage
 extension Query where T: OptionalProtocol {
     /// A property of the object a link points at: `$0.owner.name` (null when the link is nil).
     public subscript<V>(dynamicMember member: KeyPath<T.Wrapped, V>) -> Query<V> where T.Wrapped: ObjectBase {
-        // The object a map holds under a key: `$0.pets["rex"].name`.
-        let name = memberName(member, of: T.Wrapped.self)
+        memberOfObject(member, of: T.Wrapped.self)
+    }
+}
+
+extension Query {
+    /// A property of the object this expression stands for: the object itself (a query on a
+    /// map's objects), the object a map holds under a key (`$0.pets["rex"].name`), or the
+    /// object a link points at (`$0.owner.name`, `$0.address.persistableValue.city`).
+    func memberOfObject<Target: ObjectBase, V>(_ member: KeyPath<Target, V>, of type: Target.Type) -> Query<V> {
+        let name = memberName(member, of: type)
         if case .collection(let steps) = node, let target = steps.last?.targetClass {
-            let node = self.member(member, of: T.Wrapped.self, in: context.classSchema(target), after: steps)
+            let node = self.member(member, of: type, in: context.classSchema(target), after: steps)
             return Query<V>(node, context, format: format.appending(name, collection: node.isCollection))
         }
-        // The object itself, in a query on a map's objects (`map.where { $0.age > 2 }`).
         if case .object = node {
-            let node = self.member(member, of: T.Wrapped.self, in: context.schema, after: [])
+            let node = self.member(member, of: type, in: context.schema, after: [])
             return Query<V>(node, context, format: format.appending(name, collection: node.isCollection))
         }
         let (steps, link) = propertyPath
@@ -27,7 +34,7 @@ extension Query where T: OptionalProtocol {
             fatalError("Invalid query: '\(link.name)' is not a link, so it has no members")
         }
         let path = steps + [.link(link)]
-        let node = self.member(member, of: T.Wrapped.self, in: context.classSchema(target), after: path)
+        let node = self.member(member, of: type, in: context.classSchema(target), after: path)
         return Query<V>(node, context, format: format.appending(name, collection: node.isCollection))
     }
 }

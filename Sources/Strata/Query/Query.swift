@@ -84,13 +84,10 @@ public struct Query<T> {
 
     // MARK: Member access
 
-    /// The query over a property of the object: `$0.age`.
+    /// The query over a property of the object: `$0.age`, or of an object it reaches through a
+    /// non-optional link (a custom type stored as an embedded object: `$0.address.persistableValue.city`).
     public subscript<V>(dynamicMember member: KeyPath<T, V>) -> Query<V> where T: ObjectBase {
-        guard case .object = node else {
-            fatalError("Invalid query: a member of an object needs the object itself ($0)")
-        }
-        let node = self.member(member, of: T.self, in: context.schema, after: [])
-        return Query<V>(node, context, format: format.appending(memberName(member, of: T.self), collection: node.isCollection))
+        memberOfObject(member, of: T.self)
     }
 
     /// The name RealmSwift gives `member` in a predicate: the declared name of the property
