@@ -96,7 +96,9 @@ final class QueryPlanTests: StrataTestCase {
             ("count > 2.5", [], "index range on IndexedEvent.count [3, +inf)"),
             ("count < -2.5", [], "index range on IndexedEvent.count (-inf, -3]"),
             ("5 > count", [], "index range on IndexedEvent.count (-inf, 5)"),
-            ("tag < 'm' AND optCount >= 0", [], "index range on IndexedEvent.tag (-inf, 'm')"),
+            // An optional string's nulls sort before 'm' and match: no index range from the first value.
+            ("tag < 'm' AND optCount >= 0", [], "index range on IndexedEvent.optCount [0, +inf) then filter"),
+            ("tag > 'm' AND optCount >= 0", [], "index range on IndexedEvent.tag ('m', +inf)"),
             ("name BEGINSWITH[c] 'a'", [], "index scan on IndexedEvent.name testing each distinct value then filter name BEGINSWITH[c] 'a'"),
             ("name CONTAINS 'b' AND count > 1", [], "index range on IndexedEvent.count (1, +inf) then filter"),
             ("name CONTAINS 'b' AND score > 1", [], "scan IndexedEvent reading name, score then filter"),
