@@ -98,3 +98,53 @@ final class MappedObjectQueryTests: StrataTestCase {
         XCTAssertEqual(arguments.map { "\($0)" }, ["Oslo"])
     }
 }
+
+/// An embedded object of plain properties, and a value type stored as one.
+final class MOTag: EmbeddedObject {
+    @Persisted var label = ""
+    @Persisted var weight = 0
+}
+
+struct MOLabel: CustomPersistable {
+    typealias PersistedType = MOTag
+    let label: String, weight: Int
+    init(_ label: String, _ weight: Int) { (self.label, self.weight) = (label, weight) }
+    init(persistedValue: MOTag) { (label, weight) = (persistedValue.label, persistedValue.weight) }
+    var persistableValue: MOTag { MOTag(value: ["label": label, "weight": weight]) }
+}
+
+final class MOLabelled: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var tag: MOLabel
+    @Persisted var optTag: MOLabel?
+    @Persisted var tags: List<MOLabel>
+    @Persisted var tagMap: Map<String, MOLabel?>
+}
+
+/// A custom type stored as an embedded object compared with a value: RealmSwift's memberwise
+/// equality, property by property, inside one object of a collection.
+final class MemberwiseEqualityTests: StrataTestCase {
+    func testEmbeddedObjectsCompareWithAValuePropertyByProperty() throws {
+        let realm = try openRealm(types: [MOLabelled.self, MOTag.self])
+        let a = MOLabel("a", 1), b = MOLabel("a", 2), c = MOLabel("c", 1)
+        try realm.write {
+            realm.create(MOLabelled.self, value: ["id": 1, "tag": a, "optTag": a, "tags": [a], "tagMap": ["x": a]])
+            realm.create(MOLabelled.self, value: ["id": 2, "tag": b, "tags": [b, c]])
+            realm.create(MOLabelled.self, value: ["id": 3, "tag": c, "optTag": c])
+        }
+        func ids(_ query: (Query<MOLabelled>) -> Query<Bool>) -> [Int] { realm.objects(MOLabelled.self).where(query).map(\.id) }
+        XCTAssertEqual(ids { $0.tag == a }, [1])
+        XCTAssertEqual(ids { $0.tag != a }, [2, 3])
+        XCTAssertEqual(ids { $0.optTag == a }, [1])
+        XCTAssertEqual(ids { $0.optTag != a }, [2, 3], "a nil link differs from every value")
+        XCTAssertEqual(ids { $0.tags == a }, [1])
+        XCTAssertEqual(ids { $0.tags != a }, [2], "some element differs")
+        XCTAssertEqual(ids { $0.tags == MOLabel("a", 1) || $0.tag.persistableValue.label == "c" }, [1, 3])
+        XCTAssertEqual(ids { $0.tags == MOLabel("c", 2) }, [], "each property equal in one element, not across elements")
+        XCTAssertEqual(ids { $0.tagMap.values == a }, [1])
+        XCTAssertEqual(ids { $0.tagMap.values != a }, [])
+        let (format, arguments) = (Query<MOLabelled>._constructForTesting().tag == a)._constructPredicate()
+        XCTAssertEqual(format, "(tag == %@)")
+        XCTAssertEqual(arguments.count, 1)
+    }
+}

@@ -189,8 +189,12 @@ extension Query {
         .comparison(op.rawValue, format, rhs, options: StringOptions(rawValue: Int8(options.rawValue)))
     }
 
-    /// A link (or the objects of a to-many path) compared with objects by identity.
+    /// A link (or the objects of a to-many path) compared with objects by identity, or with
+    /// an unmanaged embedded object member by member.
     func compare(_ op: ComparisonOperator, objects: [ObjectBase]) -> Query<Bool> {
+        if objects.count == 1, op == .equal || op == .notEqual, let value = objects[0] as? EmbeddedObject, value.managingCore == nil {
+            return Query<Bool>(.predicate(memberwise(op, value)), context, format: comparisonFormat(op, .constant(objects[0]), []))
+        }
         switch node {
         case .property(let p), .keyPath(_, let p):
             let steps = propertyPath.0
@@ -203,6 +207,39 @@ extension Query {
         default:
             fatalError("Invalid query: only a link or a collection of objects can be compared with an object")
         }
+    }
+
+    /// `self == value` for an unmanaged embedded object (RealmSwift's memberwise equality): an
+    /// embedded object the link or collection reaches whose every property equals `value`'s;
+    /// `!=`, one that differs in some property (a nil link reads as an object of nulls).
+    private func memberwise(_ op: ComparisonOperator, _ value: EmbeddedObject) -> ResolvedPredicate {
+        let steps: [LinkStep], target: String?
+        switch node {
+        case .property(let p), .keyPath(_, let p):
+            guard p.type == .link else { fatalError("Invalid query: cannot compare '\(p.name)' (\(p.type)) with an object") }
+            (steps, target) = (propertyPath.0 + [.link(p)], p.linkTarget)
+        case .collection(let s):
+            (steps, target) = (s, s.last?.targetClass)
+        default:
+            fatalError("Invalid query: only a link or a collection of objects can be compared with an object")
+        }
+        let schema = context.classSchema(target ?? "")
+        let info = ModelClass.forType(type(of: value))
+        let base = Unmanaged.passUnretained(value).toOpaque()
+        let equalities = info.properties.map { member -> ResolvedPredicate in
+            let className = info.name
+            if member.schema.isList {
+                fatalError("Invalid query: Unsupported property '\(className).\(member.name)' for memberwise equality query: collections are not implemented.")
+            }
+            if member.schema.type == .link {
+                fatalError("Invalid query: Unsupported property '\(className).\(member.name)' for memberwise equality query: object links are not implemented.")
+            }
+            guard let stored = schema.property(named: member.schema.name) else {
+                fatalError("Invalid query: '\(schema.name)' has no stored property '\(member.schema.name)'")
+            }
+            return context.comparison(stored, .equal, options: [], .value(member.read(base + member.offset).value))
+        }
+        return .path(steps, .any, op == .equal ? .and(equalities) : .not(.and(equalities)))
     }
 
     /// `self op[options] other` for two key paths: properties of the object or of objects
