@@ -104,3 +104,33 @@ final class QueryFormatTests: XCTestCase {
         XCTAssertEqual(owners.where { $0.kind.rawValue > 1 }.count, 0)
     }
 }
+
+/// A type-safe SUBQUERY whose condition compares each object counted with a property of the
+/// object the SUBQUERY belongs to (`$0.pets.name == $0.stringCol`).
+final class CorrelatedSubqueryTests: StrataTestCase {
+    func testASubqueryConditionReadsTheObjectItBelongsTo() throws {
+        let realm = try openRealm(types: [QFOwner.self, QFPet.self])
+        try realm.write {
+            let rex = QFPet(value: ["name": "Rex", "age": 3]), bo = QFPet(value: ["name": "Bo", "age": 1])
+            realm.create(QFOwner.self, value: ["intCol": 1, "stringCol": "Rex", "pets": [rex, bo]])
+            realm.create(QFOwner.self, value: ["intCol": 2, "stringCol": "Bo", "pets": [rex, bo, QFPet(value: ["name": "Bo", "age": 5])]])
+            realm.create(QFOwner.self, value: ["intCol": 3, "stringCol": "Max", "pets": [bo]])
+            realm.create(QFOwner.self, value: ["intCol": 4, "stringCol": "Max"])
+        }
+        let owners = realm.objects(QFOwner.self)
+        func ids(_ query: (Query<QFOwner>) -> Query<Bool>) -> [Int] { owners.where(query).map(\.intCol) }
+        XCTAssertEqual(ids { ($0.pets.name == $0.stringCol).count == 0 }, [3, 4])
+        XCTAssertEqual(ids { ($0.pets.name == $0.stringCol).count == 2 }, [2])
+        XCTAssertEqual(ids { ($0.stringCol == $0.pets.name).count > 0 }, [1, 2], "the object's side may come first")
+        XCTAssertEqual(ids { ($0.pets.name == $0.stringCol && $0.pets.age > 2).count > 0 }, [1, 2])
+        XCTAssertEqual(ids { ($0.pets.name != $0.stringCol && $0.pets.age < $0.intCol).count > 0 }, [3])
+        XCTAssertEqual(ids { ($0.pets.age > $0.intCol).count == 2 }, [2])
+        let (format, arguments) = ((root.pets.name == root.stringCol).count == 0)._constructPredicate()
+        XCTAssertEqual(format, "(SUBQUERY(pets, $col1, ($col1.name == stringCol)).@count == %@)")
+        XCTAssertEqual(arguments.map { "\($0)" }, ["0"])
+        XCTAssertTrue(owners.where { ($0.pets.name == $0.stringCol).count == 0 }.explain().contains("$x.name == stringCol"),
+                      owners.where { ($0.pets.name == $0.stringCol).count == 0 }.explain())
+    }
+
+    private var root: Query<QFOwner> { Query<QFOwner>._constructForTesting() }
+}

@@ -226,8 +226,28 @@ extension Query where T == Bool {
             return Array(path[...first])
         case .and(let ps), .or(let ps): return ps.lazy.compactMap(collectionSteps).first
         case .not(let q): return collectionSteps(q)
+        case .keyPaths(let k):
+            // `$0.dogs.name == $0.name`: the steps to the first to-many step of the side through it.
+            for case .property(let steps, _) in [k.lhs, k.rhs] {
+                if let first = steps.firstIndex(where: \.isToMany) { return Array(steps[...first]) }
+            }
+            return nil
         default: return nil
         }
+    }
+
+    /// A key path comparison as a condition on each object of `steps`: the side through
+    /// `steps` reads the object counted, a property of the object itself (the one the
+    /// SUBQUERY belongs to) is read as such (`$0.dogs.name == $0.name` counts the dogs named
+    /// as their owner); nil when a side is neither.
+    private static func correlated(_ k: KeyPathComparison, _ steps: [LinkStep]) -> ResolvedPredicate? {
+        func inner(_ side: KeyPathOperand) -> KeyPathOperand? {
+            guard case .property(let path, let p) = side else { return nil }
+            if path.count >= steps.count, Array(path.prefix(steps.count)) == steps { return .property(Array(path.dropFirst(steps.count)), p) }
+            return path.isEmpty ? .outer(p) : nil
+        }
+        guard let lhs = inner(k.lhs), let rhs = inner(k.rhs) else { return nil }
+        return .keyPaths(KeyPathComparison(lhs: lhs, op: k.op, options: k.options, rhs: rhs, quantifier: .any))
     }
 
     /// Whether `steps` is one list of objects of its owner's own class (`$0.children`).
@@ -256,6 +276,7 @@ extension Query where T == Bool {
             for q in ps { guard let r = strip(q, steps) else { return nil }; out.append(r) }
             return .or(out)
         case .not(let q): return strip(q, steps).map { .not($0) }
+        case .keyPaths(let k): return correlated(k, steps)
         case .constant: return p
         default: return nil
         }
