@@ -53,8 +53,6 @@ extension Evaluator {
         switch operand {
         case .aggregate(let a):
             return compileAggregateValue(a, &classes)
-        case .outer(let p):
-            return { _, _, reader in reader.outerRows.last?.value(p) ?? .null }
         case .property(let steps, let p) where steps.isEmpty:
             return { _, row, _ in row.value(p) }
         case .property(let steps, let p):

@@ -8,9 +8,6 @@ package enum KeyPathOperand: Equatable, Sendable, CustomStringConvertible {
     case property([LinkStep], PropertySchema)
     /// A collection operator over the steps: one value per object.
     case aggregate(CollectionAggregate)
-    /// A property of the object a SUBQUERY belongs to, read by the SUBQUERY's condition on each
-    /// object it counts (`SUBQUERY(dogs, $d, $d.name == name)`; type-safe queries only).
-    case outer(PropertySchema)
 
     /// Whether the key path reads any number of values (a to-many step, no collection operator).
     package var isMultiple: Bool {
@@ -21,7 +18,7 @@ package enum KeyPathOperand: Equatable, Sendable, CustomStringConvertible {
     /// What the values are compared as: the property, or the collection operator's result.
     package var valueType: PropertySchema {
         switch self {
-        case .property(_, let p), .outer(let p): p
+        case .property(_, let p): p
         case .aggregate(let a): a.function.result
         }
     }
@@ -31,7 +28,6 @@ package enum KeyPathOperand: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .property(let steps, _): steps
         case .aggregate(let a): a.path
-        case .outer: []
         }
     }
 
@@ -54,7 +50,6 @@ package enum KeyPathOperand: Equatable, Sendable, CustomStringConvertible {
         case .property(let steps, _) where steps.last?.isValueList == true: prefix + pathText(steps)
         case .property(let steps, let p): prefix + (steps.isEmpty ? "" : pathText(steps) + ".") + p.name
         case .aggregate(let a): a.description(prefix: prefix)
-        case .outer(let p): p.name
         }
     }
 }

@@ -38,9 +38,6 @@ package final class LinkReader {
     let testedCount: Int
     /// What each semi-join of the query decided (`LinkReader.matchingKeys`), by number.
     var semiJoins: [Int: SemiJoin] = [:]
-    /// The rows of the objects whose SUBQUERY is being counted, innermost last: what a key
-    /// path of its condition to the object itself reads (`KeyPathOperand.outer`).
-    var outerRows: [RowView] = []
 
     /// A reader for a query that tests `testedCount` objects (0: not known, so no semi-join).
     package init(_ source: LinkSource, testing testedCount: Int = 0) {
@@ -346,7 +343,6 @@ extension Evaluator {
             }
         }
         let filter = a.filter.map { compileObject($0, &classes) }
-        let readsOuter = a.filter.map(Self.readsOuter) ?? false
         switch a.function {
         case .count:
             if filter == nil, let last = compiled.last, last.kind.isCounted {
@@ -368,7 +364,7 @@ extension Evaluator {
                     return .int(n)
                 }
             }
-            if let condition = a.filter, !readsOuter, let members = compileMemberTest(compiled, condition, &classes) {
+            if let condition = a.filter, let members = compileMemberTest(compiled, condition, &classes) {
                 return { key, _, reader in
                     var n: Int64 = 0
                     _ = members(key, reader) { holds in
@@ -379,8 +375,6 @@ extension Evaluator {
                 }
             }
             return { key, row, reader in
-                if readsOuter { reader.outerRows.append(row) }
-                defer { if readsOuter { reader.outerRows.removeLast() } }
                 var n: Int64 = 0
                 _ = forEachTarget(compiled, 0, key, row, reader) { k, r in
                     if filter?(k, r, reader) ?? true { n += 1 }
@@ -391,8 +385,6 @@ extension Evaluator {
         case .sum(let p), .avg(let p), .min(let p), .max(let p):
             let function = a.function
             return { key, row, reader in
-                if readsOuter { reader.outerRows.append(row) }
-                defer { if readsOuter { reader.outerRows.removeLast() } }
                 var values: [Value] = []
                 _ = forEachTarget(compiled, 0, key, row, reader) { k, r in
                     if filter?(k, r, reader) ?? true {
@@ -403,19 +395,6 @@ extension Evaluator {
                 }
                 return aggregate(function, values)
             }
-        }
-    }
-
-    /// Whether a SUBQUERY's condition reads the object the SUBQUERY belongs to.
-    static func readsOuter(_ p: ResolvedPredicate) -> Bool {
-        switch p {
-        case .keyPaths(let k):
-            if case .outer = k.lhs { return true }
-            if case .outer = k.rhs { return true }
-            return false
-        case .and(let ps), .or(let ps): return ps.contains(where: readsOuter)
-        case .not(let q), .path(_, _, let q): return readsOuter(q)
-        default: return false
         }
     }
 

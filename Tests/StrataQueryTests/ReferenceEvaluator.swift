@@ -7,8 +7,6 @@ import StrataStorage
 /// `ValueSemantics` only for one value compared with another.
 struct ReferenceEvaluator {
     let graph: TestGraph
-    /// The object whose SUBQUERY condition is being evaluated (what `KeyPathOperand.outer` reads).
-    var outer: Object? = nil
 
     /// One object as the reference reads it. The null object (the target of a nil link) has
     /// no key: every property reads null and it reaches nothing.
@@ -133,7 +131,6 @@ struct ReferenceEvaluator {
         case .property(let steps, _) where steps.last?.isValueList == true: return elements(steps, from: object)
         case .property(let steps, let p) where steps.contains(where: \.isToMany): return reach(steps, from: object).map { value($0, p) }
         case .property(let steps, let p): return [value(follow(steps, from: object), p)]
-        case .outer(let p): return [outer.map { value($0, p) } ?? .null]
         }
     }
 
@@ -146,8 +143,7 @@ struct ReferenceEvaluator {
             if let filter = a.filter { return .int(Int64(elements.filter { holds(filter, onElement: $0) }.count)) }
             (all, count) = (elements, elements.count)
         } else {
-            let inner = ReferenceEvaluator(graph: graph, outer: object)
-            let objects = reach(a.path, from: object).filter { o in a.filter.map { inner.holds($0, on: o) } ?? true }
+            let objects = reach(a.path, from: object).filter { o in a.filter.map { holds($0, on: o) } ?? true }
             all = a.function.property.map { p in objects.map { value($0, p) } } ?? []
             count = objects.count
         }

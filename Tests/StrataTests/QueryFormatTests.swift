@@ -105,32 +105,37 @@ final class QueryFormatTests: XCTestCase {
     }
 }
 
-/// A type-safe SUBQUERY whose condition compares each object counted with a property of the
-/// object the SUBQUERY belongs to (`$0.pets.name == $0.stringCol`).
-final class CorrelatedSubqueryTests: StrataTestCase {
-    func testASubqueryConditionReadsTheObjectItBelongsTo() throws {
-        let realm = try openRealm(types: [QFOwner.self, QFPet.self])
-        try realm.write {
-            let rex = QFPet(value: ["name": "Rex", "age": 3]), bo = QFPet(value: ["name": "Bo", "age": 1])
-            realm.create(QFOwner.self, value: ["intCol": 1, "stringCol": "Rex", "pets": [rex, bo]])
-            realm.create(QFOwner.self, value: ["intCol": 2, "stringCol": "Bo", "pets": [rex, bo, QFPet(value: ["name": "Bo", "age": 5])]])
-            realm.create(QFOwner.self, value: ["intCol": 3, "stringCol": "Max", "pets": [bo]])
-            realm.create(QFOwner.self, value: ["intCol": 4, "stringCol": "Max"])
-        }
-        let owners = realm.objects(QFOwner.self)
-        func ids(_ query: (Query<QFOwner>) -> Query<Bool>) -> [Int] { owners.where(query).map(\.intCol) }
-        XCTAssertEqual(ids { ($0.pets.name == $0.stringCol).count == 0 }, [3, 4])
-        XCTAssertEqual(ids { ($0.pets.name == $0.stringCol).count == 2 }, [2])
-        XCTAssertEqual(ids { ($0.stringCol == $0.pets.name).count > 0 }, [1, 2], "the object's side may come first")
-        XCTAssertEqual(ids { ($0.pets.name == $0.stringCol && $0.pets.age > 2).count > 0 }, [1, 2])
-        XCTAssertEqual(ids { ($0.pets.name != $0.stringCol && $0.pets.age < $0.intCol).count > 0 }, [3])
-        XCTAssertEqual(ids { ($0.pets.age > $0.intCol).count == 2 }, [2])
-        let (format, arguments) = ((root.pets.name == root.stringCol).count == 0)._constructPredicate()
-        XCTAssertEqual(format, "(SUBQUERY(pets, $col1, ($col1.name == stringCol)).@count == %@)")
-        XCTAssertEqual(arguments.map { "\($0)" }, ["0"])
-        XCTAssertTrue(owners.where { ($0.pets.name == $0.stringCol).count == 0 }.explain().contains("$x.name == stringCol"),
-                      owners.where { ($0.pets.name == $0.stringCol).count == 0 }.explain())
-    }
+final class QFNode: Object {
+    @Persisted var name = ""
+    @Persisted var label = ""
+    @Persisted var rank = 0
+    @Persisted var children: List<QFNode>
+}
 
-    private var root: Query<QFOwner> { Query<QFOwner>._constructForTesting() }
+/// A type-safe SUBQUERY whose condition names a property on its own (`$0.children.name ==
+/// $0.label`): RealmSwift writes it `SUBQUERY(children, $col1, ($col1.name == label))`, and
+/// realm-core reads every key path inside a SUBQUERY on the objects counted, so `label` is
+/// each child's own.
+final class SubqueryOwnKeyPathTests: StrataTestCase {
+    func testAPropertyNamedOnItsOwnInASubqueryIsTheCountedObjects() throws {
+        let realm = try openRealm(types: [QFNode.self])
+        try realm.write {
+            let same = QFNode(value: ["name": "a", "label": "a", "rank": 1])
+            let other = QFNode(value: ["name": "b", "label": "c", "rank": 5])
+            realm.create(QFNode.self, value: ["name": "root1", "label": "a", "rank": 3, "children": [same, other]])
+            realm.create(QFNode.self, value: ["name": "root2", "label": "b", "rank": 9, "children": [other]])
+        }
+        let nodes = realm.objects(QFNode.self)
+        func names(_ query: (Query<QFNode>) -> Query<Bool>) -> [String] { nodes.where(query).map(\.name).sorted() }
+        XCTAssertEqual(names { ($0.children.name == $0.label).count > 0 }, ["root1"], "a child whose own name is its own label")
+        // `create` copies the children given, so each root has its own "b".
+        XCTAssertEqual(names { ($0.children.name == $0.label).count == 0 }, ["a", "b", "b", "root2"])
+        XCTAssertEqual(names { ($0.children.name == $0.name).count == 0 }, ["a", "b", "b"], "every child's name is its own")
+        XCTAssertEqual(names { ($0.children.rank > $0.rank).count > 0 }, [])
+        XCTAssertEqual(names { ($0.label == $0.children.name && $0.children.rank < 3).count == 1 }, ["root1"])
+        let root = Query<QFNode>._constructForTesting()
+        let (format, arguments) = ((root.children.name == root.label).count == 0)._constructPredicate()
+        XCTAssertEqual(format, "(SUBQUERY(children, $col1, ($col1.name == label)).@count == %@)")
+        XCTAssertEqual(arguments.map { "\($0)" }, ["0"])
+    }
 }

@@ -208,7 +208,8 @@ extension Query where T == Bool {
     /// Completes a SUBQUERY: `($0.dogs.age > 2 && $0.dogs.name.starts(with: "B")).count > 0`
     /// counts the objects of the relationship that meet every part of the condition at once.
     public var count: Query<Int> {
-        guard case .predicate(let p) = node, let steps = Self.collectionSteps(p), let inner = Self.strip(p, steps) else {
+        guard case .predicate(let p) = node, let steps = Self.collectionSteps(p),
+              let inner = Self.strip(p, steps, elements: steps.last.flatMap { context.lookup.classes[$0.targetClass] }) else {
             fatalError("Invalid query: count on a condition needs conditions on one to-many relationship, such as ($0.dogs.age > 2).count")
         }
         return Query<Int>(.aggregate(steps, .count, filter: inner), context, format: .subqueryCount(format))
@@ -236,15 +237,18 @@ extension Query where T == Bool {
         }
     }
 
-    /// A key path comparison as a condition on each object of `steps`: the side through
-    /// `steps` reads the object counted, a property of the object itself (the one the
-    /// SUBQUERY belongs to) is read as such (`$0.dogs.name == $0.name` counts the dogs named
-    /// as their owner); nil when a side is neither.
-    private static func correlated(_ k: KeyPathComparison, _ steps: [LinkStep]) -> ResolvedPredicate? {
+    /// A key path comparison as a condition on each object of `steps` (of class `elements`):
+    /// the side through `steps` reads the object counted, and so does a property named on its
+    /// own, as realm-core reads every key path inside a SUBQUERY: RealmSwift writes
+    /// `($0.dogs.name == $0.name).count` as `SUBQUERY(dogs, $col1, ($col1.name == name))`,
+    /// whose `name` is the dog's. Nil when a side is neither, or names no property of the
+    /// objects counted.
+    private static func correlated(_ k: KeyPathComparison, _ steps: [LinkStep], elements: ClassSchema?) -> ResolvedPredicate? {
         func inner(_ side: KeyPathOperand) -> KeyPathOperand? {
             guard case .property(let path, let p) = side else { return nil }
             if path.count >= steps.count, Array(path.prefix(steps.count)) == steps { return .property(Array(path.dropFirst(steps.count)), p) }
-            return path.isEmpty ? .outer(p) : nil
+            guard path.isEmpty, let own = elements?.property(named: p.name) else { return nil }
+            return .property([], own)
         }
         guard let lhs = inner(k.lhs), let rhs = inner(k.rhs) else { return nil }
         return .keyPaths(KeyPathComparison(lhs: lhs, op: k.op, options: k.options, rhs: rhs, quantifier: .any))
@@ -257,7 +261,7 @@ extension Query where T == Bool {
     }
 
     /// `p` as a condition on each object of `steps`, or nil when a part of it is not about them.
-    private static func strip(_ p: ResolvedPredicate, _ steps: [LinkStep]) -> ResolvedPredicate? {
+    private static func strip(_ p: ResolvedPredicate, _ steps: [LinkStep], elements: ClassSchema?) -> ResolvedPredicate? {
         switch p {
         case .path(let s, .any, let inner) where s == steps: return inner
         case .aggregate(var a) where a.aggregate.path.count > steps.count && Array(a.aggregate.path.prefix(steps.count)) == steps:
@@ -269,14 +273,14 @@ extension Query where T == Bool {
             return p
         case .and(let ps):
             var out: [ResolvedPredicate] = []
-            for q in ps { guard let r = strip(q, steps) else { return nil }; out.append(r) }
+            for q in ps { guard let r = strip(q, steps, elements: elements) else { return nil }; out.append(r) }
             return .and(out)
         case .or(let ps):
             var out: [ResolvedPredicate] = []
-            for q in ps { guard let r = strip(q, steps) else { return nil }; out.append(r) }
+            for q in ps { guard let r = strip(q, steps, elements: elements) else { return nil }; out.append(r) }
             return .or(out)
-        case .not(let q): return strip(q, steps).map { .not($0) }
-        case .keyPaths(let k): return correlated(k, steps)
+        case .not(let q): return strip(q, steps, elements: elements).map { .not($0) }
+        case .keyPaths(let k): return correlated(k, steps, elements: elements)
         case .constant: return p
         default: return nil
         }
