@@ -143,6 +143,8 @@ final class MemberwiseEqualityTests: StrataTestCase {
         XCTAssertEqual(ids { $0.tags == MOLabel("c", 2) }, [], "each property equal in one element, not across elements")
         XCTAssertEqual(ids { $0.tagMap.values == a }, [1])
         XCTAssertEqual(ids { $0.tagMap.values != a }, [])
+        XCTAssertEqual(ids { $0.tag.persistableValue == MOTag(value: ["label": "a", "weight": 1]) }, [],
+                       "an embedded object given as itself compares by identity")
         let (format, arguments) = (Query<MOLabelled>._constructForTesting().tag == a)._constructPredicate()
         XCTAssertEqual(format, "(tag == %@)")
         XCTAssertEqual(arguments.count, 1)

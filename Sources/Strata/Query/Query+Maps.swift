@@ -28,7 +28,9 @@ extension Query where T: RealmKeyedCollection {
     /// Whether `value` is one of the values.
     public func contains(_ value: T.Value) -> Query<Bool> {
         let format = QueryFormat.comparison("IN", .constant(value), self.format.wholeCollection(), options: [])
-        if let object = QueryValue.object(value) { return compare(.equal, objects: [object]).formatted(format) }
+        if let object = QueryValue.object(value) {
+            return compare(.equal, objects: [object], memberwise: QueryValue.isMapped(value)).formatted(format)
+        }
         return elements(.equal, .value(QueryValue.of(value))).formatted(format)
     }
 

@@ -60,7 +60,9 @@ extension Query where T: RealmCollection {
     /// of values (`'x' IN tags`).
     public func contains(_ value: T.Element) -> Query<Bool> {
         let format = QueryFormat.comparison("IN", .constant(value), self.format.wholeCollection(), options: [])
-        if let object = QueryValue.object(value) { return compare(.equal, objects: [object]).formatted(format) }
+        if let object = QueryValue.object(value) {
+            return compare(.equal, objects: [object], memberwise: QueryValue.isMapped(value)).formatted(format)
+        }
         return elements(.equal, .value(QueryValue.of(value))).formatted(format)
     }
 
@@ -83,7 +85,7 @@ extension Query where T: RealmCollection {
         let format = QueryFormat.comparison("!=", lhs.format, .constant(rhs), options: [])
         if lhs.isValueList { return lhs.elements(.notEqual, .value(QueryValue.of(rhs))).formatted(format) }
         guard let object = QueryValue.object(rhs) else { fatalError("Invalid query: != needs an object") }
-        return lhs.compare(.notEqual, objects: [object]).formatted(format)
+        return lhs.compare(.notEqual, objects: [object], memberwise: QueryValue.isMapped(rhs)).formatted(format)
     }
 
 }

@@ -115,6 +115,9 @@ enum QueryValue {
         fatalError("Invalid query: a value of type \(type(of: value)) cannot be used in a query")
     }
 
+    /// Whether `value` is a custom type (stored as an object, it is compared member by member).
+    static func isMapped(_ value: Any) -> Bool { value is any _MappedPersistable }
+
     /// The object `value` holds, if it is one (or an optional wrapping one).
     static func object(_ value: Any) -> ObjectBase? {
         if let object = value as? ObjectBase { return object }
@@ -176,7 +179,7 @@ extension Query {
 
     /// `self op value`, for a constant of the expression's type.
     func compare(_ op: ComparisonOperator, _ value: T, options: StrataQuery.StringOptions = []) -> Query<Bool> {
-        if let object = QueryValue.object(value) { return compare(op, objects: [object]) }
+        if let object = QueryValue.object(value) { return compare(op, objects: [object], memberwise: QueryValue.isMapped(value)) }
         let v = QueryValue.of(value)
         if case .predicate(let p) = node, op == .equal || op == .notEqual, case .bool(let b) = v {
             return Query<Bool>(.predicate(b == (op == .equal) ? p : .not(p)), context, format: comparisonFormat(op, .constant(value), options))
@@ -189,11 +192,13 @@ extension Query {
         .comparison(op.rawValue, format, rhs, options: StringOptions(rawValue: Int8(options.rawValue)))
     }
 
-    /// A link (or the objects of a to-many path) compared with objects by identity, or with
-    /// an unmanaged embedded object member by member.
-    func compare(_ op: ComparisonOperator, objects: [ObjectBase]) -> Query<Bool> {
-        if objects.count == 1, op == .equal || op == .notEqual, let value = objects[0] as? EmbeddedObject, value.managingCore == nil {
-            return Query<Bool>(.predicate(memberwise(op, value)), context, format: comparisonFormat(op, .constant(objects[0]), []))
+    /// A link (or the objects of a to-many path) compared with objects by identity, or, given
+    /// a custom type's value (`memberwise`) stored as an unmanaged embedded object, member by
+    /// member.
+    func compare(_ op: ComparisonOperator, objects: [ObjectBase], memberwise: Bool = false) -> Query<Bool> {
+        if memberwise, objects.count == 1, op == .equal || op == .notEqual, let value = objects[0] as? EmbeddedObject,
+           value.managingCore == nil {
+            return Query<Bool>(.predicate(memberwisePredicate(op, value)), context, format: comparisonFormat(op, .constant(objects[0]), []))
         }
         switch node {
         case .property(let p), .keyPath(_, let p):
@@ -209,10 +214,10 @@ extension Query {
         }
     }
 
-    /// `self == value` for an unmanaged embedded object (RealmSwift's memberwise equality): an
+    /// `self == value` for a custom type's unmanaged embedded object (RealmSwift's memberwise equality): an
     /// embedded object the link or collection reaches whose every property equals `value`'s;
     /// `!=`, one that differs in some property (a nil link reads as an object of nulls).
-    private func memberwise(_ op: ComparisonOperator, _ value: EmbeddedObject) -> ResolvedPredicate {
+    private func memberwisePredicate(_ op: ComparisonOperator, _ value: EmbeddedObject) -> ResolvedPredicate {
         let steps: [LinkStep], target: String?
         switch node {
         case .property(let p), .keyPath(_, let p):
