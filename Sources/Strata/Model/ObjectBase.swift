@@ -21,6 +21,10 @@ open class ObjectBase: NSObject {
     /// first follow, so that an accessor that follows none carries one reference, not the
     /// recycler.
     @exclusivity(unchecked) private var followed: FollowedLink?
+    /// The managed lists, sets and maps this accessor handed out, so that every read of a
+    /// property gives the same one (`object.list === object.list`, as in RealmSwift): made at
+    /// the first, for the object `objectKey` was then.
+    @exclusivity(unchecked) private var collections: HandedOutCollections?
 
     public required override init() { super.init() }
 
@@ -143,8 +147,14 @@ open class ObjectBase: NSObject {
     func reattach(_ core: RealmCore, _ binding: TableBinding, _ key: ObjectKey, row: RowView?, block: DecryptedRecords? = nil) {
         // Compared first: a loop reattaches to the same core and binding, and assigning them
         // would count references on every object.
-        if managingCore !== core { managingCore = core }
-        if self.binding !== binding { self.binding = binding }
+        if managingCore !== core {
+            managingCore = core
+            collections = nil
+        }
+        if self.binding !== binding {
+            self.binding = binding
+            collections = nil
+        }
         move(to: key, in: core, binding, row: row, block: block)
     }
 
@@ -272,11 +282,23 @@ open class ObjectBase: NSObject {
         let storedCount = binding.slots.count
         let info = binding.info
         _ = currentRow()  // traps if the object was deleted
-        if index < storedCount {
-            return _StrataValue(.null, collection: info.properties[index].listAccess!.managed(ListStore(owner: self, index: index)))
-        }
+        if index < storedCount { return _StrataValue(.null, collection: managedCollection(index, info.properties[index].listAccess!)) }
         let inverse = info.linkingObjects[index - storedCount]
         return _StrataValue(.null, collection: inverse.access.managed(core: managingCore!, inverse, target: objectKey))
+    }
+
+    /// The managed list, set or map of property `index`: the one handed out before while this
+    /// accessor is still the same object's, else a new one, kept. Its store holds this accessor
+    /// weakly (the accessor holds it), reading through a new accessor if it outlives this
+    /// one. A frozen object, which threads read at once, makes a new one each time.
+    private func managedCollection(_ index: Int, _ access: ListAccess.Type) -> AnyObject {
+        let core = managingCore!
+        guard !core.isFrozen else { return access.managed(ListStore(owner: self, index: index)) as AnyObject }
+        if collections?.key != objectKey { collections = HandedOutCollections(key: objectKey) }
+        if let kept = collections!.byIndex[index] { return kept }
+        let made = access.managed(ListStore(owner: self, index: index, inOwnersField: true)) as AnyObject
+        collections!.byIndex[index] = made
+        return made
     }
 
     /// The accessor of object `key`, which link property `index` points at: the accessor the
@@ -370,4 +392,12 @@ final class FollowedLink {
         self.index = index
         accessors = AccessorRecycler(target)
     }
+}
+
+/// The managed collections an accessor handed out, by property index, for object `key`.
+final class HandedOutCollections {
+    let key: ObjectKey
+    var byIndex: [Int: AnyObject] = [:]
+
+    init(key: ObjectKey) { self.key = key }
 }

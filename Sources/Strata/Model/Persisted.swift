@@ -223,8 +223,11 @@ extension Persisted: PersistedField {
         return { ($0 + offset).assumingMemoryBound(to: Value.self).pointee._strataValue }
     }
 
+    /// A list, set or map takes the elements into the collection the field holds (as the
+    /// property's setter does), so that code holding it sees them.
     static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer) {
-        field.assumingMemoryBound(to: Self.self).pointee.value = Value._strataFrom(value)
+        let persisted = field.assumingMemoryBound(to: Self.self)
+        persisted.pointee.value = Value._strataAssigned(Value._strataFrom(value), over: persisted.pointee.value)
     }
 
     static func box(_ value: _StrataValue) -> Any { Value._strataFrom(value) }
