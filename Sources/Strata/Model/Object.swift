@@ -25,7 +25,11 @@ open class Object: ObjectBase {
     /// The schema of the object's class (a dynamic object's: its stored class's, in a
     /// migration the old or new schema's as the object is).
     public var objectSchema: ObjectSchema {
-        if let dynamic = self as? DynamicObject, let stored = dynamic.storedSchema { return ObjectSchema(stored, info: nil) }
+        if let dynamic = self as? DynamicObject, let stored = dynamic.storedSchema {
+            guard dynamic.migrationContext == nil, let table = binding?.table.schema else { return ObjectSchema(stored, info: nil) }
+            // The file's class, its properties under the program's names with their column names.
+            return ObjectSchema(table, info: ModelClass.declared.first { $0.name == table.name })
+        }
         return Swift.type(of: self).sharedSchema()!
     }
 

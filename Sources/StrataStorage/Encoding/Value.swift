@@ -63,7 +63,8 @@ package enum Value: Hashable, Sendable {
 
 extension Value {
     /// Total order used by sorting and by `<`/`>` comparisons: null first, then by kind; numbers
-    /// of different kinds compare numerically (a date is not a number); strings by Unicode scalar values (UTF-8 order).
+    /// of different kinds compare numerically (a date is not a number); strings by Unicode
+    /// scalar values (UTF-8 order), and against data by their bytes.
     package static func compare(_ a: Value, _ b: Value) -> Int {
         switch (a, b) {
         case (.null, .null): return 0
@@ -73,6 +74,10 @@ extension Value {
         case (.string(let x), .string(let y)): return compareUTF8(x, y)
         case (.bool(let x), .bool(let y)): return x == y ? 0 : (x ? 1 : -1)
         case (.data(let x), .data(let y)): return compareBytes(x, y)
+        // Strings and data order by their bytes against each other, as realm-core orders
+        // mixed values (one kind, `kindOrder`).
+        case (.string(let x), .data(let y)): return compareBytes(x.utf8, y)
+        case (.data(let x), .string(let y)): return compareBytes(x, y.utf8)
         case (.uuid(let x), .uuid(let y)): return compareBytes(x.bytes, y.bytes)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.typedLink(let c, let x), .typedLink(let d, let y)):
@@ -113,8 +118,7 @@ extension Value {
         case .bool: 1
         case .int, .float, .double, .decimal128: 2
         case .date: 3
-        case .string: 4
-        case .data: 5
+        case .string, .data: 4
         case .uuid: 6
         case .link: 7
         case .objectId: 8
