@@ -121,6 +121,48 @@ final class MOLabelled: Object {
     @Persisted var tagMap: Map<String, MOLabel?>
 }
 
+/// An embedded object with a link, and one with a list, and custom types stored as them:
+/// memberwise equality is not defined on them.
+final class MOLinked: EmbeddedObject {
+    @Persisted var label = ""
+    @Persisted var target: MOLabelled?
+}
+
+final class MOListed: EmbeddedObject {
+    @Persisted var labels: List<String>
+}
+
+struct MOLinkedValue: CustomPersistable {
+    typealias PersistedType = MOLinked
+    init() {}
+    init(persistedValue: MOLinked) {}
+    var persistableValue: MOLinked { MOLinked() }
+}
+
+struct MOListedValue: CustomPersistable {
+    typealias PersistedType = MOListed
+    init() {}
+    init(persistedValue: MOListed) {}
+    var persistableValue: MOListed { MOListed() }
+}
+
+final class MOUnequal: Object {
+    @Persisted var linked: MOLinkedValue?
+    @Persisted var listed: MOListedValue?
+}
+
+extension TrapProbes {
+    func testMemberwiseEqualityThroughALink() throws {
+        let realm = try openRealm(types: [MOUnequal.self, MOLinked.self, MOListed.self, MOLabelled.self, MOTag.self])
+        _ = realm.objects(MOUnequal.self).where { $0.linked == MOLinkedValue() }.count
+    }
+
+    func testMemberwiseEqualityOfAList() throws {
+        let realm = try openRealm(types: [MOUnequal.self, MOLinked.self, MOListed.self, MOLabelled.self, MOTag.self])
+        _ = realm.objects(MOUnequal.self).where { $0.listed == MOListedValue() }.count
+    }
+}
+
 /// A custom type stored as an embedded object compared with a value: RealmSwift's memberwise
 /// equality, property by property, inside one object of a collection.
 final class MemberwiseEqualityTests: StrataTestCase {
@@ -148,5 +190,12 @@ final class MemberwiseEqualityTests: StrataTestCase {
         let (format, arguments) = (Query<MOLabelled>._constructForTesting().tag == a)._constructPredicate()
         XCTAssertEqual(format, "(tag == %@)")
         XCTAssertEqual(arguments.count, 1)
+    }
+
+    func testAnEmbeddedClassWithALinkOrAListHasNoMemberwiseEquality() throws {
+        try assertProbeTraps("testMemberwiseEqualityThroughALink",
+                             saying: "Unsupported property 'MOLinked.target' for memberwise equality query: object links are not implemented.")
+        try assertProbeTraps("testMemberwiseEqualityOfAList",
+                             saying: "Unsupported property 'MOListed.labels' for memberwise equality query: equality on collections is not implemented.")
     }
 }

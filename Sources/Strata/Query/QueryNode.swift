@@ -234,7 +234,7 @@ extension Query {
         let equalities = info.properties.map { member -> ResolvedPredicate in
             let className = info.name
             if member.schema.isList {
-                fatalError("Invalid query: Unsupported property '\(className).\(member.name)' for memberwise equality query: collections are not implemented.")
+                fatalError("Invalid query: Unsupported property '\(className).\(member.name)' for memberwise equality query: equality on collections is not implemented.")
             }
             if member.schema.type == .link {
                 fatalError("Invalid query: Unsupported property '\(className).\(member.name)' for memberwise equality query: object links are not implemented.")
