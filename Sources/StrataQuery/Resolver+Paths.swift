@@ -55,7 +55,12 @@ extension Resolver {
             current = scope.schema
             i = 1
         } else if let scope {
-            throw QueryError("inside the SUBQUERY, key paths must start with its variable '$\(scope.variable)'", at: k.position)
+            // realm-core reads a key path without the variable on the SUBQUERY's objects too.
+            if let element = scope.element {
+                throw QueryError("inside a SUBQUERY over the list '\(element.name)', '$\(scope.variable)' stands for each value; a key path cannot name a property there",
+                                 at: k.position)
+            }
+            current = scope.schema
         }
         while i < parts.count {
             let isLast = i == parts.count - 1

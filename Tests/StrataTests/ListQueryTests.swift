@@ -312,7 +312,7 @@ final class ListQueryTests: StrataTestCase {
         XCTAssertTrue(message("ANY tags.length == 1").contains("only a collection operator"), message("ANY tags.length == 1"))
         XCTAssertTrue(message("SUBQUERY(tags, $t, $t.length > 1).@count > 0").contains("'$t' is one value of the list 'tags', so nothing can follow it"))
         XCTAssertTrue(message("SUBQUERY(tags, $t, $t > 1).@count > 0").contains("cannot compare 'tags' (string) with 1"))
-        XCTAssertTrue(message("SUBQUERY(tags, $t, tags == 'a').@count > 0").contains("must start with its variable '$t'"))
+        XCTAssertTrue(message("SUBQUERY(tags, $t, tags == 'a').@count > 0").contains("'$t' stands for each value; a key path cannot name a property there"))
         XCTAssertTrue(message("SUBQUERY(scores, $s, $s == nil).@count > 0").contains("not optional"))
         XCTAssertTrue(message("ANY scores == nil").contains("not optional"), message("ANY scores == nil"))
         XCTAssertTrue(message("ANY scores == 'a'").contains("cannot compare"), message("ANY scores == 'a'"))
