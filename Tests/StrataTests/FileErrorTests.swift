@@ -28,6 +28,19 @@ final class FileErrorTests: StrataTestCase {
         }
     }
 
+    func testAnOpenErrorNamesTheFileAsTheConfigurationSpellsIt() throws {
+        let spelled = URL(fileURLWithPath: directory.path + "//sub/../tiny.strata")
+        XCTAssertTrue(FileManager.default.createFile(atPath: fileURL("tiny.strata").path, contents: Data([1])))
+        do {
+            _ = try Realm(configuration: Realm.Configuration(fileURL: spelled, readOnly: true))
+            XCTFail("a 1-byte file opened")
+        } catch let error as Realm.Error {
+            XCTAssertEqual(error.code, .invalidDatabase)
+            XCTAssertEqual(error.fileURL?.path, spelled.path)
+            XCTAssertTrue(error.localizedDescription.contains("'\(spelled.path)'"), error.localizedDescription)
+        }
+    }
+
     func testZeroLengthFileOpensAsANewDatabase() throws {
         XCTAssertTrue(FileManager.default.createFile(atPath: fileURL().path, contents: Data()))
         let realm = try openRealm(types: [Dog.self])

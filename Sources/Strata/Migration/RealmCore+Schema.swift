@@ -42,6 +42,15 @@ extension RealmCore {
     /// process), and deletes and recreates it when `deleteRealmIfMigrationNeeded` is set and
     /// the configuration would need a migration (refused while it is open elsewhere).
     static func openFile(_ configuration: Realm.Configuration, path: String) throws -> StorageFile {
+        do {
+            return try openStandardized(configuration, path: path)
+        } catch let error as Realm.Error {
+            throw error.naming(configuration.fileURL?.path, insteadOf: path)
+        }
+    }
+
+    /// `openFile` at `path`, the configuration's file URL standardized.
+    private static func openStandardized(_ configuration: Realm.Configuration, path: String) throws -> StorageFile {
         if let seed = configuration.seedFilePath, configuration.inMemoryIdentifier == nil { try SeedFile.copy(seed, to: path) }
         return try translatingErrors(path: path) {
             let options = StorageFile.Options(readOnly: configuration.readOnly,

@@ -73,6 +73,18 @@ extension Realm {
             lhs.code == rhs.code && lhs.localizedDescription == rhs.localizedDescription
         }
 
+        /// The error naming the file `given` (as a configuration spells it: `/tmp//a.realm`)
+        /// where it names `path` (the same file, standardized), as RealmSwift names it.
+        func naming(_ given: String?, insteadOf path: String) -> Error {
+            guard let given, given != path, userInfo[NSFilePathErrorKey] as? String == path else { return self }
+            var info = userInfo
+            info[NSFilePathErrorKey] = given
+            if let message = info[NSLocalizedDescriptionKey] as? String {
+                info[NSLocalizedDescriptionKey] = message.replacingOccurrences(of: "'\(path)'", with: "'\(given)'")
+            }
+            return Error(code, userInfo: info)
+        }
+
         /// Translates a storage-layer error: its code is this code (the raw values are the same).
         init(_ error: StorageError, path: String? = nil) {
             self.init(Code(rawValue: error.code.rawValue)!, error.message, path: error.path ?? path)
