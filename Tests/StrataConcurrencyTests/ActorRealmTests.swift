@@ -29,6 +29,28 @@ private actor Store {
         try await realm.asyncWrite { realm.add(StressItem(value: ["id": id, "tag": "asyncWrite", "value": id])) }
     }
 
+    /// An asynchronous write whose block adds item `id` then cancels its write: what it returns.
+    func addThenCancel(_ id: Int) async throws -> String {
+        let realm = try XCTUnwrap(realm)
+        return try await realm.asyncWrite {
+            realm.add(StressItem(value: ["id": id, "tag": "cancelled", "value": id]))
+            realm.cancelWrite()
+            XCTAssertFalse(realm.isInWriteTransaction)
+            return "returned"
+        }
+    }
+
+    /// An asynchronous write asked for by a task already cancelled: whether its block ran.
+    func writeWhenCancelled() async -> (ran: Bool, error: Swift.Error?) {
+        var ran = false
+        do {
+            try await XCTUnwrap(realm).asyncWrite { ran = true }
+            return (ran, nil)
+        } catch {
+            return (ran, error)
+        }
+    }
+
     /// The ids of the items, as the actor's Realm sees them now.
     func ids() throws -> [Int] {
         try XCTUnwrap(realm).refresh()
@@ -63,6 +85,28 @@ private actor Store {
 }
 
 final class ActorRealmTests: ConcurrencyTestCase {
+    func testAnAsyncWriteWhoseBlockCancelsReturnsItsValueAndKeepsNothing() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        let value = try await store.addThenCancel(7)
+        XCTAssertEqual(value, "returned")
+        try await store.addAsynchronously(8)
+        let ids = try await store.ids()
+        XCTAssertEqual(ids, [8])
+    }
+
+    func testAnAsyncWriteOfACancelledTaskRunsNothing() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await store.writeWhenCancelled()
+        }
+        let (ran, error) = await task.value
+        XCTAssertFalse(ran)
+        XCTAssertTrue(error is CancellationError, "\(String(describing: error))")
+    }
+
     func testAnActorUsesItsRealmFromManyConcurrentCalls() async throws {
         let store = Store()
         try await store.open(configuration())

@@ -74,13 +74,16 @@ extension Realm {
     /// opened on the main thread; the caller's isolation is inherited). Elsewhere it traps.
     /// The write joins the other writes queued on the Realm; if they have not run by the time
     /// the caller resumes, they run then. A cancelled task's write is dropped (throws
-    /// `CancellationError`) unless it has already started.
+    /// `CancellationError`) unless it has already started; a task cancelled before the call
+    /// runs nothing. A block that calls `cancelWrite()` discards its changes and its value is
+    /// returned, as in RealmSwift.
     @discardableResult
     public func asyncWrite<Result>(isolation: isolated (any Actor)? = #isolation,
                                    _ block: @escaping () throws -> Result) async throws -> Result {
         guard core.confinement.isCurrent(isolatedTo: isolation) else {
             preconditionFailure("asyncWrite() must be called where the Realm may be used: isolated to the actor of an actor-isolated Realm, or on the thread that opened the Realm (@MainActor code for a Realm opened on the main thread)")
         }
+        try Task.checkCancellation()
         let box = AsyncWriteOutcome<Result>()
         let id = writeAsync({ box.value = try block() }, onComplete: { error in
             box.error = error
@@ -96,7 +99,11 @@ extension Realm {
             core.writes.runGroup(core, deferCompletions: false)
             core.writes.deliverCompletions(core)
         }
-        guard box.isDone else { throw CancellationError() }  // the block cancelled its write
+        guard box.isDone else {
+            // The block ran and cancelled its write (no completion is called for it).
+            guard let value = box.value else { throw CancellationError() }
+            return value
+        }
         if let error = box.error { throw error }
         return box.value!
     }
