@@ -41,6 +41,12 @@ final class LoggerTests: StrataTestCase {
         try closingRealms { _ = try openRealm(types: [Dog.self]) }
         XCTAssertTrue(messages.texts(.info).contains("Opened '\(path)'"), "\(messages.texts())")
 
+        // RealmSwift's tests look for realm-core's "DB:" lines at detail and trace levels.
+        let traced = collecting(.trace)
+        try closingRealms { _ = try openRealm(types: [Dog.self]) }
+        XCTAssertTrue(traced.texts(.detail).contains { $0.hasPrefix("DB: ") && $0.hasSuffix("Open file: \(path)") }, "\(traced.texts())")
+        XCTAssertTrue(traced.texts(.trace).contains { $0.hasPrefix("DB: ") && $0.contains(path) }, "\(traced.texts())")
+
         Logger.shared.level = .off
         try closingRealms { _ = try openRealm("off.strata", types: [Dog.self]) }
         XCTAssertFalse(messages.texts().contains { $0.contains("off.strata") }, "a level changed later applies at once")

@@ -72,6 +72,7 @@ final class RealmCore {
         confinement = owner.map(Confinement.init) ?? Confinement(.thread)
         frozenSnapshot = nil
         Logger.storageMessages
+        Logger.shared.log(.detail, "DB: \(getpid()) Open file: \(path)")
         file = try Self.openFile(configuration, path: path)
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
@@ -80,6 +81,7 @@ final class RealmCore {
         let waker = CommitWaker(self)
         file.addCommitListener(waker)
         self.waker = waker
+        Logger.shared.log(.trace, "DB: \(getpid()) Schema checked: '\(path)' \(configuration.readOnly ? "read-only" : "read-write") at schema version \(configuration.schemaVersion)")
     }
 
     /// A frozen instance of `live`'s file reading `snapshot` forever. It never moves to another
