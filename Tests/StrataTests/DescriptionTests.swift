@@ -24,4 +24,18 @@ final class DescriptionTests: StrataTestCase {
         try realm.write { sailor.ship = ship }
         XCTAssertTrue(sailor.description.contains("\tship = Ship {\n\t\tid = 1;"), "a linked object prints nested: \(sailor.description)")
     }
+
+    func testValuesPrintAsRealmSwiftPrintsThem() throws {
+        let long = String(repeating: "x", count: 100)
+        let object = AllTypes(value: ["bool": true, "string": long, "data": Data([0x61, 0x62, 0x63, 0x64, 0x65])])
+        let text = object.description
+        XCTAssertTrue(text.contains("\n\tbool = 1;"), text)
+        XCTAssertTrue(text.contains("\n\tdata = <61626364 65>;"), text)
+        XCTAssertTrue(text.contains("\n\tstring = \(long);"), "a string prints whole: \(text)")
+        XCTAssertTrue(AllTypes().description.contains("\n\tbool = 0;"))
+        let realm = try openRealm(types: [AllTypes.self])
+        let stored = try realm.write { realm.create(AllTypes.self, value: ["bool": true, "data": Data([1])]) }
+        XCTAssertTrue(stored.description.contains("\n\tbool = 1;\n"), stored.description)
+        XCTAssertTrue(stored.description.contains("\n\tdata = <01>;"), stored.description)
+    }
 }

@@ -49,6 +49,19 @@ open class Object: ObjectBase {
         return CollectionDescription.$depth.withValue(depth + 1) { propertyLines() }
     }
 
+    /// A property's value as RealmSwift prints it: a bool as 0 or 1, a string whole, data as
+    /// its bytes in hex, four to a group (`<61626364 65>`).
+    private static func describeProperty(_ value: StrataStorage.Value) -> String {
+        switch value {
+        case .bool(let b): return b ? "1" : "0"
+        case .string(let s): return s
+        case .data(let d):
+            let hex = d.enumerated().map { i, byte in (i > 0 && i % 4 == 0 ? " " : "") + String(format: "%02x", byte) }
+            return "<" + hex.joined() + ">"
+        default: return describe(value)
+        }
+    }
+
     /// The object's class and properties, one per line (`description`).
     private func propertyLines() -> String {
         let info = ModelClass.forType(Swift.type(of: self))
@@ -63,7 +76,7 @@ open class Object: ObjectBase {
             } else if case .null = v.value {
                 shown = "(null)"
             } else {
-                shown = describe(v.value)
+                shown = Self.describeProperty(v.value)
             }
             return "\t\(info.properties[index].name) = \(shown.replacingOccurrences(of: "\n", with: "\n\t"));"
         }
