@@ -29,6 +29,12 @@ private actor Store {
         try await realm.asyncWrite { realm.add(StressItem(value: ["id": id, "tag": "asyncWrite", "value": id])) }
     }
 
+    /// Adds item `id` in an asynchronous write whose block reads the actor's property without
+    /// `self.`: it compiles because the block does not escape, as RealmSwift's.
+    func addThroughTheProperty(_ id: Int) async throws {
+        try await XCTUnwrap(realm).asyncWrite { realm!.add(StressItem(value: ["id": id, "tag": "property", "value": id])) }
+    }
+
     /// An asynchronous write whose block adds item `id` then cancels its write: what it returns.
     func addThenCancel(_ id: Int) async throws -> String {
         let realm = try XCTUnwrap(realm)
@@ -91,8 +97,9 @@ final class ActorRealmTests: ConcurrencyTestCase {
         let value = try await store.addThenCancel(7)
         XCTAssertEqual(value, "returned")
         try await store.addAsynchronously(8)
+        try await store.addThroughTheProperty(9)
         let ids = try await store.ids()
-        XCTAssertEqual(ids, [8])
+        XCTAssertEqual(ids, [8, 9])
     }
 
     func testAnAsyncWriteOfACancelledTaskRunsNothing() async throws {

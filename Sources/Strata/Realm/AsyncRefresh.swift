@@ -10,7 +10,7 @@ extension Realm {
     @discardableResult
     public func asyncRefresh(isolation: isolated (any Actor)? = #isolation) async -> Bool {
         guard core.confinement.isCurrent(isolatedTo: isolation) else {
-            preconditionFailure("asyncRefresh() must be called where the Realm may be used: isolated to the actor of an actor-isolated Realm, or on the thread that opened the Realm")
+            preconditionFailure("asyncRefresh() can only be called on main thread or actor-isolated Realms: call it where the Realm may be used, isolated to the actor of an actor-isolated Realm, or on the thread that opened the Realm")
         }
         guard refresh() else { return false }
         core.notifications.deliver(core)

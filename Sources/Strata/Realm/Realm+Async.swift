@@ -79,33 +79,34 @@ extension Realm {
     /// returned, as in RealmSwift.
     @discardableResult
     public func asyncWrite<Result>(isolation: isolated (any Actor)? = #isolation,
-                                   _ block: @escaping () throws -> Result) async throws -> Result {
+                                   _ block: () throws -> Result) async throws -> Result {
         guard core.confinement.isCurrent(isolatedTo: isolation) else {
-            preconditionFailure("asyncWrite() must be called where the Realm may be used: isolated to the actor of an actor-isolated Realm, or on the thread that opened the Realm (@MainActor code for a Realm opened on the main thread)")
+            preconditionFailure("asyncWrite() can only be called on main thread or actor-isolated Realms: call it where the Realm may be used, isolated to the actor of an actor-isolated Realm, or on the thread that opened the Realm (@MainActor code for a Realm opened on the main thread)")
         }
         try Task.checkCancellation()
-        let box = AsyncWriteOutcome<Result>()
-        let id = writeAsync({ box.value = try block() }, onComplete: { error in
-            box.error = error
-            box.isDone = true
-        })
+        // Writes other tasks queue meanwhile join this one's group.
         await Task.yield()
         core.confinement.check()
-        if !box.isDone && Task.isCancelled {
-            core.writes.cancelAsync(core, id)
-            throw CancellationError()
-        }
-        if !box.isDone {
+        try Task.checkCancellation()
+        // The block is queued and run before this returns (or taken off the queue): it never
+        // outlives the call (RealmSwift's block is not escaping either).
+        return try withoutActuallyEscaping(block) { block in
+            let box = AsyncWriteOutcome<Result>()
+            let id = writeAsync({ box.value = try block() }, onComplete: { error in
+                box.error = error
+                box.isDone = true
+            })
             core.writes.runGroup(core, deferCompletions: false)
             core.writes.deliverCompletions(core)
+            guard box.isDone else {
+                core.writes.cancelAsync(core, id)
+                // The block ran and cancelled its write (no completion is called for it).
+                guard let value = box.value else { throw CancellationError() }
+                return value
+            }
+            if let error = box.error { throw error }
+            return box.value!
         }
-        guard box.isDone else {
-            // The block ran and cancelled its write (no completion is called for it).
-            guard let value = box.value else { throw CancellationError() }
-            return value
-        }
-        if let error = box.error { throw error }
-        return box.value!
     }
 
     private func checkAsyncWritable() {

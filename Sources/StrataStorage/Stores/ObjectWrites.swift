@@ -97,7 +97,7 @@ package struct ObjectWrites {
     /// Throws when `value` would change primary key `property` of the object whose row is `old`.
     private func checkPrimaryKey(_ table: Table, _ property: PropertySchema, _ old: RowView, _ value: Value) throws(StorageError) {
         if property.isPrimaryKey, old.value(property) != value {
-            throw StorageError(.invalidInput, "Primary key '\(table.name).\(property.name)' cannot be changed once the object is added")
+            throw StorageError(.invalidInput, "Primary key can't be changed after an object is inserted: '\(table.name).\(property.name)'")
         }
     }
 
