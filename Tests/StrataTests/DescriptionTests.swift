@@ -37,5 +37,6 @@ final class DescriptionTests: StrataTestCase {
         let stored = try realm.write { realm.create(AllTypes.self, value: ["bool": true, "data": Data([1])]) }
         XCTAssertTrue(stored.description.contains("\n\tbool = 1;\n"), stored.description)
         XCTAssertTrue(stored.description.contains("\n\tdata = <01>;"), stored.description)
+        XCTAssertTrue(MixedSettingV0().description.hasPrefix("MixedSettingV0 {"), "the Swift class's name, not its stored name")
     }
 }

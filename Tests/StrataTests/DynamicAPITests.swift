@@ -178,6 +178,7 @@ final class DynamicAPITests: StrataTestCase {
 
     func testMisusesTrapWithMessages() throws {
         try assertProbeTraps("testDynamicObjectsOfAnUnknownClass", saying: "Object type 'Nope' is not managed by the Realm")
+        try assertProbeTraps("testObjectsOfTheBaseClass", saying: "Object type 'Object' is not managed by the Realm")
         try assertProbeTraps("testDynamicReadOfAnUnknownProperty", saying: "Invalid property name 'nope' for class 'DynOwner'")
         try assertProbeTraps("testDynamicWriteOfAWrongType", saying: "Invalid value 'old' (String) for property 'DynOwner.age'")
         try assertProbeTraps("testDynamicLinkToAnotherClass", saying: "it links to 'DynPet' objects, not 'DynOwner' objects")

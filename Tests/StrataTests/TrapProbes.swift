@@ -137,6 +137,10 @@ final class TrapProbes: StrataTestCase {
         return (realm, realm.dynamicObject(ofType: "DynOwner", forPrimaryKey: 1)!)
     }
 
+    func testObjectsOfTheBaseClass() throws {
+        _ = try openWithDynamicOwner().0.objects(Object.self).count
+    }
+
     func testDynamicObjectsOfAnUnknownClass() throws {
         _ = try openWithDynamicOwner().0.dynamicObjects("Nope")
     }

@@ -80,7 +80,9 @@ open class Object: ObjectBase {
             }
             return "\t\(info.properties[index].name) = \(shown.replacingOccurrences(of: "\n", with: "\n\t"));"
         }
-        return "\(info.name) {\n\(body.joined(separator: "\n"))\n}"
+        // The Swift class's name, as RealmSwift prints it (not a `_realmObjectName()`).
+        let name = self is DynamicObject ? info.name : Swift.type(of: self).className()
+        return "\(name) {\n\(body.joined(separator: "\n"))\n}"
     }
 
     /// Dynamic get/set by property name, `LinkingObjects` properties included (read-only).

@@ -187,6 +187,9 @@ extension Realm {
         if objectType is EmbeddedObject.Type {
             fatalError("Querying embedded object type '\(objectType.className())' is not supported")
         }
+        if objectType == Object.self {
+            fatalError("Object type 'Object' is not managed by the Realm: objects(_:) needs a model class")
+        }
         do { return Results(core: core, info: try core.modelClass(objectType)) } catch { trap(error) }
     }
 
