@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 @testable import Strata
 
+final class DTNode: Object {
+    @Persisted var name = ""
+    @Persisted var children: List<DTNode>
+}
+
 /// How objects and collections print: as RealmSwift prints them (RealmCollectionTypeTests'
 /// `testDescription`), an object's nil as `(null)`, collections element by element.
 final class DescriptionTests: StrataTestCase {
@@ -38,5 +43,15 @@ final class DescriptionTests: StrataTestCase {
         XCTAssertTrue(stored.description.contains("\n\tbool = 1;\n"), stored.description)
         XCTAssertTrue(stored.description.contains("\n\tdata = <01>;"), stored.description)
         XCTAssertTrue(MixedSettingV0().description.hasPrefix("MixedSettingV0 {"), "the Swift class's name, not its stored name")
+    }
+
+    func testNestingStopsFiveLevelsDownAsInRealmSwift() {
+        let node = DTNode(value: ["name": "a"])
+        node.children.append(node)
+        let list = #"List<DTNode> <0x[0-9a-f]+> \("#
+        let pattern = #"^DTNode \{\n\tname = a;\n\tchildren = "# + list + #"\n\t\t\[0\] DTNode \{\n\t\t\tname = a;\n\t\t\tchildren = "#
+            + list + #"\n\t\t\t\t\[0\] DTNode \{\n\t\t\t\t\tname = a;\n\t\t\t\t\tchildren = <Maximum depth exceeded>;\n\t\t\t\t\}\n\t\t\t\);\n\t\t\}\n\t\);\n\}$"#
+        XCTAssertNotNil(node.description.range(of: pattern, options: .regularExpression), node.description)
+        node.children.removeAll()
     }
 }

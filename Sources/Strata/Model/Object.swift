@@ -42,11 +42,10 @@ open class Object: ObjectBase {
     open override var isInvalidated: Bool { super.isInvalidated }
 
     /// "Dog {\n\tname = Rex;\n\tage = 3;\n}", as RealmSwift prints objects: nil as `(null)`,
-    /// linked objects and collections nested (`CollectionDescription.maximumDepth` deep).
+    /// linked objects and collections nested five levels deep, as RealmSwift prints them
+    /// (`CollectionDescription.nested`).
     open override var description: String {
-        let depth = CollectionDescription.depth
-        if depth > CollectionDescription.maximumDepth { return "<Maximum depth exceeded>" }
-        return CollectionDescription.$depth.withValue(depth + 1) { propertyLines() }
+        CollectionDescription.nested { propertyLines() }
     }
 
     /// A property's value as RealmSwift prints it: a bool as 0 or 1, a string whole, data as

@@ -6,22 +6,31 @@ import Foundation
 enum CollectionDescription {
     /// The most elements printed; the rest are counted.
     static let shownElements = 100
-    /// The most objects printed inside one another (through links and collections).
-    static let maximumDepth = 3
-    /// How many objects the description being made is inside.
-    @TaskLocal static var depth = 0
+    /// How many more levels of objects and collections the description being made may print
+    /// inside one another (RealmSwift's 5 at the outermost): at 0 an object or collection
+    /// prints `<Maximum depth exceeded>`.
+    @TaskLocal static var remainingDepth = 5
+
+    /// `body`'s text one level down, or `<Maximum depth exceeded>` when no level is left.
+    static func nested(_ body: () -> String) -> String {
+        let remaining = remainingDepth
+        if remaining <= 0 { return "<Maximum depth exceeded>" }
+        return $remainingDepth.withValue(remaining - 1, operation: body)
+    }
 
     /// `kind<typeName> <0x…> (` then a `[index] element` (or `[key]: element`) line per
     /// element, then `)`.
     static func render(_ kind: String, _ typeName: String, address: AnyObject?,
                        count: Int, elements: some Sequence<(label: String, value: Any)>) -> String {
-        var lines: [String] = []
-        for (label, value) in elements.prefix(shownElements) {
-            lines.append("\t\(label) " + describe(value).replacingOccurrences(of: "\n", with: "\n\t"))
+        nested {
+            var lines: [String] = []
+            for (label, value) in elements.prefix(shownElements) {
+                lines.append("\t\(label) " + describe(value).replacingOccurrences(of: "\n", with: "\n\t"))
+            }
+            if count > shownElements { lines.append("\t... \(count - shownElements) objects skipped.") }
+            let pointer = address.map { String(UInt(bitPattern: ObjectIdentifier($0).hashValue), radix: 16) } ?? "0"
+            return "\(kind)<\(typeName)> <0x\(pointer)> (\n" + lines.joined(separator: ",\n") + "\n)"
         }
-        if count > shownElements { lines.append("\t... \(count - shownElements) objects skipped.") }
-        let pointer = address.map { String(UInt(bitPattern: ObjectIdentifier($0).hashValue), radix: 16) } ?? "0"
-        return "\(kind)<\(typeName)> <0x\(pointer)> (\n" + lines.joined(separator: ",\n") + "\n)"
     }
 
     /// The name RealmSwift prints for an element type: an object's class name, else the
