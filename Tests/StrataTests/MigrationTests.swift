@@ -168,6 +168,28 @@ final class MigrationTests: StrataTestCase {
         XCTAssertEqual(numbers.value, 2, "as RealmSwift's migration objects")
     }
 
+    func testEnumeratingVisitsOnlyTheObjectsThereWereBeforeTheMigration() throws {
+        try seedPeople()
+        let visits = Counter()
+        try closingRealms {
+            _ = try Realm(configuration: config(1, [PersonV1.self]) { migration, _ in
+                migration.create("Person", value: ["fullName": "New One", "age": 1])
+                migration.enumerateObjects(ofType: "Person") { old, _ in
+                    XCTAssertNotNil(old, "an object created in the migration has no old object and is not visited")
+                    visits.add()
+                }
+                migration.enumerateObjects(ofType: "Person") { old, _ in migration.delete(old!) }
+                migration.create("Person", value: ["fullName": "Another", "age": 2])
+                migration.enumerateObjects(ofType: "Person") { _, _ in
+                    XCTFail("every object there was before was deleted; created ones are not visited")
+                }
+            })
+        }
+        XCTAssertEqual(visits.value, 2)
+        XCTAssertEqual(try Realm(configuration: config(1, [PersonV1.self])).objects(PersonV1.self).map(\.fullName).sorted(),
+                       ["Another", "New One"])
+    }
+
     func testTheBlockRunsOnceAndNotAgain() throws {
         try seedPeople()
         let calls = Counter()

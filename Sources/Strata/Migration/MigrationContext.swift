@@ -37,6 +37,9 @@ final class MigrationContext {
     private let configured: Set<String>
     /// Classes the block wrote to, created in or deleted from.
     var touched: Set<String> = []
+    /// The objects the block created, by class: `enumerateObjects` visits only the objects
+    /// there were before the migration, as RealmSwift's does.
+    private var created: [String: Set<ObjectKey>] = [:]
     /// The collections handed out for new objects' properties (`collection(_:_:in:)`).
     var handedOut: [CollectionKey: AnyObject] = [:]
     /// The unmanaged objects the block set on links, and the objects copied from them: an
@@ -371,7 +374,8 @@ final class MigrationContext {
             return try txn.rows.allKeys(table)
         }
         let hasNew = txn.schema.classes[typeName] != nil
-        for key in keys {
+        let createdHere = created[typeName] ?? []
+        for key in keys where !createdHere.contains(key) {
             if error != nil { return }
             let old = DynamicObject(self, className: typeName, key: key, old: true)
             if !exists(old) { continue }
@@ -402,6 +406,7 @@ final class MigrationContext {
         }
         touched.insert(typeName)
         let key = try txn.migration.insert(table, values: values)
+        created[typeName, default: []].insert(key)
         for (p, given) in lists { try setList(table, p, owner: key, given) }
         return key
     }
