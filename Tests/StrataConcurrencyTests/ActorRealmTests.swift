@@ -90,7 +90,63 @@ private actor Store {
     }
 }
 
+/// A write transaction another thread holds open, adding item `id`, until `finish()` commits it.
+private final class HeldWrite: Sendable {
+    private let release = DispatchSemaphore(value: 0)
+    private let ended = DispatchSemaphore(value: 0)
+
+    init(_ configuration: Realm.Configuration, adding id: Int) {
+        let begun = DispatchSemaphore(value: 0)
+        Thread { [release, ended] in
+            let realm = try! Realm(configuration: configuration)
+            realm.beginWrite()
+            realm.add(StressItem(value: ["id": id, "tag": "held", "value": id]))
+            begun.signal()
+            release.wait()
+            try! realm.commitWrite()
+            ended.signal()
+        }.start()
+        begun.wait()
+    }
+
+    /// Commits the write and waits until it is committed.
+    func finish() {
+        release.signal()
+        ended.wait()
+    }
+}
+
 final class ActorRealmTests: ConcurrencyTestCase {
+    func testAnAsyncWriteWaitingForAnotherThreadsWriteLeavesTheActorFreeAndEndsWhenCancelled() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        let held = HeldWrite(configuration(), adding: 1)
+        let task = Task { await store.writeWhenCancelled() }
+        try await Task.sleep(for: .milliseconds(100))
+        // The waiting write does not hold the actor: it answers other calls meanwhile.
+        let idsWhileWaiting = try await store.ids()
+        XCTAssertEqual(idsWhileWaiting, [])
+        task.cancel()
+        let (ran, error) = await task.value
+        XCTAssertFalse(ran)
+        XCTAssertTrue(error is CancellationError, "\(String(describing: error))")
+        held.finish()
+        let ids = try await store.ids()
+        XCTAssertEqual(ids, [1])
+    }
+
+    func testAnAsyncWriteWaitingForAnotherThreadsWriteCommitsAfterIt() async throws {
+        let store = Store()
+        try await store.open(configuration())
+        let held = HeldWrite(configuration(), adding: 1)
+        let task = Task { try await store.addAsynchronously(2) }
+        try await Task.sleep(for: .milliseconds(100))
+        held.finish()
+        try await task.value
+        let ids = try await store.ids()
+        XCTAssertEqual(ids, [1, 2])
+    }
+
     func testAnAsyncWriteWhoseBlockCancelsReturnsItsValueAndKeepsNothing() async throws {
         let store = Store()
         try await store.open(configuration())

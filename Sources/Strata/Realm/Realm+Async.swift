@@ -76,7 +76,9 @@ extension Realm {
     /// the caller resumes, they run then. A cancelled task's write is dropped (throws
     /// `CancellationError`) unless it has already started; a task cancelled before the call
     /// runs nothing. A block that calls `cancelWrite()` discards its changes and its value is
-    /// returned, as in RealmSwift.
+    /// returned, as in RealmSwift. While another thread or task of this process is writing,
+    /// the call waits suspended (the actor is free meanwhile) and cancelling the task ends the
+    /// wait with `CancellationError`; a writer in another process is waited for in LMDB.
     @discardableResult
     public func asyncWrite<Result>(isolation: isolated (any Actor)? = #isolation,
                                    _ block: () throws -> Result) async throws -> Result {
@@ -86,6 +88,11 @@ extension Realm {
         try Task.checkCancellation()
         // Writes other tasks queue meanwhile join this one's group.
         await Task.yield()
+        // Another write of this process is waited out suspended, not blocked in LMDB: the
+        // actor stays free meanwhile, and cancelling the task ends the wait.
+        if !core.writes.isInWriteTransaction && !core.writes.holdsGroup {
+            try await core.file.writeTurns.waitForTurn()
+        }
         core.confinement.check()
         try Task.checkCancellation()
         // The block is queued and run before this returns (or taken off the queue): it never

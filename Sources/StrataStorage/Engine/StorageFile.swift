@@ -42,6 +42,9 @@ package final class StorageFile: @unchecked Sendable {
     }
     /// Wakes this process's listeners when any process commits (started on first use).
     let notifier = CommitNotifier()
+    /// This process's write transactions on the file, which a task may wait out without
+    /// blocking (`WriteTurns.waitForTurn`).
+    package let writeTurns = WriteTurns()
 
     /// The history retention this process's commits apply (set by each open of a configuration).
     package var historyRetention: HistoryRetentionPolicy {

@@ -97,11 +97,15 @@ package final class StorageTransaction {
 
     /// Whether this read snapshot is counted in the file's pins (until it ends).
     private var isPinned = false
+    /// A write's place among the file's writes in this process, from before it waits for
+    /// LMDB's write lock until it commits or is abandoned.
+    private var turn: WriteTurns.Turn?
 
     init(file: StorageFile, write: Bool) throws(StorageError) {
         self.file = file
         self.isWrite = write
         if write {
+            turn = file.writeTurns.take()
             try file.checkRoomForNewVersion()
             file.reclaimDeadProcessesIfDue()
         }
@@ -221,6 +225,7 @@ package final class StorageTransaction {
     /// Ends a read transaction (or abandons a write one).
     package func abort() {
         lmdb.abort()
+        turn?.end()
         endCreating(committed: false)
         unpin()
     }
@@ -294,6 +299,7 @@ package final class StorageTransaction {
     /// Commits the LMDB transaction, then tells the file and gives back the lease to create
     /// databases; from now on this transaction reads `newVersion`.
     private func finishCommit(as newVersion: UInt64, schemaVersion: UInt64?, fileID: UInt64?) throws(StorageError) {
+        defer { turn?.end() }  // LMDB's write lock is given back, committed or not
         do {
             try StorageError.translating(commitContext) { try lmdb.commit() }
         } catch {
