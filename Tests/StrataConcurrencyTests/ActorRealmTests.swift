@@ -46,6 +46,18 @@ private actor Store {
         }
     }
 
+    /// An asynchronous write whose block adds `cancelled`, cancels, begins again and adds
+    /// `kept`.
+    func addAgainAfterCancelling(_ cancelled: Int, _ kept: Int) async throws {
+        let realm = try XCTUnwrap(realm)
+        try await realm.asyncWrite {
+            realm.add(StressItem(value: ["id": cancelled, "tag": "cancelled", "value": cancelled]))
+            realm.cancelWrite()
+            realm.beginWrite()
+            realm.add(StressItem(value: ["id": kept, "tag": "kept", "value": kept]))
+        }
+    }
+
     /// An asynchronous write asked for by a task already cancelled: whether its block ran.
     func writeWhenCancelled() async -> (ran: Bool, error: Swift.Error?) {
         var ran = false
@@ -154,8 +166,9 @@ final class ActorRealmTests: ConcurrencyTestCase {
         XCTAssertEqual(value, "returned")
         try await store.addAsynchronously(8)
         try await store.addThroughTheProperty(9)
+        try await store.addAgainAfterCancelling(10, 11)
         let ids = try await store.ids()
-        XCTAssertEqual(ids, [8, 9])
+        XCTAssertEqual(ids, [8, 9, 11])
     }
 
     func testAnAsyncWriteOfACancelledTaskRunsNothing() async throws {

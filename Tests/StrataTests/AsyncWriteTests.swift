@@ -183,6 +183,39 @@ final class AsyncWriteTests: StrataTestCase {
         XCTAssertEqual(ids(realm), [1, 5, 6])
     }
 
+    func testABlockWritesAgainAfterCancellingOrCommittingItsPart() throws {
+        let realm = try open()
+        var completed: [Int] = []
+        // Cancelled, then written again: only the part after `beginWrite` is kept.
+        realm.writeAsync({
+            realm.add(AsyncItem(value: ["id": 1]))
+            realm.cancelWrite()
+            realm.beginWrite()
+            XCTAssertTrue(realm.isInWriteTransaction)
+            realm.add(AsyncItem(value: ["id": 2]))
+        }, onComplete: { _ in completed.append(2) })
+        // Committed, then written again and cancelled: the committed part is kept, with its
+        // completion.
+        realm.beginAsyncWrite {
+            realm.add(AsyncItem(value: ["id": 3]))
+            realm.commitAsyncWrite { _ in completed.append(3) }
+            realm.beginWrite()
+            realm.add(AsyncItem(value: ["id": 4]))
+            realm.cancelWrite()
+        }
+        // Cancelled, then written again with `write {}`.
+        realm.beginAsyncWrite {
+            realm.add(AsyncItem(value: ["id": 5]))
+            realm.cancelWrite()
+            try! realm.write { realm.add(AsyncItem(value: ["id": 6])) }
+        }
+        spin { completed.count == 2 }
+        XCTAssertEqual(completed, [2, 3])
+        XCTAssertEqual(ids(realm), [2, 3, 6])
+        let entry = try XCTUnwrap(realm.history(since: nil, limit: nil).first, "newest first")
+        XCTAssertEqual(entry["AsyncItem"]?.inserted.map(\.description), ["2", "3", "6"], "the change set holds only the kept parts")
+    }
+
     func testCommitAsyncWriteAfterBeginWriteCommitsAndCallsLater() throws {
         let realm = try open()
         var completion: Error?? = nil

@@ -63,6 +63,8 @@ extension Realm {
     /// Begins a write on this thread: queued asynchronous writes commit first, and observers
     /// waiting for their `.initial` hear it, of the Realm as it was before the write.
     private func beginSynchronousWrite() throws {
+        // An asynchronous write block that committed or cancelled writes again.
+        if core.writes.holdsGroup && !core.writes.isInWriteTransaction { return try core.writes.reopenBlock(core) }
         if !core.writes.isInWriteTransaction {
             core.writes.runBeforeSynchronousWrite(core)
             core.notifications.deliverInitials(core)

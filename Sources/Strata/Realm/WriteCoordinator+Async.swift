@@ -58,23 +58,22 @@ extension WriteCoordinator {
         for entry in batch {
             running = Running()
             isInWriteTransaction = true
-            var given: [(AsyncTransactionId, (Swift.Error?) -> Void)] = []
             var failure: Swift.Error?
             do {
                 try txn.atomically {
                     try entry.block()
                     if running!.outcome == .open && entry.commitsOnReturn { running!.outcome = .committed }
-                    given = running!.completions
                     if running!.outcome != .committed { throw AsyncBlockDiscarded() }
                 }
             } catch is AsyncBlockDiscarded {
                 core.dropBindings()  // tables first created by the discarded block are gone
-                continue
+                // A block that committed a part, then wrote again, keeps that part.
+                guard running!.keptPart else { continue }
             } catch {
                 core.dropBindings()
-                given = running!.completions
                 failure = error
             }
+            var given = running!.completions
             if let description = running!.description { txn.commitDescription = description }
             if entry.commitsOnReturn, let call = entry.onComplete { given.append((entry.id, call)) }
             for (id, call) in given {
@@ -100,6 +99,18 @@ extension WriteCoordinator {
         running!.outcome = committing ? .committed : .cancelled
         if let description { running!.description = description }
         isInWriteTransaction = false
+    }
+
+    /// `beginWrite` inside a block of a group that committed or cancelled its part: the block
+    /// writes again. The part before joins the group (committed) or is discarded (cancelled)
+    /// now; the part from here is kept or discarded as the block ends.
+    func reopenBlock(_ core: RealmCore) throws {
+        guard let outcome = running?.outcome, outcome != .open else { preconditionFailure("The Realm is already in a write transaction") }
+        let txn = try core.transaction()
+        try translatingErrors(path: core.path) { try txn.restartAtomically(keeping: outcome == .committed) }
+        if outcome == .committed { running!.keptPart = true } else { core.dropBindings() }
+        running!.outcome = .open
+        isInWriteTransaction = true
     }
 
     /// `commitAsyncWrite` inside a block of a group: the block commits with the group, and

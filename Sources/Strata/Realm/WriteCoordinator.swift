@@ -33,6 +33,9 @@ final class WriteCoordinator {
     /// The block running now inside a group.
     struct Running {
         var outcome = Outcome.open
+        /// Whether the block committed a part of its writes, then began writing again: that
+        /// part joins the group whatever becomes of the rest.
+        var keptPart = false
         /// Completions given by `commitAsyncWrite` inside the block.
         var completions: [(AsyncTransactionId, (Swift.Error?) -> Void)] = []
         var description: String?

@@ -195,31 +195,89 @@ package final class StorageTransaction {
     package func atomically<T>(_ body: () throws -> T) throws -> T {
         precondition(isWrite, "only a write transaction nests")
         let parent = lmdb
-        let saved = (keys, tables, created, schema, schemaChanged)
-        lmdb = try StorageError.translating("Beginning a nested transaction on '\(file.path)'") { try Transaction(nestedIn: parent) }
-        // The changes so far are set aside, not copied: `body` records into an empty set,
-        // absorbed on success. (Keeping a copy to restore would make the first change in
-        // `body` copy every key recorded so far: quadratic over a write of many graph adds.)
-        var outer = ChangeSet()
-        settleRecentChanges()
-        swap(&outer, &recorded)
+        lmdb = try beginNested(in: parent)
+        savepoints.append(Savepoint(parent: parent, bookkeeping: bookkeeping, outer: setAsideChanges()))
         defer {
-            lmdb = parent
+            lmdb = savepoints.removeLast().parent
             changeCounter?.bump()  // rows read inside may have moved or vanished
         }
         do {
             let result = try body()
-            try StorageError.translating("Committing a nested transaction on '\(file.path)'") { try lmdb.commit() }
-            settleRecentChanges()
-            swap(&outer, &recorded)
-            recorded.absorb(outer)
+            try keepInnermost()
             return result
         } catch {
-            lmdb.abort()
-            changes = outer
-            (keys, tables, created, schema, schemaChanged) = saved
+            discardInnermost()
             throw error
         }
+    }
+
+    /// Inside `atomically`: ends what its body has written so far, joining this transaction
+    /// when `keeping` and discarded otherwise, and goes on in a new nested transaction, as if
+    /// the body began here (what it writes next is kept or discarded as the body ends).
+    package func restartAtomically(keeping: Bool) throws {
+        precondition(!savepoints.isEmpty, "only inside atomically")
+        if keeping { try keepInnermost() } else { discardInnermost() }
+        let last = savepoints.count - 1
+        lmdb = savepoints[last].parent
+        savepoints[last].bookkeeping = bookkeeping
+        savepoints[last].outer = setAsideChanges()
+        changeCounter?.bump()
+        lmdb = try beginNested(in: savepoints[last].parent)
+    }
+
+    /// Where an `atomically` began: the transaction it nests in, and what it restores when
+    /// its body throws.
+    private struct Savepoint {
+        let parent: Transaction
+        var bookkeeping: Bookkeeping
+        /// The changes recorded before the body, set aside while it records its own.
+        var outer: ChangeSet
+    }
+
+    private typealias Bookkeeping = (keys: KeyCounters, tables: [String: Table], created: [String: Database],
+                                     schema: FileSchema, schemaChanged: Bool)
+
+    /// One per `atomically` running, the innermost last.
+    @exclusivity(unchecked) private var savepoints: [Savepoint] = []
+
+    private var bookkeeping: Bookkeeping {
+        get { (keys, tables, created, schema, schemaChanged) }
+        set { (keys, tables, created, schema, schemaChanged) = newValue }
+    }
+
+    private func beginNested(in parent: Transaction) throws -> Transaction {
+        try StorageError.translating("Beginning a nested transaction on '\(file.path)'") { try Transaction(nestedIn: parent) }
+    }
+
+    /// The changes recorded so far, set aside (not copied) so that recording starts empty.
+    /// (Keeping a copy to restore would make the first change in a body copy every key
+    /// recorded so far: quadratic over a write of many graph adds.)
+    private func setAsideChanges() -> ChangeSet {
+        var outer = ChangeSet()
+        settleRecentChanges()
+        swap(&outer, &recorded)
+        return outer
+    }
+
+    /// Commits the innermost nested transaction into its parent, its changes joining those
+    /// set aside.
+    private func keepInnermost() throws {
+        try StorageError.translating("Committing a nested transaction on '\(file.path)'") { try lmdb.commit() }
+        settleRecentChanges()
+        let last = savepoints.count - 1
+        var outer = ChangeSet()
+        swap(&outer, &savepoints[last].outer)
+        swap(&outer, &recorded)
+        recorded.absorb(outer)
+    }
+
+    /// Aborts the innermost nested transaction, restoring what was recorded before it.
+    private func discardInnermost() {
+        let last = savepoints.count - 1
+        if lmdb !== savepoints[last].parent { lmdb.abort() }
+        changes = savepoints[last].outer
+        savepoints[last].outer = ChangeSet()
+        bookkeeping = savepoints[last].bookkeeping
     }
 
     /// Ends a read transaction (or abandons a write one).
