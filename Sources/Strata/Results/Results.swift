@@ -203,7 +203,9 @@ final class RowScan {
             accessors = AccessorRecycler(binding.info)
             return nil
         }
-        // Read only when there is one: a plain file's loop touches no reference here.
-        return accessors.accessor(core, binding, key, row: row, block: cursor.decrypts ? cursor.block : nil)
+        // An encrypted file's block is lent to the accessor at +0 (the cursor holds it): the
+        // accessor retains it only when it is not the block it holds already.
+        guard cursor.decrypts, let block = cursor.unretainedBlock else { return accessors.accessor(core, binding, key, row: row) }
+        return block._withUnsafeGuaranteedRef { accessors.accessor(core, binding, key, row: row, block: $0) }
     }
 }

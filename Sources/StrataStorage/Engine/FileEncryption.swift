@@ -167,6 +167,7 @@ package final class RecordCrypto {
 
 /// One block of decrypted records (see `RecordCrypto`): the transaction's, or a cursor's
 /// that the objects given its rows keep (`RowCursor`).
+@usableFromInline
 package final class DecryptedRecords {
     let base: UnsafeMutableRawPointer
     let capacity: Int

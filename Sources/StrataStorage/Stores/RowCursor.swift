@@ -34,18 +34,28 @@ package final class RowCursor {
     /// An error met when reading ahead, thrown once the entries before it are handed out.
     @exclusivity(unchecked) private var failure: StorageError?
     /// On an encrypted file, the block rows are decrypted into.
-    @exclusivity(unchecked) private var decryptionBlock: DecryptedRecords?
+    @exclusivity(unchecked) @usableFromInline var decryptionBlock: DecryptedRecords?
     /// On an encrypted file, the block the row handed out last lies in. (A getter rather than
     /// the stored property: read from another module, the property would be checked for
     /// exclusive access at run time on every row.)
     package var block: DecryptedRecords? { decryptionBlock }
+    /// `block`, not retained: for a caller that uses it only while this cursor holds it (a
+    /// loop handing it to each row's object, which keeps it only when it changes, would
+    /// otherwise count a reference up and down for every row).
+    @inlinable
+    package var unretainedBlock: Unmanaged<DecryptedRecords>? {
+        guard let block = decryptionBlock else { return nil }
+        return Unmanaged.passUnretained(block)
+    }
     /// On an encrypted file, the entries below this one are decrypted (in runs: one call and
     /// one lock per run of entries, not per row), their rows back to back in `block`, the
     /// next handed out at `decryptedRow`.
-    @exclusivity(unchecked) private var decryptedEnd = 0
-    @exclusivity(unchecked) private var decryptedRow: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) @usableFromInline var decryptedEnd = 0
+    @exclusivity(unchecked) @usableFromInline var decryptedRow: UnsafeMutableRawPointer?
     /// Whether the rows are decrypted (the file is encrypted): only then is there a `block`.
     @usableFromInline package let decrypts: Bool
+    /// The bytes sealing adds to an encrypted row (`RecordCipher.overhead`).
+    @usableFromInline let sealedOverhead = RecordCipher.overhead
     /// Whether rows are decrypted into the transaction's memory rather than `block`.
     private let keepsRows: Bool
     /// The rows' seal: its seed, and whether a row must have one (`RowView(stored:)`), kept
@@ -63,18 +73,18 @@ package final class RowCursor {
         sealRequired = transaction.seals
     }
 
-    /// The next object's key and row, or nil after the last. A plain file's row already read
-    /// ahead is handed out here, inlined into the caller so that the pair comes back in
-    /// registers (returned through memory, its copy stalled on the stores that wrote it);
-    /// everything else (reading ahead, decrypting, a damaged entry, met again there) is
-    /// `nextFromAnyEntry`'s.
+    /// The next object's key and row, or nil after the last. A row already read ahead (on an
+    /// encrypted file, already decrypted with the rest of its run) is handed out here,
+    /// inlined into the caller so that the pair comes back in registers (returned through
+    /// memory, its copy stalled on the stores that wrote it); everything else (reading ahead,
+    /// decrypting, a damaged entry, met again there) is `nextFromAnyEntry`'s.
     @inlinable @inline(__always)
     package func next() throws(StorageError) -> (ObjectKey, RowView)? {
-        if position < available, !decrypts, let floor = least {
+        if position < available, let floor = least {
             let k = entries.key(position), v = entries.value(position)
             if k.count == 8 {
                 let key = ObjectKey(bigEndian: k.loadUnaligned(as: UInt64.self))
-                if key >= floor, let row = RowView(stored: v, seed, key: k, sealRequired: sealRequired) {
+                if key >= floor, let row = decrypts ? decryptedView(v) : RowView(stored: v, seed, key: k, sealRequired: sealRequired) {
                     position += 1
                     least = key == .max ? nil : key + 1
                     met += 1
@@ -83,6 +93,18 @@ package final class RowCursor {
             }
         }
         return try nextFromAnyEntry()
+    }
+
+    /// The row of the entry at `position`, stored as `stored`, when its run is decrypted
+    /// already (the next row in `block`); nil otherwise, or when it is not a well-formed row
+    /// (`nextFromAnyEntry` decrypts the run, or throws for it).
+    @inlinable @inline(__always)
+    func decryptedView(_ stored: UnsafeRawBufferPointer) -> RowView? {
+        guard position < decryptedEnd, let start = decryptedRow else { return nil }
+        let count = stored.count - sealedOverhead
+        guard let row = RowView(UnsafeRawBufferPointer(start: start, count: count)) else { return nil }
+        decryptedRow = start + count
+        return row
     }
 
     /// `next()` for any entry: reads ahead when none is left, decrypts, and throws for a
