@@ -45,11 +45,15 @@ final class GraphWrite {
         }
         let binding = try core.bindingForWrite(info)
         let base = Unmanaged.passUnretained(object).toOpaque()
-        let row = newRow(info, binding) { index in
+        fill(&binding.newRow, info, binding) { index in
             // Members read in place: copying a whole `ModelProperty` would retain its strings.
             info.properties[index].read(base + info.properties[index].offset).value
         }
-        let key = try translatingErrors(path: core.path) { try core.transaction().objects.insert(binding.table, values: row) }
+        defer {
+            // The buffer keeps no value past the add (a large string or data would stay alive).
+            for slot in binding.newRow.indices { binding.newRow[slot] = .null }
+        }
+        let key = try translatingErrors(path: core.path) { try core.transaction().objects.insert(binding.table, values: binding.newRow) }
         object.attach(core, binding, key)
     }
 
@@ -138,7 +142,8 @@ final class GraphWrite {
                 existed = true
                 return existing
             }
-            let row = Self.newRow(info, binding) { index in
+            var row: [StrataStorage.Value] = []
+            Self.fill(&row, info, binding) { index in
                 stored[index] ?? (info.properties[index].linkTarget == nil ? defaults[index] : .null)
             }
             return try txn.objects.insert(binding.table, values: row)
@@ -219,17 +224,20 @@ final class GraphWrite {
         return .typedLink(try target.binding?.info.name ?? ModelClass.of(type(of: target)).name, key)
     }
 
-    /// The row of a new object of the class: each declared property's slot holds
-    /// `value(index)` (by declaration index), every other slot null.
+    /// Makes `row` the row of a new object of the class: each declared property's slot holds
+    /// `value(index)` (by declaration index), every other slot null. The array's buffer is
+    /// reused when it is the only reference to it.
     @inline(__always)
-    private static func newRow(_ info: ModelClass, _ binding: TableBinding,
-                               _ value: (Int) -> StrataStorage.Value) -> [StrataStorage.Value] {
-        // Grown from empty: `Array(repeating:)` looks its buffer's type up at run time.
-        var row: [StrataStorage.Value] = []
-        row.reserveCapacity(binding.table.slotCount)
-        for _ in 0..<binding.table.slotCount { row.append(.null) }
+    private static func fill(_ row: inout [StrataStorage.Value], _ info: ModelClass, _ binding: TableBinding,
+                             _ value: (Int) -> StrataStorage.Value) {
+        let slotCount = binding.table.slotCount
+        if row.count != slotCount {
+            row.removeAll(keepingCapacity: true)
+            // Grown from empty: `Array(repeating:)` looks its buffer's type up at run time.
+            for _ in 0..<slotCount { row.append(.null) }
+        }
+        // Only declared properties' slots are ever written here: the others stay null.
         for index in info.properties.indices { row[binding.slots[index].id] = value(index) }
-        return row
     }
 
     /// `values` of a new object, with each to-one link not given taking the default of a

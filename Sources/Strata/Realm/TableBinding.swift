@@ -17,6 +17,10 @@ final class TableBinding {
     let querySchema: ClassSchema
     /// The query texts filtered on this class so far, resolved once each.
     let preparedQueries: PreparedQueries
+    /// The row a new object is laid out in before it is inserted (`GraphWrite.add`), kept
+    /// from one object to the next so that adding objects allocates no array for each. Used
+    /// only inside a write, by the thread writing (never on a frozen Realm).
+    @exclusivity(unchecked) var newRow: [StrataStorage.Value] = []
 
     init(info: ModelClass, table: Table) {
         self.info = info
