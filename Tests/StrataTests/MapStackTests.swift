@@ -70,11 +70,15 @@ final class MapStackTests: StrataTestCase {
                 counts["jam"] = 5
                 counts.removeObject(for: "tea")
                 XCTAssertEqual((new!["counts"] as! Map<String, Int>)["jam"], 5, "every read hands out the same map")
+                new!["counts"] = ["oil": 1, "jam": 4]
+                XCTAssertEqual(counts.count, 2, "the map handed out holds the whole map assigned")
+                counts["oil"] = 2
             }
         })
         let larder = try XCTUnwrap(realm.object(ofType: LarderV1.self, forPrimaryKey: 1))
-        XCTAssertEqual(Array(larder.counts.keys), ["jam"])
-        XCTAssertEqual(larder.counts["jam"], 5)
+        XCTAssertEqual(Array(larder.counts.keys), ["jam", "oil"])
+        XCTAssertEqual(larder.counts["jam"], 4)
+        XCTAssertEqual(larder.counts["oil"], 2)
         assertConsistent()
     }
 

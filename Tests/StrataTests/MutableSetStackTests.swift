@@ -55,10 +55,14 @@ final class MutableSetStackTests: StrataTestCase {
                 tags.insert(objectsIn: old!["stops"] as! List<String>)
                 tags.insert("c")
                 tags.remove("a")
+                XCTAssertEqual(Set(tags), ["b", "c"])
+                new!["tags"] = ["x", "y", "x"]
+                XCTAssertEqual(Set(tags), ["x", "y"], "the set handed out holds the whole set assigned")
+                tags.insert("z")
             }
         })
         let trip = try XCTUnwrap(realm.object(ofType: TripV1.self, forPrimaryKey: 1))
-        XCTAssertEqual(Set(trip.tags), ["b", "c"])
+        XCTAssertEqual(Set(trip.tags), ["x", "y", "z"])
         assertConsistent()
     }
 

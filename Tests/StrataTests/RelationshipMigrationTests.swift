@@ -526,13 +526,17 @@ final class RelationshipMigrationTests: StrataTestCase {
                 pets.append(stray!)
                 pets.move(from: 0, to: 3)
                 migration.delete(pets[0])            // Fido: left out of the list when it is written
-                new!["tags"] = ["replaced"]          // the tags handed out before are not written back
-                tags.append("lost")
+                new!["tags"] = ["replaced"]          // the tags handed out before now hold it
+                XCTAssertEqual(Array(tags), ["replaced"], "a handle sees the whole property assigned")
+                tags.append("kept")
+                new!["pets"] = [pets[1], pets[2]]    // Rex and Stray (pets[0] is Fido, deleted)
+                XCTAssertEqual(pets.map { $0["name"] as! String }, ["Rex", "Stray"])
+                pets.append(pets[0])
             }
         })
         let jane = person(realm, "Jane"), joe = person(realm, "Joe")
         XCTAssertEqual(jane.pets.map(\.name), ["Rex", "Stray", "Rex"])
-        XCTAssertEqual(Array(jane.tags), ["replaced"])
+        XCTAssertEqual(Array(jane.tags), ["replaced", "kept"])
         XCTAssertEqual(joe.pets.map(\.name), ["Spot"], "an unchanged list stays as it was")
         XCTAssertEqual(Array(joe.tags), ["seen"])
         XCTAssertEqual(realm.objects(RmDog1.self).filter("name == 'Fido'").count, 0)

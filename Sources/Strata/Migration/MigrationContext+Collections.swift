@@ -19,13 +19,28 @@ extension MigrationContext {
     func collection(_ object: DynamicObject, _ property: PropertySchema, in table: Table) throws -> AnyObject {
         let id = CollectionKey(className: object.dynamicClassName, key: object.dynamicKey, property: property.name)
         if !object.isOldObject, let collection = handedOut[id] { return collection }
+        let collection = try read(object, property, in: table, into: nil)
+        if !object.isOldObject { handedOut[id] = collection }
+        return collection
+    }
+
+    /// After the block assigned the whole of `object`'s collection `property`: the collection
+    /// handed out for it before, if any, now holds what is stored, so that the block's handles
+    /// to it see the new elements (and it has nothing to write back).
+    func refill(_ object: DynamicObject, _ property: PropertySchema, in table: Table) throws {
+        let id = CollectionKey(className: object.dynamicClassName, key: object.dynamicKey, property: property.name)
+        guard let collection = handedOut[id] else { return }
+        _ = try read(object, property, in: table, into: collection)
+    }
+
+    /// The stored elements of `object`'s collection `property`, in `existing` (emptied first)
+    /// or in a new collection.
+    private func read(_ object: DynamicObject, _ property: PropertySchema, in table: Table, into existing: AnyObject?) throws -> AnyObject {
         let values = try txn.lists.values(table, property, owner: object.dynamicKey)
         let builder = CollectionBuilder(property: property,
                                         elements: values.map { element($0, property, old: object.isOldObject) },
                                         keys: property.isMap ? try txn.lists.mapKeys(table, property, owner: object.dynamicKey) : [])
-        let collection = builder.build()
-        if !object.isOldObject { handedOut[id] = collection }
-        return collection
+        return builder.build(into: existing)
     }
 
     /// A stored element as the collection's element type reads it: an object (of a link or
@@ -105,42 +120,47 @@ private struct CollectionBuilder {
     /// A map's keys, in the order of `elements`.
     let keys: [String]
 
-    func build() -> AnyObject {
+    /// The collection, made new or, given `existing` (one this builder's property made
+    /// before), that one emptied and filled again.
+    func build(into existing: AnyObject? = nil) -> AnyObject {
         switch property.type {
-        case .link: property.isMap ? make(DynamicObject?.self) : make(DynamicObject.self)
-        case .mixed: make(AnyRealmValue.self)
-        case .bool: either(Bool.self)
-        case .int: either(Int.self)
-        case .float: either(Float.self)
-        case .double: either(Double.self)
-        case .string: either(String.self)
-        case .data: either(Data.self)
-        case .date: either(Date.self)
-        case .uuid: either(UUID.self)
-        case .objectId: either(ObjectId.self)
-        case .decimal128: either(Decimal128.self)
+        case .link: property.isMap ? make(DynamicObject?.self, existing) : make(DynamicObject.self, existing)
+        case .mixed: make(AnyRealmValue.self, existing)
+        case .bool: either(Bool.self, existing)
+        case .int: either(Int.self, existing)
+        case .float: either(Float.self, existing)
+        case .double: either(Double.self, existing)
+        case .string: either(String.self, existing)
+        case .data: either(Data.self, existing)
+        case .date: either(Date.self, existing)
+        case .uuid: either(UUID.self, existing)
+        case .objectId: either(ObjectId.self, existing)
+        case .decimal128: either(Decimal128.self, existing)
         }
     }
 
     /// The collection of `T`, or of `T?` for an optional property.
     private func either<T: RealmCollectionValue & _Persistable & _PersistableInsideOptional & _RealmCollectionValueInsideOptional>(
-        _: T.Type) -> AnyObject {
-        property.isOptional ? make(T?.self) : make(T.self)
+        _: T.Type, _ existing: AnyObject?) -> AnyObject {
+        property.isOptional ? make(T?.self, existing) : make(T.self, existing)
     }
 
-    private func make<T: RealmCollectionValue & _Persistable>(_: T.Type) -> AnyObject {
+    private func make<T: RealmCollectionValue & _Persistable>(_: T.Type, _ existing: AnyObject?) -> AnyObject {
         let values = elements.map { T._strataFrom($0) }
         if property.isMap {
-            let map = Map<String, T>()
+            let map = existing as? Map<String, T> ?? Map<String, T>()
+            map.removeAll()
             for (key, value) in zip(keys, values) { map[key] = value }
             return map
         }
         if property.isSet {
-            let set = MutableSet<T>()
+            let set = existing as? MutableSet<T> ?? MutableSet<T>()
+            set.removeAll()
             set.insert(objectsIn: values)
             return set
         }
-        let list = List<T>()
+        let list = existing as? List<T> ?? List<T>()
+        list.removeAll()
         list.append(objectsIn: values)
         return list
     }

@@ -354,9 +354,9 @@ final class MigrationContext {
             }
             guard let table = try txn.table(schema.name) else { return }
             if property.isList {
-                // A collection handed out before is replaced, not written back.
-                handedOut[CollectionKey(className: schema.name, key: object.dynamicKey, property: property.name)] = nil
                 try setList(table, property, owner: object.dynamicKey, value)
+                // A collection handed out before holds the new elements from now on.
+                try refill(object, property, in: table)
                 touched.insert(schema.name)
                 return
             }
