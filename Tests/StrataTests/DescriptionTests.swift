@@ -24,6 +24,9 @@ final class DescriptionTests: StrataTestCase {
         XCTAssertTrue(realm.objects(Sailor.self).description.hasPrefix("Results<Sailor> <0x"))
         XCTAssertTrue(DynOwner().petsByName.description.hasPrefix("Map<string, DynPet> <0x"), DynOwner().petsByName.description)
         XCTAssertTrue(DynOwner().scores.description.hasPrefix("Map<string, int> <0x"))
+        let scores = DynOwner().scores
+        scores["a"] = 1
+        XCTAssertTrue(scores.description.hasSuffix("(\n[a]: 1\n)"), "a map's entries are not indented, as RealmSwift prints them: \(scores.description)")
         XCTAssertTrue(ship.description.contains("\troster = List<Sailor> <0x"), "a collection property prints its elements, nested")
         let sailor = try XCTUnwrap(realm.object(ofType: Sailor.self, forPrimaryKey: 2))
         try realm.write { sailor.ship = ship }

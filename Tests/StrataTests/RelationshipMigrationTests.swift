@@ -132,6 +132,12 @@ final class RmLog: @unchecked Sendable {
     var lists: [String: [DynamicObject]] = [:]
 }
 
+/// A class a migration adds, whose to-one link defaults to a new object.
+final class RmKennel: Object {
+    @Persisted var name = "kennel"
+    @Persisted var watchdog: RmDog1? = RmDog1(value: ["name": "Watchdog"])
+}
+
 final class RelationshipMigrationTests: StrataTestCase {
     func config(_ version: UInt64, _ types: [ObjectBase.Type], block: MigrationBlock? = nil) -> Realm.Configuration {
         Realm.Configuration(fileURL: fileURL(), schemaVersion: version, migrationBlock: block, objectTypes: types)
@@ -560,6 +566,27 @@ final class RelationshipMigrationTests: StrataTestCase {
         XCTAssertEqual(Array(person(realm, "Finder").tags), ["new"])
         XCTAssertEqual(person(realm, "Joe").pets.map(\.name), ["Pup"])
         XCTAssertEqual(realm.objects(RmDog1.self).count, 5)
+        assertConsistent()
+    }
+
+    /// As RealmSwift: `migration.create` gives a link the model's default object (a new one),
+    /// and migration objects print as objects do, links and collections nested.
+    func testCreateInTheBlockGivesALinkItsDefaultObjectAndObjectsPrintAsObjectsDo() throws {
+        try seedV1()
+        let printed = RmLog()
+        let realm = try Realm(configuration: config(2, Self.v1Types + [RmKennel.self]) { migration, _ in
+            printed.lines.append(migration.create("RmKennel").description)
+            migration.enumerateObjects(ofType: "RmPerson") { _, new in
+                if new!["name"] as! String == "Joe" { printed.lines.append(new!.description) }
+            }
+        })
+        XCTAssertEqual(realm.objects(RmKennel.self).first?.watchdog?.name, "Watchdog")
+        XCTAssertEqual(realm.objects(RmDog1.self).count, 5)
+        let (kennel, joe) = (printed.lines[0], printed.lines[1])
+        XCTAssertEqual(kennel, "RmKennel {\n\tname = kennel;\n\twatchdog = RmDog {\n\t\tname = Watchdog;\n\t\townerName = ;\n\t\towner = (null);\n\t};\n}")
+        XCTAssertTrue(joe.hasPrefix("RmPerson {\n\tname = Joe;\n\tpets = List<RmDog> <0x"), joe)
+        XCTAssertTrue(joe.contains("(\n\t\t[0] RmDog {\n\t\t\tname = Spot;\n\t\t\townerName = Joe;\n\t\t\towner = RmPerson {"), joe)
+        XCTAssertTrue(joe.contains("\ttags = List<string> <0x"), joe)
         assertConsistent()
     }
 

@@ -96,6 +96,16 @@ enum DynamicValues {
         return v
     }
 
+    /// The object a fresh model instance holds in its to-one link `p` (`var owner: Person? =
+    /// Person()`), if any.
+    static func defaultLinkedObject(_ p: PropertySchema, model: Object?) -> Object? {
+        guard p.type == .link, !p.isList, let model else { return nil }
+        let info = ModelClass.forType(type(of: model))
+        let name = info.propertyName(ofStored: p.name)
+        guard info.index(of: name) != nil else { return nil }
+        return unwrapped(model[name]) as? Object
+    }
+
     /// A fresh instance of the model class the program declares as `className`, if any.
     static func modelInstance(_ className: String) -> Object? {
         ModelClass.declared.first { $0.name == className }.flatMap { ($0.type as? Object.Type)?.init() }

@@ -400,6 +400,9 @@ final class MigrationContext {
                 if let given { lists.append((p, given)) }
             } else if let given {
                 values[p.id] = try storedValue(given, p, className: typeName)
+            } else if let linked = DynamicValues.defaultLinkedObject(p, model: model) {
+                // A link the model's initialiser fills gets a new object, as RealmSwift makes one.
+                values[p.id] = try storedValue(linked, p, className: typeName)
             } else {
                 values[p.id] = DynamicValues.initialValue(p, of: schema, model: model)
             }

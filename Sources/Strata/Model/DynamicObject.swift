@@ -65,28 +65,42 @@ public final class DynamicObject: Object {
     /// Sets the property named `key` (`self[key] = value`).
     public override func setValue(_ value: Any?, forUndefinedKey key: String) { self[key] = value }
 
-    /// "Person { name = Ann; age = 3; }" with the properties of its schema (for a migration
-    /// object, the old or new one).
+    /// "Person {\n\tname = Ann;\n\tdogs = List<Dog> <0x…> (\n\t\t[0] Dog {…}\n\t);\n}", as
+    /// RealmSwift prints objects (`Object.description`), with the properties of the object's
+    /// stored schema (for a migration object, the old or new one): linked objects and
+    /// collections nested five levels deep, nil as `(null)`.
     public override var description: String {
-        guard let schema = migrationContext.map({ $0.schema(of: self) }) ?? binding?.querySchema else { return "DynamicObject {}" }
-        let body = schema.properties.map { p -> String in
-            let value = self[p.name]
-            // Links are shown by class and key, so that cycles print finitely.
-            let shown: String = switch value {
-            case let o as DynamicObject: o.reference
-            case let list as [DynamicObject]: "[" + list.map(\.reference).joined(separator: ", ") + "]"
-            case let list as List<DynamicObject>: "[" + list.map(\.reference).joined(separator: ", ") + "]"
-            case let set as MutableSet<DynamicObject>: "[" + set.map(\.reference).joined(separator: ", ") + "]"
-            default: value.map { "\($0)" } ?? "nil"
+        guard let schema = storedSchema else { return "DynamicObject {}" }
+        return CollectionDescription.nested {
+            let body = schema.properties.map { p in
+                "\t\(p.name) = \(describe(p, of: schema).replacingOccurrences(of: "\n", with: "\n\t"));"
             }
-            return "\t\(p.name) = \(shown);"
+            return "\(schema.name) {\n\(body.joined(separator: "\n"))\n}"
         }
-        return "\(schema.name) {\n\(body.joined(separator: "\n"))\n}"
     }
 
-    /// "Person(3)": the object's class and key.
-    private var reference: String {
-        migrationContext == nil ? "\(binding?.info.name ?? "DynamicObject")(\(objectKey))" : "\(dynamicClassName)(\(dynamicKey))"
+    /// Property `p`'s value as RealmSwift prints it; a collection of objects under its stored
+    /// class's name (`List<Dog>`), as a model object's would be.
+    private func describe(_ p: PropertySchema, of schema: ClassSchema) -> String {
+        let value = self[p.name]
+        let target = p.linkTarget ?? ""
+        switch value {
+        case let list as List<DynamicObject>:
+            return CollectionDescription.render("List", target, address: list, count: list.count,
+                                                elements: list.enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
+        case let set as MutableSet<DynamicObject>:
+            return CollectionDescription.render("MutableSet", target, address: set, count: set.count,
+                                                elements: set.enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
+        case let map as Map<String, DynamicObject?>:
+            return CollectionDescription.render("Map", "string, " + target, address: map, count: map.count,
+                                                elements: map.keys.lazy.map { (label: "[\($0)]:", value: map[$0] as Any) }, indentsLabels: false)
+        default:
+            break
+        }
+        guard let value = DynamicValues.unwrapped(value), !(value is NSNull) else { return "(null)" }
+        if let object = value as? ObjectBase { return object.description }
+        guard !p.isList, let stored = try? DynamicValues.storedValue(value, p, className: schema.name) else { return "\(value)" }
+        return Object.describeProperty(stored)
     }
 
     /// The stored schema of the object's class: the migration's old or new one for a

@@ -54,7 +54,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// RealmSwift prints maps.
     public var description: String {
         CollectionDescription.render("Map", "string, " + CollectionDescription.typeName(Value.self), address: self, count: count,
-                                     elements: keys.lazy.map { (label: "[\($0)]:", value: self[$0] as Any) })
+                                     elements: keys.lazy.map { (label: "[\($0)]:", value: self[$0] as Any) }, indentsLabels: false)
     }
 
     /// The Realm managing the map; nil when it is unmanaged.

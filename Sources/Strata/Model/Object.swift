@@ -48,11 +48,14 @@ open class Object: ObjectBase {
         CollectionDescription.nested { propertyLines() }
     }
 
-    /// A property's value as RealmSwift prints it: a bool as 0 or 1, a string whole, data as
-    /// its bytes in hex, four to a group (`<61626364 65>`).
-    private static func describeProperty(_ value: StrataStorage.Value) -> String {
+    /// A property's value as RealmSwift prints it: a bool as 0 or 1, a number as `NSNumber`
+    /// prints it (`1`, not `1.0`), a string whole, data as its bytes in hex, four to a group
+    /// (`<61626364 65>`).
+    static func describeProperty(_ value: StrataStorage.Value) -> String {
         switch value {
         case .bool(let b): return b ? "1" : "0"
+        case .float(let f): return NSNumber(value: f).description
+        case .double(let d): return NSNumber(value: d).description
         case .string(let s): return s
         case .data(let d):
             let hex = d.enumerated().map { i, byte in (i > 0 && i % 4 == 0 ? " " : "") + String(format: "%02x", byte) }

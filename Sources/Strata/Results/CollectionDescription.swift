@@ -18,14 +18,15 @@ enum CollectionDescription {
         return $remainingDepth.withValue(remaining - 1, operation: body)
     }
 
-    /// `kind<typeName> <0x…> (` then a `[index] element` (or `[key]: element`) line per
-    /// element, then `)`.
+    /// `kind<typeName> <0x…> (` then a `\t[index] element` line per element (a map's
+    /// `[key]: element`, not indented, as RealmSwift prints maps; an element's own lines are
+    /// indented either way), then `)`.
     static func render(_ kind: String, _ typeName: String, address: AnyObject?,
-                       count: Int, elements: some Sequence<(label: String, value: Any)>) -> String {
+                       count: Int, elements: some Sequence<(label: String, value: Any)>, indentsLabels: Bool = true) -> String {
         nested {
             var lines: [String] = []
             for (label, value) in elements.prefix(shownElements) {
-                lines.append("\t\(label) " + describe(value).replacingOccurrences(of: "\n", with: "\n\t"))
+                lines.append((indentsLabels ? "\t" : "") + "\(label) " + describe(value).replacingOccurrences(of: "\n", with: "\n\t"))
             }
             if count > shownElements { lines.append("\t... \(count - shownElements) objects skipped.") }
             let pointer = address.map { String(UInt(bitPattern: ObjectIdentifier($0).hashValue), radix: 16) } ?? "0"
@@ -44,11 +45,15 @@ enum CollectionDescription {
         return info.linkTarget?.className() ?? info.type.description
     }
 
-    /// An element as printed: an object by its description, nil as `(null)`.
+    /// An element as printed: an object by its description, nil as `(null)`, a bool as 0 or
+    /// 1 and a number as `NSNumber` prints it (`1`, not `1.0`), as RealmSwift prints them.
     static func describe(_ value: Any) -> String {
         switch ValueConversion.flatten(value) {
         case nil: "(null)"
         case let object as ObjectBase: object.description
+        case let b as Bool: b ? "1" : "0"
+        case let d as Double: NSNumber(value: d).description
+        case let f as Float: NSNumber(value: f).description
         case let x?: "\(x)"
         }
     }
