@@ -46,6 +46,14 @@ final class DescriptionTests: StrataTestCase {
         XCTAssertTrue(stored.description.contains("\n\tbool = 1;\n"), stored.description)
         XCTAssertTrue(stored.description.contains("\n\tdata = <01>;"), stored.description)
         XCTAssertTrue(MixedSettingV0().description.hasPrefix("MixedSettingV0 {"), "the Swift class's name, not its stored name")
+        // Numbers as Apple's NSNumber prints them, where RealmSwift's descriptions come from.
+        let numbers = AllTypes(value: ["float": Float(1.23), "double": 10.0, "optDouble": 1.0 / 3.0]).description
+        XCTAssertTrue(numbers.contains("\n\tfloat = 1.23;"), numbers)
+        XCTAssertTrue(numbers.contains("\n\tdouble = 10;"), numbers)
+        XCTAssertTrue(numbers.contains("\n\toptDouble = 0.3333333333333333;"), numbers)
+        let doubles = List<Double>()
+        doubles.append(objectsIn: [1, 2.5])
+        XCTAssertTrue(doubles.description.hasSuffix("(\n\t[0] 1,\n\t[1] 2.5\n)"), doubles.description)
     }
 
     func testNestingStopsFiveLevelsDownAsInRealmSwift() {

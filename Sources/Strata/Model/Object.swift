@@ -54,8 +54,8 @@ open class Object: ObjectBase {
     static func describeProperty(_ value: StrataStorage.Value) -> String {
         switch value {
         case .bool(let b): return b ? "1" : "0"
-        case .float(let f): return NSNumber(value: f).description
-        case .double(let d): return NSNumber(value: d).description
+        case .float(let f): return CollectionDescription.number(f)
+        case .double(let d): return CollectionDescription.number(d)
         case .string(let s): return s
         case .data(let d):
             let hex = d.enumerated().map { i, byte in (i > 0 && i % 4 == 0 ? " " : "") + String(format: "%02x", byte) }

@@ -52,9 +52,16 @@ enum CollectionDescription {
         case nil: "(null)"
         case let object as ObjectBase: object.description
         case let b as Bool: b ? "1" : "0"
-        case let d as Double: NSNumber(value: d).description
-        case let f as Float: NSNumber(value: f).description
+        case let d as Double: number(d)
+        case let f as Float: number(f)
         case let x?: "\(x)"
         }
     }
+
+    /// A double as `NSNumber` prints it on Apple's platforms, where RealmSwift's descriptions
+    /// come from: 16 significant digits, no trailing zeros (`1`, `12.3`, `1e+300`).
+    static func number(_ value: Double) -> String { String(format: "%.16g", value) }
+
+    /// A float as `NSNumber` prints it: 7 significant digits (`1`, `1.23`).
+    static func number(_ value: Float) -> String { String(format: "%.7g", Double(value)) }
 }
