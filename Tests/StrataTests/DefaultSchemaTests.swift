@@ -70,6 +70,8 @@ final class DefaultSchemaTests: StrataTestCase {
         let explicit = try Realm(configuration: Realm.Configuration(fileURL: fileURL("explicit.strata"), objectTypes: [IgnoredModel.self]))
         try explicit.write { explicit.add(IgnoredModel()) }
         XCTAssertEqual(explicit.objects(IgnoredModel.self).count, 1, "an ignored class is stored when a configuration names it")
+        let later = try Set(openDefault("later.strata").schema.objectSchema.map(\.className))
+        XCTAssertFalse(later.contains("IgnoredModel"), "used through objectTypes, an ignored class still stays out of the default schema")
     }
 
     func testANameTwoClassesDeclareWaitsForTheCodeToChooseOne() throws {

@@ -187,6 +187,11 @@ final class ModelClass: @unchecked Sendable {
         return registry.order
     }
 
+    /// The classes of a configuration without `objectTypes` (RealmSwift's default schema):
+    /// `declared`, but for those whose `_realmIgnoreClass()` is true, which are stored only
+    /// where a configuration names them.
+    static var defaultSchema: [ModelClass] { declared.filter { !$0.type._realmIgnoreClass() } }
+
     /// Whether the classes of `group` (one schema name) declare the same stored class.
     private static func storeAlike(_ group: [ObjectBase.Type]) -> Bool {
         let schemas = group.map { try? ModelClass($0).schema }

@@ -33,7 +33,7 @@ extension RealmCore {
 
     /// The classes a configuration names, or every model class the program declares.
     static func configuredClasses(_ configuration: Realm.Configuration) throws -> [ModelClass] {
-        try (configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.declared)
+        try (configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.defaultSchema)
             .filter { $0.type != DynamicObject.self }
     }
 

@@ -76,7 +76,7 @@ final class RealmCore {
         file = try Self.openFile(configuration, path: path)
         file.maximumActiveVersions = configuration.maximumNumberOfActiveVersions.map { Int(clamping: $0) }
         token.core = self
-        try prepareSchema(ModelClass.withLinkTargets(configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.declared))
+        try prepareSchema(ModelClass.withLinkTargets(configuration.objectTypes.map { try $0.map(ModelClass.of) } ?? ModelClass.defaultSchema))
         try storeOldValuesSetting()
         let waker = CommitWaker(self)
         file.addCommitListener(waker)
