@@ -34,6 +34,19 @@ final class IndexRangeTests: StorageFileTestCase {
         }.sorted()
     }
 
+    func testIntegerCountCountsTheIntegersBetweenIntegerBounds() {
+        XCTAssertEqual(IndexRange(lower: .int(5), upper: .int(9)).integerCount, 5)
+        XCTAssertEqual(IndexRange(lower: .int(5), lowerInclusive: false, upper: .int(9), upperInclusive: false).integerCount, 3)
+        XCTAssertEqual(IndexRange(lower: .int(5), lowerInclusive: false, upper: .int(5)).integerCount, 0)
+        XCTAssertEqual(IndexRange(lower: .int(9), upper: .int(5)).integerCount, 0)
+        XCTAssertEqual(IndexRange(lower: .int(.max), lowerInclusive: false, upper: .int(.max)).integerCount, 0)
+        XCTAssertEqual(IndexRange(lower: .int(.min), upper: .int(.min), upperInclusive: false).integerCount, 0)
+        XCTAssertEqual(IndexRange(lower: .int(-1), upper: .int(.max - 1)).integerCount, nil, "more than Int.max")
+        XCTAssertEqual(IndexRange(lower: .int(0), upper: .int(.max - 1)).integerCount, Int.max)
+        XCTAssertNil(IndexRange(lower: .int(0), upper: nil).integerCount)
+        XCTAssertNil(IndexRange(lower: .double(0), upper: .double(3)).integerCount)
+    }
+
     func testDoubleRangesReturnExactlyTheOrderedValuesInside() throws {
         try withSamples { txn, table, value in
             let d = sample.properties[0]

@@ -70,6 +70,12 @@ package enum QueryExecution {
                 if try txn.rows.forEach(table, primaryKeyIn: range, rows: .call, { key, row in try matching(key, row); return true }) { return }
             case (.range(let property, let range), .keptRows) where property.isPrimaryKey:
                 var keys: [ObjectKey] = [], stored: [UnsafeRawBufferPointer] = []
+                // A range of integer keys holds at most as many objects as integers: room for
+                // them at once, not grown by doubling.
+                if let most = range.integerCount {
+                    keys.reserveCapacity(Swift.min(most, 1 << 16))
+                    stored.reserveCapacity(Swift.min(most, KeptRows.limit + 1))
+                }
                 if try txn.rows.forEachStored(table, primaryKeyIn: range, { key, bytes in
                     keys.append(key)
                     if stored.count <= KeptRows.limit { stored.append(bytes) }

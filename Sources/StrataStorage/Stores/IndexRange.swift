@@ -20,6 +20,23 @@ package struct IndexRange: Equatable, Sendable, CustomStringConvertible {
         self.upperInclusive = upperInclusive
     }
 
+    /// How many integers the range holds, when both bounds are integers (nil otherwise, or
+    /// when there are more than `Int.max`).
+    package var integerCount: Int? {
+        guard case .int(var first)? = lower, case .int(var last)? = upper else { return nil }
+        if !lowerInclusive {
+            guard first < .max else { return 0 }
+            first += 1
+        }
+        if !upperInclusive {
+            guard last > .min else { return 0 }
+            last -= 1
+        }
+        guard first <= last else { return 0 }
+        let (span, overflow) = last.subtractingReportingOverflow(first)
+        return overflow || span == .max ? nil : Int(span) + 1
+    }
+
     /// Interval notation: `[3, 10)`, `(-inf, 'm']`; dates as ISO 8601.
     package var description: String {
         (lower.map { (lowerInclusive ? "[" : "(") + rangeText($0) } ?? "(-inf") + ", "
