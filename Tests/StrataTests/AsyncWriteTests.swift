@@ -209,11 +209,23 @@ final class AsyncWriteTests: StrataTestCase {
             realm.cancelWrite()
             try! realm.write { realm.add(AsyncItem(value: ["id": 6])) }
         }
-        spin { completed.count == 2 }
+        // Committed, then written again and thrown: the committed part is kept and its
+        // completion hears the commit; the block's own completion hears the error.
+        var errors: [Int: Error?] = [:]
+        realm.writeAsync({
+            realm.add(AsyncItem(value: ["id": 7]))
+            realm.commitAsyncWrite { errors[7] = $0 }
+            realm.beginWrite()
+            realm.add(AsyncItem(value: ["id": 8]))
+            throw BlockFailure()
+        }, onComplete: { errors[8] = $0 })
+        spin { completed.count == 2 && errors.count == 2 }
         XCTAssertEqual(completed, [2, 3])
-        XCTAssertEqual(ids(realm), [2, 3, 6])
+        XCTAssertNil(errors[7]!)
+        XCTAssertEqual(errors[8]! as? BlockFailure, BlockFailure())
+        XCTAssertEqual(ids(realm), [2, 3, 6, 7])
         let entry = try XCTUnwrap(realm.history(since: nil, limit: nil).first, "newest first")
-        XCTAssertEqual(entry["AsyncItem"]?.inserted.map(\.description), ["2", "3", "6"], "the change set holds only the kept parts")
+        XCTAssertEqual(entry["AsyncItem"]?.inserted.map(\.description), ["2", "3", "6", "7"], "the change set holds only the kept parts")
     }
 
     func testCommitAsyncWriteAfterBeginWriteCommitsAndCallsLater() throws {

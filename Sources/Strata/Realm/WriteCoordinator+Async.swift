@@ -68,7 +68,7 @@ extension WriteCoordinator {
             } catch is AsyncBlockDiscarded {
                 core.dropBindings()  // tables first created by the discarded block are gone
                 // A block that committed a part, then wrote again, keeps that part.
-                guard running!.keptPart else { continue }
+                guard running!.keptCompletions != nil else { continue }
             } catch {
                 core.dropBindings()
                 failure = error
@@ -76,8 +76,10 @@ extension WriteCoordinator {
             var given = running!.completions
             if let description = running!.description { txn.commitDescription = description }
             if entry.commitsOnReturn, let call = entry.onComplete { given.append((entry.id, call)) }
-            for (id, call) in given {
-                completions.append(.init(id: id, call: call, error: failure, awaitsCommit: failure == nil))
+            let kept = running!.keptCompletions ?? 0
+            for (i, (id, call)) in given.enumerated() {
+                let error = i < kept ? nil : failure
+                completions.append(.init(id: id, call: call, error: error, awaitsCommit: error == nil))
             }
         }
         running = nil
@@ -108,7 +110,7 @@ extension WriteCoordinator {
         guard let outcome = running?.outcome, outcome != .open else { preconditionFailure("The Realm is already in a write transaction") }
         let txn = try core.transaction()
         try translatingErrors(path: core.path) { try txn.restartAtomically(keeping: outcome == .committed) }
-        if outcome == .committed { running!.keptPart = true } else { core.dropBindings() }
+        if outcome == .committed { running!.keptCompletions = running!.completions.count } else { core.dropBindings() }
         running!.outcome = .open
         isInWriteTransaction = true
     }

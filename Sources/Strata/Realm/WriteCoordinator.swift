@@ -33,9 +33,10 @@ final class WriteCoordinator {
     /// The block running now inside a group.
     struct Running {
         var outcome = Outcome.open
-        /// Whether the block committed a part of its writes, then began writing again: that
-        /// part joins the group whatever becomes of the rest.
-        var keptPart = false
+        /// When the block committed a part of its writes and then began writing again: how
+        /// many of `completions` that part (or those parts) gave. The part joins the group
+        /// whatever becomes of the rest, and its completions hear only the group's commit.
+        var keptCompletions: Int?
         /// Completions given by `commitAsyncWrite` inside the block.
         var completions: [(AsyncTransactionId, (Swift.Error?) -> Void)] = []
         var description: String?
