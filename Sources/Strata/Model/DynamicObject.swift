@@ -84,13 +84,13 @@ public final class DynamicObject: Object {
     private func describe(_ p: PropertySchema, of schema: ClassSchema) -> String {
         let value = self[p.name]
         let target = p.linkTarget ?? ""
+        func objects<C: RealmCollection>(_ kind: String, _ collection: C) -> String where C.Element == DynamicObject {
+            CollectionDescription.render(kind, target, address: collection as AnyObject, count: collection.count,
+                                         elements: collection.enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
+        }
         switch value {
-        case let list as List<DynamicObject>:
-            return CollectionDescription.render("List", target, address: list, count: list.count,
-                                                elements: list.enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
-        case let set as MutableSet<DynamicObject>:
-            return CollectionDescription.render("MutableSet", target, address: set, count: set.count,
-                                                elements: set.enumerated().lazy.map { (label: "[\($0.offset)]", value: $0.element as Any) })
+        case let list as List<DynamicObject>: return objects("List", list)
+        case let set as MutableSet<DynamicObject>: return objects("MutableSet", set)
         case let map as Map<String, DynamicObject?>:
             return CollectionDescription.render("Map", "string, " + target, address: map, count: map.count,
                                                 elements: map.keys.lazy.map { (label: "[\($0)]:", value: map[$0] as Any) }, indentsLabels: false)
