@@ -49,6 +49,27 @@ final class QueryTests: StrataTestCase {
         XCTAssertEqual(Array(young).map(\.name).prefix(3), ["name-10", "renamed", "name-20"])
     }
 
+    /// A class's first object is its lowest key, read fresh as writes delete and add objects;
+    /// a query's first is its first match, and an empty class or query has none.
+    func testFirstFollowsWritesAndQueries() throws {
+        let people = realm.objects(Person.self)
+        XCTAssertEqual(people.first?.id, 0)
+        try realm.write {
+            realm.delete(people.first!)
+            XCTAssertEqual(people.first?.id, 1)
+            XCTAssertEqual(people.first?.name, "name-1")
+            realm.delete(people.filter("id < 50"))
+            XCTAssertEqual(people.first?.id, 50)
+            XCTAssertEqual(people[0].id, 50)
+            XCTAssertEqual(people.filter("age == 3").first?.id, 53)
+            XCTAssertNil(people.filter("age > 100").first)
+        }
+        XCTAssertEqual(people.first?.id, 50)
+        try realm.write { realm.delete(people) }
+        XCTAssertNil(people.first)
+        XCTAssertNil(realm.objects(Person.self).first)
+    }
+
     func testNumberPlaceholdersTakeArgumentsAsPercentAtDoes() {
         let people = realm.objects(Person.self)
         XCTAssertEqual(people.filter("age == %d AND id < %lld", 3, 20).map(\.id), [3, 13])

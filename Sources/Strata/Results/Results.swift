@@ -19,10 +19,9 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         state = ResultsState(core: core, info: info, query: query, source: source, projection: Self.projection)
     }
 
-    /// Results over `state`'s source with `query` (sharing its projection).
-    private init(refining state: ResultsState, by query: CompiledQuery) {
-        self.state = ResultsState(core: state.core, info: state.info, query: query, source: state.source,
-                                  projection: state.projection)
+    /// Results of `state`, a refinement of another's.
+    private init(state: ResultsState) {
+        self.state = state
     }
 
     /// How an object is handed out: nil for results of objects or values, which hand out
@@ -36,7 +35,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
 
     /// The same source with `query` instead of this one's (for `filter`, `sorted`, `where`).
     func refined(by query: CompiledQuery) -> Results<Element> {
-        Results(refining: state, by: query)
+        Results(state: state.refined(by: query))
     }
 
     /// The Realm the results belong to.
@@ -64,9 +63,8 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             precondition(position >= 0 && position < values.count, "Index \(position) is out of bounds (must be less than \(values.count))")
             return state.valueElement(values[position])
         }
-        let keys = ordered(upTo: position + 1)
-        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
-        return element(of: core.object(ObjectBase.self, binding!, keys[position], row: state.keptRow(at: position)))
+        let at = located(position)
+        return element(of: core.object(ObjectBase.self, at.binding, at.key, row: at.row))
     }
 
     public func makeIterator() -> RLMIterator<Element> {
@@ -77,7 +75,11 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     }
 
     /// The first object, or nil.
-    public var first: Element? { isEmpty ? nil : self[0] }
+    public var first: Element? {
+        core.confinement.check()
+        if state.holdsValues { return isEmpty ? nil : self[0] }
+        return state.object(at: 0).map { element(of: core.object(ObjectBase.self, $0.binding, $0.key, row: $0.row)) }
+    }
     /// The last object, or nil.
     public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
 
@@ -104,9 +106,6 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
 
     /// The matching object keys, in result order (cached per snapshot and write count).
     var keys: [ObjectKey] { state.ordered(upTo: .max) }
-
-    /// The matching keys, of which at least the first `prefix` are in result order.
-    func ordered(upTo prefix: Int) -> [ObjectKey] { state.ordered(upTo: prefix) }
 
     /// A cursor over the whole table, when the results are a whole class read outside a
     /// write (a read snapshot keeps the cursor's rows valid).
@@ -144,9 +143,16 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     @usableFromInline
     func element(at position: Int, from accessors: inout AccessorRecycler) -> Element {
         core.confinement.check()
-        let keys = ordered(upTo: position + 1)
-        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count))")
-        return element(of: accessors.accessor(core, binding!, keys[position], row: state.keptRow(at: position)))
+        let at = located(position)
+        return element(of: accessors.accessor(core, at.binding, at.key, row: at.row))
+    }
+
+    /// Where the object at `position` is; traps when `position` is out of bounds.
+    private func located(_ position: Int) -> ResultsPosition {
+        guard let at = state.object(at: position) else {
+            preconditionFailure("Index \(position) is out of bounds (must be less than \(count))")
+        }
+        return at
     }
 }
 

@@ -13,7 +13,7 @@ final class ResultsState {
     /// Where the objects come from before the query.
     let source: ResultsSource
     /// Held while the cache is read or filled, for results of a frozen Realm (any thread may
-    /// read them at once): by `count`, `binding` and `ordered(upTo:)`, each once.
+    /// read them at once): by `count`, `binding`, `ordered(upTo:)` and `object(at:)`, each once.
     private let lock = Mutex(())
     /// Whether the results are a frozen Realm's, so `lock` is taken.
     private let isShared: Bool
@@ -44,6 +44,17 @@ final class ResultsState {
         self.source = source
         isShared = core.isFrozen
         madeAtInvalidations = core.invalidations
+    }
+
+    /// Results over the same source with `query` instead of this one's, sharing the projection
+    /// and the binding already looked up.
+    func refined(by query: CompiledQuery) -> ResultsState {
+        let refined = ResultsState(core: core, info: info, query: query, source: source, projection: projection)
+        guarded {
+            refined.cachedBinding = cachedBinding
+            refined.bindingsGeneration = bindingsGeneration
+        }
+        return refined
     }
 
     /// Whether the Realm was invalidated since these results were made.
@@ -163,13 +174,27 @@ final class ResultsState {
         guarded { (orderedEvaluation(upTo: prefix), core.snapshot.stamp) }
     }
 
-    /// The row of the object at `position` when this snapshot's evaluation kept it (read by
-    /// the walk that found the match), so the accessor handed out for it looks up no row
-    /// again; nil otherwise.
-    func keptRow(at position: Int) -> RowView? {
+    /// The object at `position` in result order, with its row when this snapshot's evaluation
+    /// kept it (read by the walk that found the match, so the accessor handed out for it looks
+    /// up no row again); nil when `position` is out of bounds or the class has no table.
+    func object(at position: Int) -> ResultsPosition? {
         guarded {
-            guard evaluatedStamp == core.snapshot.stamp, let cached, let table = currentBinding()?.table else { return nil }
-            return core.reading { try cached.keptRow(at: position, of: table, core.transaction()) }
+            guard position >= 0, let binding = currentBinding() else { return nil }
+            if position == 0, isWholeTable, cached == nil || evaluatedStamp != core.snapshot.stamp {
+                // A class's first object is its table's first row: no key of the others is read.
+                return core.reading {
+                    var first: ResultsPosition?
+                    try core.transaction().rows.forEach(binding.table) { key, row in
+                        first = ResultsPosition(binding: binding, key: key, row: row)
+                        return false
+                    }
+                    return first
+                }
+            }
+            let evaluation = orderedEvaluation(upTo: position + 1)
+            guard position < evaluation.keys.count else { return nil }
+            let row = core.reading { try evaluation.keptRow(at: position, of: binding.table, core.transaction()) }
+            return ResultsPosition(binding: binding, key: evaluation.keys[position], row: row)
         }
     }
 
@@ -241,4 +266,12 @@ final class ResultsState {
             preconditionFailure("results of values are read by orderedValues(), never evaluated as a query")
         }
     }
+}
+
+/// Where the object at one position of results is: its class's binding, its key, and its row
+/// when the evaluation kept it.
+struct ResultsPosition {
+    let binding: TableBinding
+    let key: ObjectKey
+    let row: RowView?
 }
