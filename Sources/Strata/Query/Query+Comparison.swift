@@ -3,9 +3,12 @@ import StrataQuery
 import StrataStorage
 import StrataValues
 
-/// Marks the types that `<`, `<=`, `>`, `>=` apply to in type-safe queries: every integer
-/// width, `Float`, `Double`, `Date` and their optionals.
-public protocol _QueryNumeric {}
+/// Marks the types that `<`, `<=`, `>`, `>=` apply to in type-safe queries: numbers and
+/// dates (`_QueryNumeric`), strings and data (`_QueryBinary`), and their optionals.
+public protocol _QueryOrdered {}
+/// Marks the numeric types of type-safe queries: every integer width, `Float`, `Double`,
+/// `Date`, `Decimal128` and their optionals.
+public protocol _QueryNumeric: _QueryOrdered {}
 extension Int: _QueryNumeric {}
 extension Int8: _QueryNumeric {}
 extension Int16: _QueryNumeric {}
@@ -15,22 +18,25 @@ extension Float: _QueryNumeric {}
 extension Double: _QueryNumeric {}
 extension Date: _QueryNumeric {}
 extension Decimal128: _QueryNumeric {}
+extension Optional: _QueryOrdered where Wrapped: _Persistable, Wrapped.PersistedType: _QueryOrdered {}
 extension Optional: _QueryNumeric where Wrapped: _Persistable, Wrapped.PersistedType: _QueryNumeric {}
 
-extension Query where T: _HasPersistedType, T.PersistedType: _QueryNumeric {
-    /// `property > value` (false on nil and NaN).
+/// The order comparisons: numbers and dates by value (false on nil and NaN), strings and data
+/// by their bytes (nil before any value).
+extension Query where T: _HasPersistedType, T.PersistedType: _QueryOrdered {
+    /// `property > value`.
     public static func > (_ lhs: Query, _ rhs: T) -> Query<Bool> { lhs.compare(.greater, rhs) }
     /// `property > otherProperty`.
     public static func > (_ lhs: Query, _ rhs: Query) -> Query<Bool> { lhs.compare(.greater, to: rhs) }
-    /// `property >= value` (false on nil and NaN).
+    /// `property >= value`.
     public static func >= (_ lhs: Query, _ rhs: T) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs) }
     /// `property >= otherProperty`.
     public static func >= (_ lhs: Query, _ rhs: Query) -> Query<Bool> { lhs.compare(.greaterOrEqual, to: rhs) }
-    /// `property < value` (false on nil and NaN).
+    /// `property < value`.
     public static func < (_ lhs: Query, _ rhs: T) -> Query<Bool> { lhs.compare(.less, rhs) }
     /// `property < otherProperty`.
     public static func < (_ lhs: Query, _ rhs: Query) -> Query<Bool> { lhs.compare(.less, to: rhs) }
-    /// `property <= value` (false on nil and NaN).
+    /// `property <= value`.
     public static func <= (_ lhs: Query, _ rhs: T) -> Query<Bool> { lhs.compare(.lessOrEqual, rhs) }
     /// `property <= otherProperty`.
     public static func <= (_ lhs: Query, _ rhs: Query) -> Query<Bool> { lhs.compare(.lessOrEqual, to: rhs) }

@@ -18,8 +18,8 @@ public struct StringOptions: OptionSet, Sendable {
 }
 
 /// Marks the types the string operators apply to on raw bytes: `String`, `Data` and their
-/// optionals.
-public protocol _QueryBinary {}
+/// optionals (which order by their bytes).
+public protocol _QueryBinary: _QueryOrdered {}
 /// Marks the types `like` applies to: `String` and `String?`.
 public protocol _QueryString: _QueryBinary {}
 extension String: _QueryString {}
@@ -95,21 +95,4 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryBinary {
     public func notEquals<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
         compare(.notEqual, options: options.engineOptions, to: column)
     }
-
-    /// `property > value`, ordering strings and data by their bytes (null before any value).
-    public static func > (_ lhs: Query, _ rhs: T) -> Query<Bool> { lhs.compare(.greater, rhs) }
-    /// `property > otherProperty`.
-    public static func > (_ lhs: Query, _ rhs: Query) -> Query<Bool> { lhs.compare(.greater, to: rhs) }
-    /// `property >= value`.
-    public static func >= (_ lhs: Query, _ rhs: T) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs) }
-    /// `property >= otherProperty`.
-    public static func >= (_ lhs: Query, _ rhs: Query) -> Query<Bool> { lhs.compare(.greaterOrEqual, to: rhs) }
-    /// `property < value`.
-    public static func < (_ lhs: Query, _ rhs: T) -> Query<Bool> { lhs.compare(.less, rhs) }
-    /// `property < otherProperty`.
-    public static func < (_ lhs: Query, _ rhs: Query) -> Query<Bool> { lhs.compare(.less, to: rhs) }
-    /// `property <= value`.
-    public static func <= (_ lhs: Query, _ rhs: T) -> Query<Bool> { lhs.compare(.lessOrEqual, rhs) }
-    /// `property <= otherProperty`.
-    public static func <= (_ lhs: Query, _ rhs: Query) -> Query<Bool> { lhs.compare(.lessOrEqual, to: rhs) }
 }
