@@ -15,8 +15,9 @@ struct ModelProperty {
     let linkTarget: ObjectBase.Type?
     /// For a list, how to make its managed collection.
     let listAccess: ListAccess.Type?
-    /// Reads the unmanaged value of the field at its address (`PersistedField.valueReader`).
-    let read: (UnsafeMutableRawPointer) -> _StrataValue
+    /// Reads the unmanaged value of the field at its address (`PersistedField.reader`; see
+    /// `ModelClass.unmanagedValue`).
+    let reader: FieldReader
 }
 
 /// One `LinkingObjects` property of a model class: where its field is and what it inverts.
@@ -58,6 +59,16 @@ final class ModelClass: @unchecked Sendable {
     let type: ObjectBase.Type
     let name: String
     let properties: [ModelProperty]
+
+    /// The unmanaged value of property `index` of the object at `base`. The property's members
+    /// are read in place (copying a whole `ModelProperty` would retain its strings) and its
+    /// reader is borrowed, since this class holds it (no reference is counted per read).
+    @inline(__always)
+    func unmanagedValue(_ index: Int, of base: UnsafeMutableRawPointer) -> _StrataValue {
+        Unmanaged.passUnretained(properties[index].reader)._withUnsafeGuaranteedRef {
+            $0.value(at: base + properties[index].offset)
+        }
+    }
     /// The `LinkingObjects` properties, after the stored ones in declaration-index space.
     let linkingObjects: [ModelInverse]
     /// The schema the code declares, property ids = declaration indexes.
@@ -286,7 +297,7 @@ final class ModelClass: @unchecked Sendable {
                                         isSet: info.isSet, isMap: info.isMap)
             properties.append(ModelProperty(name: propertyName, offset: offset, field: field, schema: schema,
                                            linkTarget: info.linkTarget, listAccess: field.valueType as? ListAccess.Type,
-                                           read: field.valueReader))
+                                           reader: field.reader))
         }
         let className = name
         try legacy.check(className, declared: declared, properties)

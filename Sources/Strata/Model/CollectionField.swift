@@ -17,7 +17,7 @@ extension CollectionField {
     static var managedIndexIsFirst: Bool { false }
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions { [] }
     static func value(at field: UnsafeMutableRawPointer) -> _StrataValue { collection(at: field)._strataValue }
-    static var valueReader: (UnsafeMutableRawPointer) -> _StrataValue { value(at:) }
+    static var reader: FieldReader { FieldReader(Self.self) }
     static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer) { collection(at: field).replaceContents(with: value) }
     static func box(_ value: _StrataValue) -> Any { _strataFrom(value) }
     static func instance(at field: UnsafeMutableRawPointer) -> Any { collection(at: field) }

@@ -139,9 +139,9 @@ protocol PersistedField {
     static var managedIndexIsFirst: Bool { get }
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions
     static func value(at field: UnsafeMutableRawPointer) -> _StrataValue
-    /// `value(at:)` as a closure made once per property: calling it needs no generic type
+    /// `value(at:)` as an object made once per property: calling it needs no generic type
     /// lookups (it carries `T`), which matters on the path that adds objects.
-    static var valueReader: (UnsafeMutableRawPointer) -> _StrataValue { get }
+    static var reader: FieldReader { get }
     static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer)
     /// The stored value as this field's Swift type, boxed.
     static func box(_ value: _StrataValue) -> Any
@@ -167,6 +167,33 @@ extension PersistedField {
 
     /// A boxed field's value, made from what it holds.
     static func instance(at field: UnsafeMutableRawPointer) -> Any { box(value(at: field)) }
+}
+
+/// Reads the unmanaged value one kind of field holds at its address (`PersistedField.reader`),
+/// through the field type's `value(at:)`. A class held by the `ModelClass`, so that the path
+/// adding objects calls it borrowed, with no reference counted per call (as a closure's
+/// context would be).
+class FieldReader {
+    private let field: PersistedField.Type
+
+    init(_ field: PersistedField.Type) { self.field = field }
+
+    func value(at field: UnsafeMutableRawPointer) -> _StrataValue { self.field.value(at: field) }
+}
+
+/// Reads a `@Persisted` field's value in place, at its offset found once: a call then needs
+/// no `Persisted<Value>` metadata (looking that up cost more than the read).
+final class InPlaceReader<Value: _Persistable>: FieldReader {
+    private let offset: Int
+
+    init(_ field: PersistedField.Type, offset: Int) {
+        self.offset = offset
+        super.init(field)
+    }
+
+    override func value(at field: UnsafeMutableRawPointer) -> _StrataValue {
+        (field + offset).assumingMemoryBound(to: Value.self).pointee._strataValue
+    }
 }
 
 /// A list, set or map that becomes the managed collection of its object's property when the
@@ -210,17 +237,12 @@ extension Persisted: PersistedField {
         unmanagedValue(at: field.assumingMemoryBound(to: Self.self))._strataValue
     }
 
-    static var valueReader: (UnsafeMutableRawPointer) -> _StrataValue {
-        // Reads the value at its offset, found once: a call then needs no `Persisted<Value>`
-        // metadata (looking that up cost more than the read).
-        let offset = MemoryLayout<Self>.offset(of: \Self.value)!
+    static var reader: FieldReader {
         // Only a type without a default can hold nil: any other field's value is read in
         // place (an optional's payload is at its start), with no optional to look at, whose
         // metadata this generic code would look up on every call.
-        guard Value._strataDefaultIfAny != nil else {
-            return { unmanagedValue(at: $0.assumingMemoryBound(to: Self.self))._strataValue }
-        }
-        return { ($0 + offset).assumingMemoryBound(to: Value.self).pointee._strataValue }
+        guard Value._strataDefaultIfAny != nil else { return FieldReader(Self.self) }
+        return InPlaceReader<Value>(Self.self, offset: MemoryLayout<Self>.offset(of: \Self.value)!)
     }
 
     /// A list, set or map takes the elements into the collection the field holds (as the

@@ -116,7 +116,7 @@ extension _StrataValueBox: BoxedField {
     static var managedIndexIsFirst: Bool { false }
     static func options(at field: UnsafeMutableRawPointer) -> PersistedOptions { [] }
     static func value(at field: UnsafeMutableRawPointer) -> _StrataValue { box(at: field).unmanagedValue._strataValue }
-    static var valueReader: (UnsafeMutableRawPointer) -> _StrataValue { value(at:) }
+    static var reader: FieldReader { FieldReader(Self.self) }
     static func setValue(_ value: _StrataValue, at field: UnsafeMutableRawPointer) {
         box(at: field).unmanagedValue = Stored._strataFrom(value)
     }

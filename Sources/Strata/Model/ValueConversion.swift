@@ -145,7 +145,7 @@ enum ValueConversion {
         schema.isSet = false
         schema.isMap = false
         return ModelProperty(name: property.name, offset: property.offset, field: property.field, schema: schema,
-                             linkTarget: property.linkTarget, listAccess: nil, read: property.read)
+                             linkTarget: property.linkTarget, listAccess: nil, reader: property.reader)
     }
 
     /// One value for `property`; throws `.invalidInput` naming the property when it does not fit.

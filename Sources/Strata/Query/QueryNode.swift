@@ -231,7 +231,7 @@ extension Query {
         let schema = context.classSchema(target ?? "")
         let info = ModelClass.forType(type(of: value))
         let base = Unmanaged.passUnretained(value).toOpaque()
-        let equalities = info.properties.map { member -> ResolvedPredicate in
+        let equalities = info.properties.enumerated().map { index, member -> ResolvedPredicate in
             let className = info.name
             if member.schema.isList {
                 fatalError("Invalid query: Unsupported property '\(className).\(member.name)' for memberwise equality query: equality on collections is not implemented.")
@@ -242,7 +242,7 @@ extension Query {
             guard let stored = schema.property(named: member.schema.name) else {
                 fatalError("Invalid query: '\(schema.name)' has no stored property '\(member.schema.name)'")
             }
-            return context.comparison(stored, .equal, options: [], .value(member.read(base + member.offset).value))
+            return context.comparison(stored, .equal, options: [], .value(info.unmanagedValue(index, of: base).value))
         }
         return .path(steps, .any, op == .equal ? .and(equalities) : .not(.and(equalities)))
     }

@@ -45,10 +45,7 @@ final class GraphWrite {
         }
         let binding = try core.bindingForWrite(info)
         let base = Unmanaged.passUnretained(object).toOpaque()
-        fill(&binding.newRow, info, binding) { index in
-            // Members read in place: copying a whole `ModelProperty` would retain its strings.
-            info.properties[index].read(base + info.properties[index].offset).value
-        }
+        fill(&binding.newRow, info, binding) { info.unmanagedValue($0, of: base).value }
         defer {
             // The buffer keeps no value past the add (a large string or data would stay alive).
             for slot in binding.newRow.indices { binding.newRow[slot] = .null }
@@ -65,7 +62,7 @@ final class GraphWrite {
         if let done = written[ObjectIdentifier(object)] { return done.key }
         let info = try ModelClass.of(type(of: object))
         let base = Unmanaged.passUnretained(object).toOpaque()
-        let values = info.properties.map { Optional($0.read(base + $0.offset)) }
+        let values = info.properties.indices.map { Optional(info.unmanagedValue($0, of: base)) }
         return try upsert(info, values: values, update: update, writing: object, onto: existing).key
     }
 
