@@ -143,13 +143,14 @@ package struct ClassSchema: Sendable, Codable, Equatable {
         if isEmbedded { try c.encode(isEmbedded, forKey: .isEmbedded) }
     }
 
-    /// The property named `name`, if any.
+    /// The property named `name`, if any. Each property is tested where it lies: copying it
+    /// out to test it would count its strings' references.
     package func property(named name: String) -> PropertySchema? {
-        properties.first { $0.name == name }
+        properties.indices.first { properties[$0].name == name }.map { properties[$0] }
     }
 
     /// The primary-key property, if the class has one.
-    package var primaryKey: PropertySchema? { properties.first { $0.isPrimaryKey } }
+    package var primaryKey: PropertySchema? { properties.indices.first { properties[$0].isPrimaryKey }.map { properties[$0] } }
 
     /// Whether object keys are the primary key itself (an integer primary key), so that a
     /// primary-key lookup is a direct table lookup with no separate index.
