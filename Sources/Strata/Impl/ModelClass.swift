@@ -59,16 +59,6 @@ final class ModelClass: @unchecked Sendable {
     let type: ObjectBase.Type
     let name: String
     let properties: [ModelProperty]
-
-    /// The unmanaged value of property `index` of the object at `base`. The property's members
-    /// are read in place (copying a whole `ModelProperty` would retain its strings) and its
-    /// reader is borrowed, since this class holds it (no reference is counted per read).
-    @inline(__always)
-    func unmanagedValue(_ index: Int, of base: UnsafeMutableRawPointer) -> _StrataValue {
-        Unmanaged.passUnretained(properties[index].reader)._withUnsafeGuaranteedRef {
-            $0.value(at: base + properties[index].offset)
-        }
-    }
     /// The `LinkingObjects` properties, after the stored ones in declaration-index space.
     let linkingObjects: [ModelInverse]
     /// The schema the code declares, property ids = declaration indexes.
@@ -383,5 +373,15 @@ final class ModelClass: @unchecked Sendable {
     @inline(__always)
     func field(_ index: Int, of object: ObjectBase) -> UnsafeMutableRawPointer {
         Unmanaged.passUnretained(object).toOpaque() + properties[index].offset
+    }
+
+    /// The unmanaged value of property `index` of the object at `base`. The property's members
+    /// are read in place (copying a whole `ModelProperty` would retain its strings) and its
+    /// reader is borrowed, since this class holds it (no reference is counted per read).
+    @inline(__always)
+    func unmanagedValue(_ index: Int, of base: UnsafeMutableRawPointer) -> _StrataValue {
+        Unmanaged.passUnretained(properties[index].reader)._withUnsafeGuaranteedRef {
+            $0.value(at: base + properties[index].offset)
+        }
     }
 }
