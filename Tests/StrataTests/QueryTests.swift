@@ -49,25 +49,39 @@ final class QueryTests: StrataTestCase {
         XCTAssertEqual(Array(young).map(\.name).prefix(3), ["name-10", "renamed", "name-20"])
     }
 
-    /// A class's first object is its lowest key, read fresh as writes delete and add objects;
-    /// a query's first is its first match, and an empty class or query has none.
-    func testFirstFollowsWritesAndQueries() throws {
+    /// A class's first and last objects are its lowest and highest keys, read fresh as writes
+    /// delete and add objects; a query's are its first and last matches, and an empty class or
+    /// query has none.
+    func testFirstAndLastFollowWritesAndQueries() throws {
         let people = realm.objects(Person.self)
         XCTAssertEqual(people.first?.id, 0)
+        XCTAssertEqual(people.last?.id, 99)
         try realm.write {
             realm.delete(people.first!)
+            realm.delete(people.last!)
             XCTAssertEqual(people.first?.id, 1)
             XCTAssertEqual(people.first?.name, "name-1")
+            XCTAssertEqual(people.last?.id, 98)
+            XCTAssertEqual(people.last?.name, "name-98")
             realm.delete(people.filter("id < 50"))
+            realm.add(Person(value: ["id": 500, "name": "late"]))
             XCTAssertEqual(people.first?.id, 50)
             XCTAssertEqual(people[0].id, 50)
+            XCTAssertEqual(people.last?.name, "late")
             XCTAssertEqual(people.filter("age == 3").first?.id, 53)
+            XCTAssertEqual(people.filter("age == 3").last?.id, 93)
+            XCTAssertEqual(people.sorted(byKeyPath: "id", ascending: false).last?.id, 50)
             XCTAssertNil(people.filter("age > 100").first)
+            XCTAssertNil(people.filter("age > 100").last)
         }
         XCTAssertEqual(people.first?.id, 50)
+        XCTAssertEqual(people.last?.id, 500)
+        XCTAssertEqual(people[1].id, 51)
+        XCTAssertEqual(people.last?.id, 500, "the same once the class's keys were read")
         try realm.write { realm.delete(people) }
         XCTAssertNil(people.first)
-        XCTAssertNil(realm.objects(Person.self).first)
+        XCTAssertNil(people.last)
+        XCTAssertNil(realm.objects(Person.self).last)
     }
 
     func testNumberPlaceholdersTakeArgumentsAsPercentAtDoes() {

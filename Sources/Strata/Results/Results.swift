@@ -63,8 +63,7 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
             precondition(position >= 0 && position < values.count, "Index \(position) is out of bounds (must be less than \(values.count))")
             return state.valueElement(values[position])
         }
-        let at = located(position)
-        return element(of: core.object(ObjectBase.self, at.binding, at.key, row: at.row))
+        return element(at: located(position))
     }
 
     public func makeIterator() -> RLMIterator<Element> {
@@ -78,10 +77,14 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
     public var first: Element? {
         core.confinement.check()
         if state.holdsValues { return isEmpty ? nil : self[0] }
-        return state.object(at: 0).map { element(of: core.object(ObjectBase.self, $0.binding, $0.key, row: $0.row)) }
+        return state.object(at: 0).map(element(at:))
     }
     /// The last object, or nil.
-    public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
+    public var last: Element? {
+        core.confinement.check()
+        if state.holdsValues { let n = count; return n == 0 ? nil : self[n - 1] }
+        return state.lastObject().map(element(at:))
+    }
 
     /// "Results<Dog> <0x…> (" and each element on its own line, as RealmSwift prints results.
     public var description: String {
@@ -145,6 +148,11 @@ public struct Results<Element: RealmCollectionValue>: Equatable, RealmCollection
         core.confinement.check()
         let at = located(position)
         return element(of: accessors.accessor(core, at.binding, at.key, row: at.row))
+    }
+
+    /// The element for the object `position` locates.
+    private func element(at position: ResultsPosition) -> Element {
+        element(of: core.object(ObjectBase.self, position.binding, position.key, row: position.row))
     }
 
     /// Where the object at `position` is; traps when `position` is out of bounds.

@@ -178,25 +178,43 @@ final class ResultsState {
     /// kept it (read by the walk that found the match, so the accessor handed out for it looks
     /// up no row again); nil when `position` is out of bounds or the class has no table.
     func object(at position: Int) -> ResultsPosition? {
+        guarded { locate(position) }
+    }
+
+    /// The last object in result order (as `object(at:)`), or nil when there is none.
+    func lastObject() -> ResultsPosition? {
         guarded {
-            guard position >= 0, let binding = currentBinding() else { return nil }
-            if position == 0, isWholeTable, cached == nil || evaluatedStamp != core.snapshot.stamp {
-                // A class's first object is its table's first row: no key of the others is read.
-                return core.reading {
-                    var first: ResultsPosition?
-                    try core.transaction().rows.forEach(binding.table) { key, row in
-                        first = ResultsPosition(binding: binding, key: key, row: row)
-                        return false
-                    }
-                    return first
-                }
+            guard isWholeTable, !isEvaluatedNow else { return locate(countMatches() - 1) }
+            // A class's last object is its table's last row: no key of the others is read.
+            guard let binding = currentBinding() else { return nil }
+            return core.reading {
+                try core.transaction().rows.lastObjectKey(binding.table).map { ResultsPosition(binding: binding, key: $0, row: nil) }
             }
-            let evaluation = orderedEvaluation(upTo: position + 1)
-            guard position < evaluation.keys.count else { return nil }
-            let row = core.reading { try evaluation.keptRow(at: position, of: binding.table, core.transaction()) }
-            return ResultsPosition(binding: binding, key: evaluation.keys[position], row: row)
         }
     }
+
+    /// `object(at:)`, in `guarded`.
+    private func locate(_ position: Int) -> ResultsPosition? {
+        guard position >= 0, let binding = currentBinding() else { return nil }
+        if position == 0, isWholeTable, !isEvaluatedNow {
+            // A class's first object is its table's first row: no key of the others is read.
+            return core.reading {
+                var first: ResultsPosition?
+                try core.transaction().rows.forEach(binding.table) { key, row in
+                    first = ResultsPosition(binding: binding, key: key, row: row)
+                    return false
+                }
+                return first
+            }
+        }
+        let evaluation = orderedEvaluation(upTo: position + 1)
+        guard position < evaluation.keys.count else { return nil }
+        let row = core.reading { try evaluation.keptRow(at: position, of: binding.table, core.transaction()) }
+        return ResultsPosition(binding: binding, key: evaluation.keys[position], row: row)
+    }
+
+    /// Whether the query was evaluated in this snapshot (its keys are at hand).
+    private var isEvaluatedNow: Bool { cached != nil && evaluatedStamp == core.snapshot.stamp }
 
     /// Calls `body` with the row of every object, in no particular order (what an aggregate
     /// reads; a row is valid until `body` returns). A query not evaluated in this snapshot runs

@@ -114,8 +114,17 @@ package struct RowStore {
         return keys
     }
 
-    /// The highest object key of the class (0 when it has no rows), remembered until a write
-    /// that may lower it.
+    /// The key of the class's last object, the highest, or nil when it has none.
+    package func lastObjectKey(_ table: Table) throws(StorageError) -> ObjectKey? {
+        let txn = transaction.lmdb
+        return try StorageError.translating("Reading '\(table.name)'") {
+            try txn.withCursor(table.rows) { try $0.last() }.map { try ObjectKeyCoding.decode($0.key) }
+        }
+    }
+
+    /// The highest object key of the class when first asked in this transaction, or given to
+    /// an object since (0 when it had no rows): a new object whose key is above it is appended.
+    /// A deletion does not lower it (`lastObjectKey` reads the rows as they are).
     func lastKey(_ table: Table) throws(StorageError) -> ObjectKey {
         if let k = transaction.keys.last[table.name] { return k }
         let txn = transaction.lmdb
