@@ -13,7 +13,8 @@ final class ResultsState {
     /// Where the objects come from before the query.
     let source: ResultsSource
     /// Held while the cache is read or filled, for results of a frozen Realm (any thread may
-    /// read them at once): by `count`, `binding`, `ordered(upTo:)` and `object(at:)`, each once.
+    /// read them at once): by `count`, `binding`, `ordered(upTo:)`, `object(at:)` and
+    /// `lastObject()`, each once.
     private let lock = Mutex(())
     /// Whether the results are a frozen Realm's, so `lock` is taken.
     private let isShared: Bool
