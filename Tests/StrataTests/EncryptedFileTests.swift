@@ -59,6 +59,20 @@ final class EncryptedFileTests: StrataTestCase {
         XCTAssertNil(bytes.firstRange(of: Data("Byronsdottir".utf8)), "the deleted object's old row is sealed")
     }
 
+    /// A class's first and last objects of an encrypted file, live and frozen, are its ends.
+    func testTheFirstAndLastObjectsOfAClassAreItsEnds() throws {
+        try seed()
+        let realm = try Realm(configuration: config(0, [PersonV0.self]))
+        let people = realm.objects(PersonV0.self)
+        XCTAssertEqual(people.first?.firstName, "Augusta")
+        XCTAssertEqual(people.last?.firstName, "Alonzo")
+        let frozen = people.freeze()
+        try realm.write { realm.delete(people.first!) }
+        XCTAssertEqual(people.first?.firstName, "Alonzo")
+        XCTAssertEqual(frozen.first?.lastName, "Byronsdottir")
+        XCTAssertEqual(frozen.last?.lastName, "Churchward")
+    }
+
     func testACopyWithTheSameKeyOpensWithIt() throws {
         try seed()
         let realm = try Realm(configuration: config(0, [PersonV0.self]))

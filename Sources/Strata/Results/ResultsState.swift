@@ -188,9 +188,7 @@ final class ResultsState {
             guard isWholeTable, !isEvaluatedNow else { return locate(countMatches() - 1) }
             // A class's last object is its table's last row: no key of the others is read.
             guard let binding = currentBinding() else { return nil }
-            return core.reading {
-                try core.transaction().rows.lastObjectKey(binding.table).map { ResultsPosition(binding: binding, key: $0, row: nil) }
-            }
+            return core.reading { try core.transaction().rows.lastObjectKey(binding.table).map { ResultsPosition(binding, $0) } }
         }
     }
 
@@ -198,20 +196,14 @@ final class ResultsState {
     private func locate(_ position: Int) -> ResultsPosition? {
         guard position >= 0, let binding = currentBinding() else { return nil }
         if position == 0, isWholeTable, !isEvaluatedNow {
-            // A class's first object is its table's first row: no key of the others is read.
-            return core.reading {
-                var first: ResultsPosition?
-                try core.transaction().rows.forEach(binding.table) { key, row in
-                    first = ResultsPosition(binding: binding, key: key, row: row)
-                    return false
-                }
-                return first
-            }
+            // A class's first object is its table's first key: no key of the others is read
+            // (and no row, which the accessor reads when it is first asked).
+            return core.reading { try core.transaction().rows.firstObjectKey(binding.table).map { ResultsPosition(binding, $0) } }
         }
         let evaluation = orderedEvaluation(upTo: position + 1)
         guard position < evaluation.keys.count else { return nil }
         let row = core.reading { try evaluation.keptRow(at: position, of: binding.table, core.transaction()) }
-        return ResultsPosition(binding: binding, key: evaluation.keys[position], row: row)
+        return ResultsPosition(binding, evaluation.keys[position], row: row)
     }
 
     /// Whether the query was evaluated in this snapshot (its keys are at hand).
@@ -293,4 +285,10 @@ struct ResultsPosition {
     let binding: TableBinding
     let key: ObjectKey
     let row: RowView?
+
+    init(_ binding: TableBinding, _ key: ObjectKey, row: RowView? = nil) {
+        self.binding = binding
+        self.key = key
+        self.row = row
+    }
 }
