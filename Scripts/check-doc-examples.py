@@ -142,13 +142,14 @@ def main():
             with open(os.path.join(sources, target, "Example.swift"), "w") as f:
                 f.write(source)
             targets.append((target, page, number))
+    package = os.path.basename(ROOT).lower()  # a path dependency's identity
     with open(os.path.join(args.dir, "Package.swift"), "w") as f:
         f.write("// swift-tools-version:6.0\nimport PackageDescription\n\nlet package = Package(\n"
                 '    name: "DocExamples",\n    dependencies: [.package(path: "%s")],\n    targets: [\n' % ROOT)
         for target, _, _ in targets:
             f.write('        .target(name: "%s", dependencies: [.product(name: "Strata", package: "%s"), '
                     '.product(name: "StrataReplication", package: "%s")]),\n'
-                    % (target, os.path.basename(ROOT), os.path.basename(ROOT)))
+                    % (target, package, package))
         f.write("    ]\n)\n")
     failed = 0
     for target, page, number in targets:

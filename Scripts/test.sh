@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything (library, CLI, stress worker, benchmark) and runs the whole test suite:
-# XCTest, then the stress scenarios (`strata-stress all`); either failing fails the script.
+# XCTest, then the stress scenarios (`strata-stress all`), then compiles the examples of the
+# README and docs/ (`check-doc-examples.py`); any of them failing fails the script.
 # The last line counts the XCTest tests that ran ("N passed, N failed, N skipped").
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,11 @@ status=${PIPESTATUS[0]}
 stress_status=$?
 [ "$stress_status" -eq 0 ] || echo "stress: FAILED (strata-stress all exited with status $stress_status)"
 [ "$status" -ne 0 ] || status=$stress_status
+# The Swift examples of README.md and docs/ compile in the Swift 6 language mode.
+python3 Scripts/check-doc-examples.py --dir .build/doc-examples
+examples_status=$?
+[ "$examples_status" -eq 0 ] || echo "doc examples: FAILED"
+[ "$status" -ne 0 ] || status=$examples_status
 summary=$(grep -E "Executed [0-9]+ tests?, with" .build/test-output.txt | tail -1)
 if [ -n "$summary" ]; then
     executed=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
