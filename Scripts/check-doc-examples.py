@@ -75,6 +75,7 @@ def split_block(block):
         while head < len(lines) and ATTRIBUTE_LINE.match(lines[head]):
             head += 1
         if head < len(lines) and DECLARATION.match(lines[head]):
+            # It runs to the line that closes its braces (one without braces, to its own end).
             depth, opened, end = 0, False, i
             while end < len(lines):
                 depth += lines[end].count("{") - lines[end].count("}")
@@ -93,6 +94,7 @@ def split_block(block):
 
 
 def uses(name, text):
+    """Whether `text` names `name` (as a whole word)."""
     return re.search(r"\b" + name + r"\b", text) is not None
 
 
