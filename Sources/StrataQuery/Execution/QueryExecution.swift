@@ -260,6 +260,9 @@ package enum QueryExecution {
             switch query.plan {
             case .nothing: filters = false
             case .scan(let properties): filters = !properties.isEmpty
+            // An access that covers the predicate yields the matches: no row is tested (unless
+            // the file is encrypted and the index cannot answer it, `findMatches`).
+            case .index(_, covers: true): filters = scansForEncryption
             default: filters = true
             }
         }
