@@ -131,6 +131,14 @@ package final class Environment: @unchecked Sendable {
         ReadBounds(fileBytes: usedBytesOfMap, pageSize: pageSize)
     }
 
+    /// The transaction id the newer meta page names (read by a transaction registered as a
+    /// user of the map): a commit writes it before it publishes that id to new readers.
+    var newestMetaTransactionID: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return info.me_last_txnid
+    }
+
     /// `usedBytes` while `map` is held, or by a transaction registered as a user of the map.
     private var usedBytesOfMap: Int {
         var info = MDB_envinfo()

@@ -60,7 +60,10 @@ package final class Transaction {
         }
         handle = txn
         holdsMap = true
-        if readOnly { readBounds = environment.readBounds() }
+        if readOnly {
+            readBounds = environment.readBounds()
+            try holdWholeSnapshot()
+        }
     }
 
     /// Runs `begin` (`mdb_txn_begin` or `mdb_txn_renew`) registered as a user of the map,
@@ -146,6 +149,36 @@ package final class Transaction {
     /// Gives a reset read transaction the newest snapshot.
     package func renew() throws(LMDBError) {
         precondition(isReadOnly, "only read transactions can be renewed")
+        try renewSnapshot()
+        try holdWholeSnapshot()
+    }
+
+    /// The most times a read transaction begins again for a whole snapshot
+    /// (`holdWholeSnapshot`): each time, two commits must have landed in the moment it took.
+    private static let wholeSnapshotAttempts = 1_000
+    /// The attempts after which a snapshot is taken although the newest meta page names the
+    /// next transaction: a writer stopped (killed) between writing its meta page and
+    /// publishing its id leaves that page until the next commit.
+    private static let unpublishedMetaAttempts = 4
+
+    /// Makes sure this read transaction reads the snapshot its id names. LMDB 0.9 begins one
+    /// by reading the newest transaction id, then copying the database roots from the meta
+    /// page of that id's parity. A reader paused in between while two commits land copies
+    /// the second one's roots (a newer snapshot than its id, so than the version facts kept
+    /// for that id), and one landing during the copy can tear it. The copy is whole when no
+    /// meta page newer than the id has been written since; when one has, the transaction
+    /// begins again.
+    private func holdWholeSnapshot() throws(LMDBError) {
+        for attempt in 0..<Self.wholeSnapshotAttempts {
+            let newest = environment.newestMetaTransactionID, id = self.id
+            if newest <= id || (newest == id + 1 && attempt >= Self.unpublishedMetaAttempts) { return }
+            try renewSnapshot()
+        }
+        throw LMDBError(EAGAIN)
+    }
+
+    /// Releases the snapshot and begins the newest one.
+    private func renewSnapshot() throws(LMDBError) {
         let txn = live
         if !isReset { mdb_txn_reset(txn) }
         isReset = true

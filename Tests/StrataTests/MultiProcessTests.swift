@@ -2,6 +2,7 @@ import Foundation
 import StrataTestSupport
 import XCTest
 import Strata
+import Synchronization
 
 /// The worker's model (Stress/Models.swift), declared again here: the schema is matched by
 /// class name, so both processes read and write the same table.
@@ -151,6 +152,51 @@ final class MultiProcessTests: StrataTestCase {
         let state = try XCTUnwrap(reader.lines.first { $0.hasPrefix("STATE") })
         XCTAssertEqual(field("ids", in: state), "1-200,1001-1200,2001-2200")
         XCTAssertEqual(try version(state), realm.version)
+    }
+
+    /// LMDB 0.9 begins a read snapshot by reading the newest transaction id, then copying the
+    /// database roots from the meta page that id's parity names: a reader paused in between
+    /// while two commits land would read the second one's data under the first one's id.
+    /// Snapshots begun over and over on several threads while two processes commit as fast as
+    /// they can must each hold exactly the commits their version counts.
+    func testSnapshotsBegunWhileOtherProcessesCommitHoldWhatTheirVersionSays() throws {
+        let base = try open().version
+        let perWorker = 10_000
+        let workers = try [1, 100_001].map { start in
+            try WorkerProcess.stress(["worker", "insert", "--file", path, "--from", "\(start)",
+                                      "--count", "\(perWorker)", "--nosync"])
+        }
+        defer { workers.forEach { $0.kill() } }
+        let configuration = configuration(types: [StressItem.self])
+        let findings = Mutex<(snapshots: Int, wrong: [String])>((0, []))
+        let writing = Atomic(true)
+        let readers = DispatchGroup()
+        for _ in 0..<4 {
+            readers.enter()
+            Thread {
+                defer { readers.leave() }
+                do {
+                    let realm = try Realm(configuration: configuration)
+                    var snapshots = 0, wrong: [String] = []
+                    while writing.load(ordering: .relaxed) {
+                        realm.refresh()
+                        let commits = Int(realm.version - base), items = realm.objects(StressItem.self).count
+                        if items != commits { wrong.append("version \(realm.version) holds \(items) items, not \(commits)") }
+                        snapshots += 1
+                    }
+                    findings.withLock { $0.snapshots += snapshots; $0.wrong += wrong }
+                } catch {
+                    findings.withLock { $0.wrong.append("\(error)") }
+                }
+            }.start()
+        }
+        for worker in workers { try worker.waitForSuccess() }
+        writing.store(false, ordering: .relaxed)
+        readers.wait()
+        let (snapshots, wrong) = findings.withLock { $0 }
+        XCTAssertGreaterThan(snapshots, 0)
+        XCTAssertEqual(wrong, [], "\(wrong.count) of \(snapshots) snapshots")
+        XCTAssertEqual(try open().objects(StressItem.self).count, 2 * perWorker)
     }
 
     func testBankScenarioKeepsItsInvariantsAcrossProcesses() throws {
