@@ -133,17 +133,16 @@ package final class Environment: @unchecked Sendable {
 
     /// The transaction id the newer meta page names (read by a transaction registered as a
     /// user of the map): a commit writes it before it publishes that id to new readers.
-    var newestMetaTransactionID: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        return info.me_last_txnid
-    }
+    var newestMetaTransactionID: Int { info.me_last_txnid }
 
     /// `usedBytes` while `map` is held, or by a transaction registered as a user of the map.
-    private var usedBytesOfMap: Int {
+    private var usedBytesOfMap: Int { (info.me_last_pgno + 1) * pageSize }
+
+    /// What `mdb_env_info` says of the map and the newer meta page.
+    private var info: MDB_envinfo {
         var info = MDB_envinfo()
         mdb_env_info(handle, &info)
-        return (info.me_last_pgno + 1) * pageSize
+        return info
     }
 
     // MARK: - The map
@@ -187,8 +186,6 @@ package final class Environment: @unchecked Sendable {
             state.lost = LMDBError(rc)
             throw LMDBError(rc)
         }
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
         state.size = info.me_mapsize
         state.isFull = false
     }
