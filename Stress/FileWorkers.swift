@@ -28,7 +28,7 @@ enum FileWorkers {
     static func holdRead(_ options: Arguments) throws {
         let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: options.string("file")),
                                                 readOnly: true, objectTypes: [StressItem.self])
-        let realm = try Realm(configuration: configuration)
+        let realm = try Realm(configuration: StressKey.applied(to: configuration))
         realm.autorefresh = false
         emit("OPEN " + Workers.state(of: realm))
         while let command = readLine() {
@@ -44,7 +44,7 @@ enum FileWorkers {
     static func fill(_ options: Arguments) throws {
         let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: options.string("file")),
                                                 objectTypes: [StressBlob.self])
-        let realm = try Realm(configuration: configuration)
+        let realm = try Realm(configuration: StressKey.applied(to: configuration))
         let goal = options.int("megabytes") << 20, maximum = 2 << 20
         let environment = StorageFile.openInstance(path: options.string("file"))?.environment
         let firstMap = environment?.mapSize ?? 0

@@ -34,7 +34,7 @@ enum MigrationWorker {
                 }
             },
             objectTypes: [StressItemV1.self])
-        let realm = try Realm(configuration: configuration)
+        let realm = try Realm(configuration: StressKey.applied(to: configuration))
         emit("MIGRATED count=\(realm.objects(StressItemV1.self).count) version=\(try schemaVersionAtURL(configuration.fileURL!))")
     }
 

@@ -27,29 +27,12 @@ enum Workers {
     }
 
     /// Opens the file named by `--file` for `types`; `--nosync` turns off the flush per commit.
-    /// An encrypted file is opened with the key in the environment variable `STRATA_KEY` (128
-    /// hex digits), never one in the arguments, which `ps` shows.
+    /// An encrypted file is opened with the key in `STRATA_KEY` (`StressKey`).
     static func open(_ options: Arguments, types: [Object.Type] = [StressItem.self]) throws -> Realm {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: options.string("file")),
                                                 objectTypes: types)
         configuration.syncOnCommit = !options.flag("nosync")
-        if let hex = ProcessInfo.processInfo.environment["STRATA_KEY"] {
-            guard let key = hexBytes(hex) else { fail("STRATA_KEY must be hex digits") }
-            configuration.encryptionKey = key
-        }
-        return try Realm(configuration: configuration)
-    }
-
-    /// The bytes of an even number of hex digits, or nil.
-    private static func hexBytes(_ hex: String) -> Data? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = Data(capacity: digits.count / 2)
-        for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
+        return try Realm(configuration: StressKey.applied(to: configuration))
     }
 
     /// `insert --file F --from A --count N [--tag T]`: adds items A..A+N-1, one write each,

@@ -14,7 +14,7 @@ enum Bank {
     static func configuration(path: String, nosync: Bool, readOnly: Bool = false) -> Realm.Configuration {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, objectTypes: types)
         configuration.syncOnCommit = !nosync
-        return configuration
+        return StressKey.applied(to: configuration)
     }
 
     /// The configuration a worker's `--file` and `--nosync` name.

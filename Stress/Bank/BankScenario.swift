@@ -36,7 +36,7 @@ enum BankScenario {
             return arguments
         }
         emit("\(variant.rawValue): \(accounts) accounts, \(Summary.count(settings.writers, "writer")), \(Summary.count(settings.readers, "reader")), \(Summary.count(settings.observers, "observer"))"
-             + (churners > 0 ? ", \(Summary.count(churners, "churner"))" : "") + ", \(settings.duration) s, seed \(settings.seed), \(settings.nosync ? "no flush" : "durable commits"), file \(settings.path)")
+             + (churners > 0 ? ", \(Summary.count(churners, "churner"))" : "") + ", \(settings.duration) s, seed \(settings.seed), \(settings.nosync ? "no flush" : "durable commits"), \(StressKey.fileKind) \(settings.path)")
         try cast.start(.bankWriter, count: settings.writers)
         try cast.start(.bankReader, count: settings.readers)
         try cast.start(.bankObserver, count: settings.observers)

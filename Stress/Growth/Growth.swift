@@ -8,7 +8,7 @@ enum Growth {
     static func configuration(path: String, nosync: Bool) -> Realm.Configuration {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [StressBlob.self])
         configuration.syncOnCommit = !nosync
-        return configuration
+        return StressKey.applied(to: configuration)
     }
 
     /// The configuration a worker's `--file` and `--nosync` name.

@@ -30,7 +30,7 @@ enum GrowthScenario {
             settings.workerArguments(role, slot: slot, incarnation: incarnation) + ["--blob-kb", "\(blobKB)"]
                 + (role == .blobWriter ? ["--live", "\(live)", "--mbps", "\(mbps / Double(settings.writers))"] : [])
         }
-        emit("growth: \(Summary.count(settings.writers, "writer")) (blobs up to \(blobKB) KiB, \(live) live each, \(mbps) MB/s in all), \(Summary.count(settings.readers, "reader")) holding snapshots in alternate phases of \(hold) s, \(settings.duration) s, seed \(settings.seed), file \(settings.path)")
+        emit("growth: \(Summary.count(settings.writers, "writer")) (blobs up to \(blobKB) KiB, \(live) live each, \(mbps) MB/s in all), \(Summary.count(settings.readers, "reader")) holding snapshots in alternate phases of \(hold) s, \(settings.duration) s, seed \(settings.seed), \(StressKey.fileKind) \(settings.path)")
         emit("growth: the map starts at 4 GiB or more, so the file grows inside it")
         var sizes = FileSizes(path: settings.path)
         try cast.start(.blobWriter, count: settings.writers)

@@ -12,7 +12,8 @@ enum Integrity {
     /// Checks the file at `path`.
     static func check(_ path: String) -> Verdict {
         do {
-            let txn = try StorageFile.open(path: path, options: .init(readOnly: true)).beginRead()
+            let options = StorageFile.Options(readOnly: true, encryptionKey: try EncryptionKey(StressKey.key))
+            let txn = try StorageFile.open(path: path, options: options).beginRead()
             defer { txn.abort() }
             let report = try IntegrityCheck.run(txn)
             return Verdict(ok: true, text: "consistent at version \(txn.version): \(report.classes) classes, \(report.objects) objects, \(report.indexEntries) index entries")
