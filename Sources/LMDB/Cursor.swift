@@ -166,16 +166,4 @@ package struct Cursor: ~Copyable {
         transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
         try check(rc)
     }
-
-    /// Replaces the value under the cursor, keeping the key (`MDB_CURRENT`).
-    package func replaceCurrent(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(LMDBError) {
-        try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
-            try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
-                try transaction.takeUnretainedValue().refuseIfFaulted()
-                let rc = mdb_cursor_put(handle, &k, &v, UInt32(MDB_CURRENT))
-                transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
-                try check(rc)
-            }
-        }
-    }
 }

@@ -111,9 +111,6 @@ package final class Environment: @unchecked Sendable {
         if !kept { mdb_txn_abort(txn) }
     }
 
-    /// The largest key LMDB accepts (511 bytes with the default build).
-    package var maxKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
-
     /// The page size of the file, fixed when it was created.
     package let pageSize: Int
 

@@ -52,9 +52,6 @@ package struct LMDBError: Error, Equatable, CustomStringConvertible {
     }
 
     package var description: String { "LMDB error \(code): \(message)" }
-
-    /// Whether the code is an errno (file system) error rather than an `MDB_*` one.
-    package var isSystemError: Bool { code > 0 }
 }
 
 /// Runs an LMDB call and throws its non-zero return code as an `LMDBError`.

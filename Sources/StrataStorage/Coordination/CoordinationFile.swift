@@ -216,20 +216,8 @@ package final class CoordinationFile: @unchecked Sendable {
 
     // MARK: - Commits
 
-    /// The commit sequence: incremented by every commit, in any process.
-    package var commitSequence: UInt32 { mapping.load32(CoordinationLayout.commitSequenceOffset) }
-
-    /// The newest committed version, as the last committer published it.
-    package var latestVersion: UInt64 { mapping.load64(CoordinationLayout.latestVersionOffset) }
-
     /// The stored schema's version after the newest commit.
     package var schemaVersion: UInt64 { mapping.load64(CoordinationLayout.schemaVersionOffset) }
-
-    /// The newest commit as published: version, time, committing pid.
-    package var latestCommit: (version: UInt64, time: Date, pid: Int32) {
-        (latestVersion, Self.date(mapping.load64(CoordinationLayout.latestTimeOffset)),
-         Int32(bitPattern: mapping.load32(CoordinationLayout.latestPIDOffset)))
-    }
 
     /// Publishes a commit and wakes every other process: each registered one through the wake
     /// word of its own slot (so a commit does not wake its own process's notifier, which the
@@ -272,13 +260,6 @@ package final class CoordinationFile: @unchecked Sendable {
     /// that says so (its pid); nil when it has no slot.
     package var awakeMarker: (offset: Int, value: UInt32)? {
         slot.map { (slotOffset($0, CoordinationLayout.awakeOffset), UInt32(bitPattern: ProcessIdentity.current.pid)) }
-    }
-
-    /// Sleeps until the commit sequence differs from `sequence` or `milliseconds` pass;
-    /// returns the sequence then.
-    package func waitForCommit(after sequence: UInt32, milliseconds: Int32) -> UInt32 {
-        mapping.wait(CoordinationLayout.commitSequenceOffset, whileEqualTo: sequence, milliseconds: milliseconds)
-        return commitSequence
     }
 
     // MARK: - Time

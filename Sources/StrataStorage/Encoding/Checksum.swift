@@ -20,11 +20,6 @@ package enum Checksum {
         strata_crc32c(0, bytes.baseAddress, bytes.count)
     }
 
-    /// The CRC32C of `bytes` computed with the table alone, as a processor without SSE4.2 does.
-    package static func portableCRC32C(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        strata_crc32c_portable(0, bytes.baseAddress, bytes.count)
-    }
-
     /// The seed of the seals of database `name`: the CRC32C of its name.
     static func seed(_ name: String) -> UInt32 {
         var name = name

@@ -374,13 +374,6 @@ package enum RowEncoder {
         bytes.append(bytes: row)
         return bytes
     }
-
-    /// Decodes every slot of `row` into an array indexed by property id, sized for `schema`.
-    package static func decodeAll(_ row: RowView, schema: ClassSchema) -> [Value] {
-        var values = [Value](repeating: .null, count: schema.slotCount)
-        for property in schema.properties { values[property.id] = row.value(property) }
-        return values
-    }
 }
 
 /// The payload of a row being built (`RowEncoder`): in a buffer on the stack while it fits,
