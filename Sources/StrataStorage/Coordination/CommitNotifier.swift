@@ -62,11 +62,12 @@ final class CommitNotifier: @unchecked Sendable {
         thread.start()
     }
 
-    /// Tells every listener of a commit this process just made (on the committing thread).
-    func commitMadeHere() {
+    /// Tells every listener of a commit this process just made, LMDB's `transaction` (on the
+    /// committing thread). A later commit of another process is told when it wakes the thread.
+    func commitMadeHere(_ transaction: Int) {
         lock.lock()
         let live = listeners.compactMap(\.listener)
-        if let newest = newestTransactionID() { toldTransaction = max(toldTransaction, newest) }
+        toldTransaction = max(toldTransaction, transaction)
         lock.unlock()
         for listener in live { listener.commitObserved() }
     }

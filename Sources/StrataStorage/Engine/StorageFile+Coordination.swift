@@ -42,14 +42,14 @@ extension StorageFile {
         coordination?.publishPins(oldest: state.oldest, snapshots: state.snapshots)
     }
 
-    /// Publishes a commit to the other processes and tells this process's listeners (called
-    /// right after the LMDB commit, on the committing thread); records the version for the
-    /// rollback check when the database has a file id.
-    func didCommit(version: UInt64, schemaVersion: UInt64?, fileID: UInt64?) {
+    /// Publishes a commit (LMDB's `transaction`) to the other processes and tells this
+    /// process's listeners (called right after the LMDB commit, on the committing thread);
+    /// records the version for the rollback check when the database has a file id.
+    func didCommit(version: UInt64, transaction: Int, schemaVersion: UInt64?, fileID: UInt64?) {
         if let fileID { rememberFileID(fileID) }
         recordCommitted(version, fileID: fileID)
         coordination?.publishCommit(version: version, schemaVersion: schemaVersion)
-        notifier.commitMadeHere()
+        notifier.commitMadeHere(transaction)
     }
 
     /// Frees the registry slots (and LMDB reader slots) of processes that died with the file

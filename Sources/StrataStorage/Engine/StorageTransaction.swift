@@ -358,13 +358,14 @@ package final class StorageTransaction {
     /// databases; from now on this transaction reads `newVersion`.
     private func finishCommit(as newVersion: UInt64, schemaVersion: UInt64?, fileID: UInt64?) throws(StorageError) {
         defer { turn?.end() }  // LMDB's write lock is given back, committed or not
+        let made = lmdb.id
         do {
             try StorageError.translating(commitContext) { try lmdb.commit() }
         } catch {
             endCreating(committed: false)
             throw error
         }
-        file.didCommit(version: newVersion, schemaVersion: schemaVersion, fileID: fileID)
+        file.didCommit(version: newVersion, transaction: made, schemaVersion: schemaVersion, fileID: fileID)
         endCreating(committed: true)
         version = newVersion
     }
