@@ -63,9 +63,10 @@ let package = Package(
         .executableTarget(name: "StrataStress", dependencies: ["Strata", "StrataStorage"], path: "Stress",
                           swiftSettings: swift5),
         .testTarget(name: "StrataValuesTests", dependencies: ["StrataValues"], swiftSettings: swift5),
-        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: swift5),
+        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"], swiftSettings: swift5),
         .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: swift5),
-        // What the test targets share: running the built executables as child processes.
+        // What the test targets share: running the built executables as child processes, and
+        // damaging a file's pages.
         .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport", swiftSettings: swift5),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataStorage", "LMDB", "StrataStress", "StrataCLI", "StrataTestSupport",
                                                         "StrataReplication"],

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import XCTest
 @testable import StrataStorage
 
@@ -20,30 +21,9 @@ final class HiddenRowsTests: StorageFileTestCase {
         try txn.commit(processName: "test", pid: 1)
     }
 
-    /// Drops the last child of every branch page of the file (LMDB's page header: flags at
-    /// byte 10, `lower` at 12, one 2-byte node offset per child from byte 16), as a damaged
-    /// page would: the rows under that child can no longer be reached, and the table's count
-    /// still includes them. Returns the number of pages changed.
-    private func dropLastChildOfEachBranchPage() throws -> Int {
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let pageSize = 4096
-        var changed = 0
-        for page in stride(from: 2 * pageSize, to: bytes.count, by: pageSize) {
-            let flags = UInt16(bytes[page + 10]) | UInt16(bytes[page + 11]) << 8
-            let lower = Int(bytes[page + 12]) | Int(bytes[page + 13]) << 8
-            guard flags == 1, lower >= 16 + 2 * 2, lower <= pageSize else { continue }
-            let dropped = lower - 2
-            bytes[page + 12] = UInt8(dropped & 0xFF)
-            bytes[page + 13] = UInt8(dropped >> 8)
-            changed += 1
-        }
-        try bytes.write(to: URL(fileURLWithPath: path))
-        return changed
-    }
-
     func testAScanThatMeetsFewerRowsThanTheTableCountsReportsDamage() throws {
         try writeDogs()
-        XCTAssertGreaterThan(try dropLastChildOfEachBranchPage(), 0, "the rows fill more than one leaf page")
+        XCTAssertGreaterThan(try BranchPageDamage.dropLastChildOfEachBranchPage(path: path), 0, "the rows fill more than one leaf page")
         let read = try StorageFile.open(path: path, options: .init(readOnly: true)).beginRead()
         defer { read.abort() }
         let table = try XCTUnwrap(try read.table("Dog"))
@@ -74,7 +54,7 @@ final class HiddenRowsTests: StorageFileTestCase {
     /// between its batches), but a lookup that fails still tells damage from deletion.
     func testInAWriteAHiddenObjectIsStillKnownToBeDamaged() throws {
         try writeDogs()
-        XCTAssertGreaterThan(try dropLastChildOfEachBranchPage(), 0)
+        XCTAssertGreaterThan(try BranchPageDamage.dropLastChildOfEachBranchPage(path: path), 0)
         let write = try StorageFile.open(path: path, options: .init()).beginWrite()
         defer { write.abort() }
         let table = try XCTUnwrap(try write.table("Dog"))

@@ -52,6 +52,12 @@ final class QueryTests: StrataTestCase {
     /// A class's first and last objects are its lowest and highest keys, read fresh as writes
     /// delete and add objects; a query's are its first and last matches, and an empty class or
     /// query has none.
+    /// A class's last object is found by walking its keys, which meets the damage when a
+    /// damaged branch page hides the last rows: never another object instead.
+    func testTheLastOfAClassWhoseLastRowsAreHiddenIsADamagedFile() throws {
+        try assertProbeTraps("testLastOfAClassWhoseLastRowsAreHidden", saying: "is damaged: a walk over 'Dog' meets")
+    }
+
     func testFirstAndLastFollowWritesAndQueries() throws {
         let people = realm.objects(Person.self)
         XCTAssertEqual(people.first?.id, 0)

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import XCTest
 @testable import Strata
 
@@ -162,5 +163,21 @@ final class TrapProbes: StrataTestCase {
     func testDynamicWriteOfAPrimaryKey() throws {
         let (realm, ann) = try openWithDynamicOwner()
         try realm.write { ann["id"] = 5 }
+    }
+
+    /// 2,000 dogs, then a damaged branch page hides the last rows of their table; the last
+    /// dog is read from the file opened read-only again.
+    func testLastOfAClassWhoseLastRowsAreHidden() throws {
+        do {
+            let realm = try openRealm(types: [Dog.self])
+            try realm.write {
+                for id in 1...2_000 { realm.add(Dog(value: ["id": id, "name": "dog number \(id) of the kennel"])) }
+            }
+        }
+        _ = try BranchPageDamage.dropLastChildOfEachBranchPage(path: fileURL().path)
+        var configuration = configuration(types: [Dog.self])
+        configuration.readOnly = true
+        let realm = try Realm(configuration: configuration)
+        XCTAssertEqual(realm.objects(Dog.self).last?.id, 2_000, "not reached: the walk finds the damage and traps")
     }
 }

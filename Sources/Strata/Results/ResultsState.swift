@@ -183,31 +183,23 @@ final class ResultsState {
     }
 
     /// The last object in result order (as `object(at:)`), or nil when there is none.
+    ///
+    /// A whole class's ends are found by its walk like any other position, not by a cursor
+    /// sent to the table's first or last key: a damaged branch page can hide the rows at an
+    /// end from that cursor, and only a walk, which compares what it met with the table's
+    /// count, tells that the file is damaged instead of answering with another object.
     func lastObject() -> ResultsPosition? {
-        guarded {
-            guard isWholeTable, !isEvaluatedNow else { return locate(countMatches() - 1) }
-            // A class's last object is its table's last row: no key of the others is read.
-            guard let binding = currentBinding() else { return nil }
-            return core.reading { try core.transaction().rows.lastObjectKey(binding.table).map { ResultsPosition(binding, $0) } }
-        }
+        guarded { locate(countMatches() - 1) }
     }
 
     /// `object(at:)`, in `guarded`.
     private func locate(_ position: Int) -> ResultsPosition? {
         guard position >= 0, let binding = currentBinding() else { return nil }
-        if position == 0, isWholeTable, !isEvaluatedNow {
-            // A class's first object is its table's first key: no key of the others is read
-            // (and no row, which the accessor reads when it is first asked).
-            return core.reading { try core.transaction().rows.firstObjectKey(binding.table).map { ResultsPosition(binding, $0) } }
-        }
         let evaluation = orderedEvaluation(upTo: position + 1)
         guard position < evaluation.keys.count else { return nil }
         let row = core.reading { try evaluation.keptRow(at: position, of: binding.table, core.transaction()) }
         return ResultsPosition(binding, evaluation.keys[position], row: row)
     }
-
-    /// Whether the query was evaluated in this snapshot (its keys are at hand).
-    private var isEvaluatedNow: Bool { cached != nil && evaluatedStamp == core.snapshot.stamp }
 
     /// Calls `body` with the row of every object, in no particular order (what an aggregate
     /// reads; a row is valid until `body` returns). A query not evaluated in this snapshot runs

@@ -114,30 +114,15 @@ package struct RowStore {
         return keys
     }
 
-    /// The key of the class's first object, the lowest, or nil when it has none. Reads no row.
-    package func firstObjectKey(_ table: Table) throws(StorageError) -> ObjectKey? {
-        try endKey(table) { cursor throws(LMDBError) in try cursor.first() }
-    }
-
-    /// The key of the class's last object, the highest, or nil when it has none. Reads no row.
-    package func lastObjectKey(_ table: Table) throws(StorageError) -> ObjectKey? {
-        try endKey(table) { cursor throws(LMDBError) in try cursor.last() }
-    }
-
-    /// The key of the entry `end` moves a cursor over the class's rows to.
-    private func endKey(_ table: Table, _ end: (borrowing Cursor) throws(LMDBError) -> Cursor.Entry?) throws(StorageError) -> ObjectKey? {
-        let txn = transaction.lmdb
-        return try StorageError.translating("Reading '\(table.name)'") {
-            try txn.withCursor(table.rows) { try end($0) }.map { try ObjectKeyCoding.decode($0.key) }
-        }
-    }
-
     /// The highest object key of the class when first asked in this transaction, or given to
     /// an object since (0 when it had no rows): a new object whose key is above it is appended.
-    /// A deletion does not lower it (`lastObjectKey` reads the rows as they are).
+    /// A deletion does not lower it.
     func lastKey(_ table: Table) throws(StorageError) -> ObjectKey {
         if let k = transaction.keys.last[table.name] { return k }
-        let k = try lastObjectKey(table) ?? 0
+        let txn = transaction.lmdb
+        let k = try StorageError.translating("Reading '\(table.name)'") {
+            try txn.withCursor(table.rows) { try $0.last() }.map { try ObjectKeyCoding.decode($0.key) } ?? 0
+        }
         transaction.keys.last[table.name] = k
         return k
     }
