@@ -107,10 +107,36 @@ int strata_guarded_cursor_count(MDB_cursor *cursor, size_t *count) {
     GUARDED(mdb_cursor_count(cursor, count));
 }
 
+/// Whether LMDB has marked `txn` failed: its calls then return `MDB_BAD_TXN`. The main
+/// database's statistics read no page, after LMDB checks that mark.
+static int failed(MDB_txn *txn) {
+    MDB_stat main;
+    return mdb_stat(txn, 1, &main) == MDB_BAD_TXN;
+}
+
+/// `mdb_cursor_open` and `mdb_stat` read the root of a database the transaction has not
+/// used yet, and when that read meets a damaged page they mark the transaction failed but
+/// return success (`mdb_stat` with the counts the transaction knew before): here the damage
+/// is `MDB_CORRUPTED`, as LMDB's other calls report it.
+static int checked_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
+    int rc = mdb_cursor_open(txn, dbi, cursor);
+    if (rc == MDB_SUCCESS && failed(txn)) {
+        mdb_cursor_close(*cursor);
+        *cursor = NULL;
+        return MDB_CORRUPTED;
+    }
+    return rc;
+}
+
+static int checked_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
+    int rc = mdb_stat(txn, dbi, stat);
+    return rc == MDB_SUCCESS && failed(txn) ? MDB_CORRUPTED : rc;
+}
+
 int strata_guarded_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
-    GUARDED(mdb_cursor_open(txn, dbi, cursor));
+    GUARDED(checked_cursor_open(txn, dbi, cursor));
 }
 
 int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
-    GUARDED(mdb_stat(txn, dbi, stat));
+    GUARDED(checked_stat(txn, dbi, stat));
 }

@@ -132,8 +132,12 @@ package final class Environment: @unchecked Sendable {
     /// user of the map): a commit writes it before it publishes that id to new readers.
     var newestMetaTransactionID: Int { info.me_last_txnid }
 
-    /// `usedBytes` while `map` is held, or by a transaction registered as a user of the map.
-    private var usedBytesOfMap: Int { (info.me_last_pgno + 1) * pageSize }
+    /// `usedBytes` while `map` is held, or by a transaction registered as a user of the map;
+    /// `Int.max` when a damaged meta page names a last page past any file.
+    private var usedBytesOfMap: Int {
+        let (bytes, overflow) = (info.me_last_pgno &+ 1).multipliedReportingOverflow(by: pageSize)
+        return overflow || bytes < 0 ? .max : bytes
+    }
 
     /// What `mdb_env_info` says of the map and the newer meta page.
     private var info: MDB_envinfo {

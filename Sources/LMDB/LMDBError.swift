@@ -41,6 +41,9 @@ package struct LMDBError: Error, Equatable, CustomStringConvertible {
     package static let corrupted = LMDBError(MDB_CORRUPTED)
     /// A page number points past the file's last page: the file is damaged.
     package static let pageNotFound = LMDBError(MDB_PAGE_NOTFOUND)
+    /// A B-tree deeper than LMDB's cursors follow (`MDB_CURSOR_FULL`, 32 levels): a real
+    /// tree is never near it, so its pages loop, and the file is damaged.
+    package static let cursorFull = LMDBError(MDB_CURSOR_FULL)
     /// LMDB faulted or failed one of its own assertions reading a page (`CStrataFaultGuard`):
     /// the file is damaged where LMDB does not check it.
     package static let faulted = LMDBError(STRATA_LMDB_FAULT)

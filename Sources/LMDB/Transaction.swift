@@ -35,6 +35,10 @@ package final class Transaction {
     /// then unknown: every later call fails the same way without reaching LMDB, and a write
     /// cannot commit. A renewed read transaction starts clear.
     @exclusivity(unchecked) private var faulted = false
+    /// The first failure of an LMDB call of this transaction (other than finding nothing),
+    /// or `MDB_SUCCESS`: what LMDB's refusing the transaction afterwards (`MDB_BAD_TXN`)
+    /// stands for (`noteFailure`).
+    @exclusivity(unchecked) private var firstFailure = MDB_SUCCESS
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold. When another process grew the file past this process's
@@ -187,6 +191,7 @@ package final class Transaction {
         isReset = false
         holdsMap = true
         faulted = false
+        firstFailure = MDB_SUCCESS
         readBounds = environment.readBounds()
     }
 
@@ -206,13 +211,27 @@ package final class Transaction {
         return sharedLock.withLock { _ in unlessFaulted(call) }
     }
 
-    /// Runs `call` unless an earlier call faulted, noting when this one does.
+    /// Runs `call` unless an earlier call faulted, noting when this one does, or fails.
     @inline(__always)
     private func unlessFaulted(_ call: () -> Int32) -> Int32 {
         if faulted { return STRATA_LMDB_FAULT }
         let rc = call()
-        if rc == STRATA_LMDB_FAULT { faulted = true }
+        if rc != MDB_SUCCESS, rc != MDB_NOTFOUND { return noteFailure(rc) }
         return rc
+    }
+
+    /// Notes that a call failed with `rc`, and returns what it means. LMDB refuses a
+    /// transaction (`MDB_BAD_TXN`) after a call met damage: when none of its calls failed
+    /// before, the damage was met without saying so (as `mdb_get` meets it refreshing a
+    /// database's root), and when the first failure was damage, the refusal is that damage.
+    private func noteFailure(_ rc: Int32) -> Int32 {
+        if rc == STRATA_LMDB_FAULT { faulted = true }
+        if firstFailure == MDB_SUCCESS { firstFailure = rc == MDB_BAD_TXN ? MDB_CORRUPTED : rc }
+        guard rc == MDB_BAD_TXN else { return rc }
+        switch firstFailure {
+        case MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_CURSOR_FULL: return firstFailure
+        default: return rc
+        }
     }
 
     /// Throws once a read of the transaction faulted: a call not guarded against faults
@@ -296,6 +315,7 @@ package final class Transaction {
     @inline(__always)
     func checkWrite(_ rc: Int32) throws(LMDBError) {
         noteMapFull(rc)
+        if rc != MDB_SUCCESS, firstFailure == MDB_SUCCESS { firstFailure = rc }
         try check(rc)
     }
 

@@ -79,6 +79,23 @@ final class FileErrorTests: StrataTestCase {
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "truncated")
     }
 
+    /// A bit flipped high in a meta page's last page number names a file larger than any:
+    /// the open says it is truncated rather than overflowing its arithmetic.
+    func testAMetaPageNamingALastPagePastAnyFileIsRefused() throws {
+        try closingRealms {
+            let realm = try openRealm(types: [Note.self])
+            try realm.write { realm.add(Note(value: ["text": "kept", "rank": 1])) }
+        }
+        var bytes = try Data(contentsOf: fileURL())
+        for meta in 0..<2 {
+            // LMDB's meta page keeps its last page number at byte 136.
+            let lastPage = UInt64(0x0100_0000_0000_003A).littleEndian
+            withUnsafeBytes(of: lastPage) { bytes.replaceSubrange((meta * 4096 + 136)..<(meta * 4096 + 144), with: $0) }
+        }
+        try bytes.write(to: fileURL())
+        assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "truncated")
+    }
+
     func testAReadOfADamagedRowTrapsWithTheStorageErrorRatherThanAnsweringDeleted() throws {
         try assertProbeTraps("testAskIfAnObjectWithADamagedRowIsInvalidated", saying: "is damaged: the row of 'Ship' object")
     }

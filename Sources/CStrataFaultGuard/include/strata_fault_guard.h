@@ -34,9 +34,10 @@ int strata_guarded_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val
                                 size_t max, size_t *count);
 /// `mdb_cursor_count`, guarded.
 int strata_guarded_cursor_count(MDB_cursor *cursor, size_t *count);
-/// `mdb_cursor_open`, guarded (it may read the database's root to refresh it).
+/// `mdb_cursor_open`, guarded (it may read the database's root to refresh it); damage met
+/// there is `MDB_CORRUPTED` (LMDB itself returns success).
 int strata_guarded_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor);
-/// `mdb_stat`, guarded.
+/// `mdb_stat`, guarded, and like `strata_guarded_cursor_open` for the root's refresh.
 int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
 
 #endif

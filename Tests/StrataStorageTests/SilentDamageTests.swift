@@ -1,0 +1,94 @@
+import Foundation
+import XCTest
+@testable import StrataStorage
+
+/// Damage LMDB 0.9 meets without returning an error, or reports as something else: a loop
+/// in a table's pages (`MDB_CURSOR_FULL`), and a table whose root page is gone, met while
+/// a transaction first reads the table (`mdb_stat` and `mdb_cursor_open` return success and
+/// leave the transaction refused, `MDB_BAD_TXN`). Each is `.invalidDatabase` saying the file
+/// is damaged, and a count is never answered from a table it could not read.
+final class SilentDamageTests: StorageFileTestCase {
+    private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
+    private static let count = 2000
+    private static let pageSize = 4096
+
+    /// Writes `count` dogs in one commit: several leaf pages under one branch page.
+    private func writeDogs() throws {
+        let file = try StorageFile.open(path: path, options: .init())
+        let txn = try file.beginWrite()
+        try txn.store(classes: [dog])
+        let table = try XCTUnwrap(try txn.table("Dog"))
+        for i in 0..<Self.count { _ = try txn.objects.insert(table, values: [.string("dog number \(i) of the kennel")]) }
+        try txn.commit(processName: "test", pid: 1)
+    }
+
+    /// Rewrites the file's bytes with `change`.
+    private func damage(_ change: (inout Data) -> Void) throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        change(&bytes)
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
+    private func assertDamaged(_ body: @autoclosure () throws -> some Any, _ line: UInt = #line) {
+        XCTAssertThrowsError(try body(), line: line) { error in
+            let e = error as? StorageError
+            XCTAssertEqual(e?.code, .invalidDatabase, "\(error)", line: line)
+            XCTAssertTrue(e?.message.contains("damaged") == true, "\(error)", line: line)
+        }
+    }
+
+    func testATableWhosePagesLoopIsDamaged() throws {
+        try writeDogs()
+        var looped = 0
+        try damage { bytes in
+            // Each branch page's first child (LMDB's node: the page number in its first six
+            // bytes, at the offset the page's first 2-byte pointer gives) becomes the page itself.
+            for page in stride(from: 2 * Self.pageSize, to: bytes.count, by: Self.pageSize) {
+                let flags = UInt16(bytes[page + 10]) | UInt16(bytes[page + 11]) << 8
+                guard flags == 1 else { continue }
+                let node = page + (Int(bytes[page + 16]) | Int(bytes[page + 17]) << 8)
+                let number = page / Self.pageSize
+                for i in 0..<6 { bytes[node + i] = UInt8(truncatingIfNeeded: number >> (i < 4 ? 8 * i : 8 * (i - 4) + 32)) }
+                looped += 1
+            }
+        }
+        XCTAssertGreaterThan(looped, 0, "the rows fill more than one leaf page")
+        let read = try StorageFile.open(path: path, options: .init(readOnly: true)).beginRead()
+        defer { read.abort() }
+        let table = try XCTUnwrap(try read.table("Dog"))
+        assertDamaged(try read.rows.read(table, 1))
+        assertDamaged(try read.rows.allKeys(table))
+    }
+
+    func testATableWhoseRootPageIsGoneIsDamagedFromItsFirstRead() throws {
+        try writeDogs()
+        var changed = 0
+        try damage { bytes in
+            // The main database's record of the rows database: a node flagged F_SUBDATA (2)
+            // whose key is the database's name, its value an MDB_db whose root is at byte 40.
+            let name = Data("rows.Dog".utf8)
+            var from = bytes.startIndex
+            while let found = bytes.range(of: name, in: from..<bytes.endIndex) {
+                from = found.upperBound
+                let key = found.lowerBound
+                guard key >= 8, bytes[key - 4] & 2 != 0, Int(bytes[key - 2]) == name.count else { continue }
+                withUnsafeBytes(of: UInt64(0xFFFF_FFFF).littleEndian) { bytes.replaceSubrange((found.upperBound + 40)..<(found.upperBound + 48), with: $0) }
+                changed += 1
+            }
+        }
+        XCTAssertGreaterThan(changed, 0, "the main database names the rows database")
+        for first in ["count", "walk", "lookup"] {
+            let read = try StorageFile.open(path: path, options: .init(readOnly: true)).beginRead()
+            defer { read.abort() }
+            let table = try XCTUnwrap(try read.table("Dog"))
+            switch first {
+            case "count": assertDamaged(try read.rows.count(table))
+            case "walk": assertDamaged(try read.rows.allKeys(table))
+            default: assertDamaged(try read.rows.read(table, 1))
+            }
+            // What follows in the same snapshot says so too.
+            assertDamaged(try read.rows.count(table))
+            assertDamaged(try read.rows.read(table, 2))
+        }
+    }
+}
