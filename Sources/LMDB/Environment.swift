@@ -41,6 +41,8 @@ package final class Environment: @unchecked Sendable {
         /// Set when growing failed half-way (LMDB unmapped the file but could not map it
         /// again): the environment cannot be used any more.
         var lost: LMDBError?
+        /// Where the map begins (`MapAddress`), found again each time it moves.
+        var start: UInt?
     }
 
     /// Options for `Environment.init`.
@@ -86,7 +88,7 @@ package final class Environment: @unchecked Sendable {
         mdb_env_info(env, &info)
         mdb_env_stat(env, &stat)
         pageSize = Int(stat.ms_psize)
-        map = Mutex(MapState(size: info.me_mapsize))
+        map = Mutex(MapState(size: info.me_mapsize, start: MapAddress.start(of: env, size: info.me_mapsize, pageSize: pageSize)))
     }
 
     deinit {
@@ -125,7 +127,7 @@ package final class Environment: @unchecked Sendable {
     /// The bounds of a read snapshot beginning now, for a transaction registered as a user
     /// of the map.
     func readBounds() -> ReadBounds {
-        ReadBounds(fileBytes: usedBytesOfMap, pageSize: pageSize)
+        ReadBounds(fileBytes: usedBytesOfMap, pageSize: pageSize, mapStart: map.withLock { $0.start })
     }
 
     /// The transaction id the newer meta page names (read by a transaction registered as a
@@ -188,6 +190,7 @@ package final class Environment: @unchecked Sendable {
             throw LMDBError(rc)
         }
         state.size = info.me_mapsize
+        state.start = MapAddress.start(of: handle, size: state.size, pageSize: pageSize)
         state.isFull = false
     }
 

@@ -10,23 +10,30 @@ import Glibc
 /// began, and, when the file's page size is the system's, the map is page-aligned, so a
 /// value's offset in its page is its address modulo the page size: a value inside a leaf
 /// page ends within that page, and a value on overflow pages (which starts right after the
-/// first one's header) ends within the pages that header counts. A write transaction also
-/// reads its own new pages, which are not in the map, so it has no bounds.
+/// first one's header) ends within the pages that header counts. The page a value lies in
+/// is also the page its header names (LMDB 0.9 does not check): a page moved or copied over
+/// another one, such as an older version of the same table's page, holds records whose
+/// checksums still match. A write transaction also reads its own new pages, which are not
+/// in the map, so it has no bounds.
 struct ReadBounds {
     /// The bytes of the file in use when the snapshot began.
     let fileBytes: Int
     /// The file's page size, or 0 when it is not the system's (the map's alignment then says
     /// nothing of a page's start, and only `fileBytes` bounds a read).
     let alignedPageSize: Int
+    /// The address of the map's first byte, where page 0 lies (0 when it is not known: the
+    /// pages' numbers are then not checked).
+    let mapStart: UInt
 
     /// LMDB's page header: 16 bytes, the page number first, flags at byte 10, and an overflow
     /// page's count of pages at byte 12.
     private static let headerSize = 16
     private static let overflowFlag: UInt16 = 0x04
 
-    init(fileBytes: Int, pageSize: Int) {
+    init(fileBytes: Int, pageSize: Int, mapStart: UInt?) {
         self.fileBytes = fileBytes
         alignedPageSize = pageSize == Int(sysconf(Int32(_SC_PAGESIZE))) ? pageSize : 0
+        self.mapStart = mapStart ?? 0
     }
 
     /// The bytes of `val`, once they are known to lie where an intact page puts them.
@@ -42,7 +49,17 @@ struct ReadBounds {
         guard val.mv_size <= fileBytes else { return false }
         guard alignedPageSize != 0, val.mv_size != 0, let start = val.mv_data else { return true }
         let offset = Int(bitPattern: UInt(bitPattern: start)) & (alignedPageSize - 1)
-        return offset + val.mv_size <= alignedPageSize || overflowPagesHold(start, offset, val.mv_size)
+        guard offset + val.mv_size <= alignedPageSize || overflowPagesHold(start, offset, val.mv_size) else { return false }
+        return isWhereItsHeaderSays(start - offset)
+    }
+
+    /// Whether `page`, when it is a page of the map (LMDB hands back some keys as the caller
+    /// passed them), is the page its header's number names.
+    @inline(__always)
+    private func isWhereItsHeaderSays(_ page: UnsafeMutableRawPointer) -> Bool {
+        let index = UInt(bitPattern: page) &- mapStart
+        guard mapStart != 0, index < UInt(fileBytes) else { return true }
+        return UnsafeRawPointer(page).load(as: UInt.self) == index / UInt(alignedPageSize)
     }
 
     /// Whether `size` bytes at `start` (at `offset` in its page, running past the page) are

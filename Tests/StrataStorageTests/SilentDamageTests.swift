@@ -2,11 +2,13 @@ import Foundation
 import XCTest
 @testable import StrataStorage
 
-/// Damage LMDB 0.9 meets without returning an error, or reports as something else: a loop
-/// in a table's pages (`MDB_CURSOR_FULL`), and a table whose root page is gone, met while
-/// a transaction first reads the table (`mdb_stat` and `mdb_cursor_open` return success and
-/// leave the transaction refused, `MDB_BAD_TXN`). Each is `.invalidDatabase` saying the file
-/// is damaged, and a count is never answered from a table it could not read.
+/// Damage LMDB 0.9 does not see, meets without returning an error, or reports as something
+/// else: an older version of a table's page copied over the current one (its records' seals
+/// still match), a loop in a table's pages (`MDB_CURSOR_FULL`), and a table whose root page
+/// is gone, met while a transaction first reads the table (`mdb_stat` and `mdb_cursor_open`
+/// return success and leave the transaction refused, `MDB_BAD_TXN`). Each is
+/// `.invalidDatabase` saying the file is damaged: no old row is read as the current one, and
+/// no count is answered from a table that could not be read.
 final class SilentDamageTests: StorageFileTestCase {
     private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
     private static let count = 2000
@@ -35,6 +37,27 @@ final class SilentDamageTests: StorageFileTestCase {
             XCTAssertEqual(e?.code, .invalidDatabase, "\(error)", line: line)
             XCTAssertTrue(e?.message.contains("damaged") == true, "\(error)", line: line)
         }
+    }
+
+    func testAnOlderVersionOfAPageInPlaceOfTheCurrentOneIsDamaged() throws {
+        try writeDogs()
+        let file = try StorageFile.open(path: path, options: .init())
+        let write = try file.beginWrite()
+        let table = try XCTUnwrap(try write.table("Dog"))
+        try write.objects.update(table, 1, dog.properties[0], to: .string("a dog renamed in the second commit"))
+        try write.commit(processName: "test", pid: 1)
+        try damage { bytes in
+            // The page holding dog 1's row as the first commit wrote it (freed by the second,
+            // which wrote the row to a new page) is copied over that new page.
+            func page(of text: String) -> Int { bytes.range(of: Data(text.utf8))!.lowerBound / Self.pageSize }
+            let old = page(of: "dog number 1 of the kennel"), new = page(of: "a dog renamed")
+            bytes.replaceSubrange((new * Self.pageSize)..<((new + 1) * Self.pageSize), with: bytes[(old * Self.pageSize)..<((old + 1) * Self.pageSize)])
+        }
+        let read = try StorageFile.open(path: path, options: .init(readOnly: true)).beginRead()
+        defer { read.abort() }
+        let damaged = try XCTUnwrap(try read.table("Dog"))
+        assertDamaged(try read.rows.read(damaged, 1))
+        assertDamaged(try read.rows.allKeys(damaged))
     }
 
     func testATableWhosePagesLoopIsDamaged() throws {
