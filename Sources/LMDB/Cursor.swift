@@ -89,9 +89,11 @@ package struct Cursor: ~Copyable {
                 var count = 0
                 let asked = min(left, Self.batchSize)
                 let rc = batch(first, keys, values, asked, &count)
-                for i in 0..<count where try !body(try keys[i].bytes(within: readBounds), try values[i].bytes(within: readBounds)) {
+                let held = readBounds?.heldCount(keys: keys, values: values, count: count) ?? count
+                for i in 0..<held where try !body(keys[i].bytes, values[i].bytes) {
                     return false
                 }
+                if held < count { throw LMDBError.corrupted }
                 if rc == MDB_NOTFOUND { return true }
                 try check(rc)
                 left -= count

@@ -60,11 +60,11 @@ package final class CursorEntries {
         failure = rc == MDB_SUCCESS || rc == MDB_NOTFOUND ? nil : LMDBError(rc)
         count = found
         guard let bounds else { return }
-        for i in 0..<found where !bounds.holds(keys[i]) || !bounds.holds(values[i]) {
-            count = i
+        let held = bounds.heldCount(keys: keys, values: values, count: found)
+        if held < found {
+            count = held
             reachedEnd = false
             failure = .corrupted
-            return
         }
     }
 }

@@ -46,20 +46,47 @@ struct ReadBounds {
     /// Whether the bytes of `val` lie where an intact page puts them.
     @inline(__always)
     func holds(_ val: MDB_val) -> Bool {
-        guard val.mv_size <= fileBytes else { return false }
-        guard alignedPageSize != 0, val.mv_size != 0, let start = val.mv_data else { return true }
+        guard let page = page(of: val) else { return false }
+        return isWhereItsHeaderSays(page)
+    }
+
+    /// How many of the `count` entries `keys` and `values` lie where intact pages put them,
+    /// checked in order (the first that does not ends them): `holds` for each key and value,
+    /// with each page's number checked once for a run of entries in it.
+    @inline(__always)
+    func heldCount(keys: UnsafePointer<MDB_val>, values: UnsafePointer<MDB_val>, count: Int) -> Int {
+        var checked: UInt = 0
+        func isInPlace(_ page: UInt) -> Bool {
+            if page == checked { return true }
+            checked = page
+            return isWhereItsHeaderSays(page)
+        }
+        for i in 0..<count {
+            guard let keyPage = page(of: keys[i]), let valuePage = page(of: values[i]),
+                  isInPlace(keyPage), isInPlace(valuePage) else { return i }
+        }
+        return count
+    }
+
+    /// The address of the page `val` lies in, once its bytes lie within that page (or the
+    /// overflow pages its header counts), 0 when they are not in a page (no bytes, or no
+    /// pages to check against), or nil when they run past their page.
+    @inline(__always)
+    private func page(of val: MDB_val) -> UInt? {
+        guard val.mv_size <= fileBytes else { return nil }
+        guard alignedPageSize != 0, val.mv_size != 0, let start = val.mv_data else { return 0 }
         let offset = Int(bitPattern: UInt(bitPattern: start)) & (alignedPageSize - 1)
-        guard offset + val.mv_size <= alignedPageSize || overflowPagesHold(start, offset, val.mv_size) else { return false }
-        return isWhereItsHeaderSays(start - offset)
+        guard offset + val.mv_size <= alignedPageSize || overflowPagesHold(start, offset, val.mv_size) else { return nil }
+        return UInt(bitPattern: start - offset)
     }
 
     /// Whether `page`, when it is a page of the map (LMDB hands back some keys as the caller
     /// passed them), is the page its header's number names.
     @inline(__always)
-    private func isWhereItsHeaderSays(_ page: UnsafeMutableRawPointer) -> Bool {
-        let index = UInt(bitPattern: page) &- mapStart
+    private func isWhereItsHeaderSays(_ page: UInt) -> Bool {
+        let index = page &- mapStart
         guard mapStart != 0, index < UInt(fileBytes) else { return true }
-        return UnsafeRawPointer(page).load(as: UInt.self) == index / UInt(alignedPageSize)
+        return UnsafeRawPointer(bitPattern: page).unsafelyUnwrapped.load(as: UInt.self) == index / UInt(alignedPageSize)
     }
 
     /// Whether `size` bytes at `start` (at `offset` in its page, running past the page) are
