@@ -101,10 +101,12 @@ package struct HistoryEntry: Equatable, Sendable {
             Self.appendKeys(c.deleted.sorted(), to: &out)
             Varint.append(UInt64(c.modified.count), to: &out)
             var previous: UInt64 = 0
-            for (key, mask) in c.modified.sorted(by: { $0.key < $1.key }) {
-                Varint.append(key - previous, to: &out)
-                Varint.append(mask, to: &out)
-                previous = key
+            // A dictionary's keys and values list its entries in the same order.
+            let keys = Array(c.modified.keys), masks = Array(c.modified.values)
+            for i in KeyOrder.ascendingPositions(keys) {
+                Varint.append(keys[i] - previous, to: &out)
+                Varint.append(masks[i], to: &out)
+                previous = keys[i]
             }
         }
         for ext in extensions {

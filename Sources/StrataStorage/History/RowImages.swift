@@ -37,8 +37,8 @@ struct RowImages: Sendable {
 
     /// The keys in ascending order, each with the position of its row.
     func ascendingKeys() -> [(key: ObjectKey, position: Int)] {
-        let all = keys.enumerated().map { (key: $0.element, position: $0.offset) }
-        return ascends ? all : all.sorted { $0.key < $1.key }
+        if ascends { return keys.enumerated().map { (key: $0.element, position: $0.offset) } }
+        return KeyOrder.ascendingPositions(keys).map { (key: keys[$0], position: $0) }
     }
 
     /// The position of `key` in `keys`, if it has a row (a binary search while keys ascend).

@@ -97,6 +97,6 @@ extension ListStore {
         }
         if property.type == .link { try transaction.objects.checkLinkTarget(table, property, value) }
         if property.type == .mixed { try transaction.objects.checkMixedValue(table, property, value) }
-        try ObjectWrites.checkSizes(table, CollectionOfOne(value))
+        try ObjectWrites.checkSize(table, value)
     }
 }

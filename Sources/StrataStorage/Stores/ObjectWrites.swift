@@ -15,7 +15,7 @@ package struct ObjectWrites {
     /// Inserts a new object from `values` (indexed by property id) and returns its key.
     /// Throws `.invalidInput` for a duplicate primary key or an oversized value.
     package func insert(_ table: Table, values: [Value]) throws(StorageError) -> ObjectKey {
-        try Self.checkSizes(table, values)
+        for i in values.indices { try Self.checkSize(table, values[i]) }
         for link in table.links { try checkLinkTarget(table, link, values[link.id]) }
         for p in table.mixedProperties { try checkMixedValue(table, p, values[p.id]) }
         for link in table.embeddedRelationships where link.isToOneLink { try claimEmbedded(table, link, CollectionOfOne(values[link.id])) }
@@ -108,7 +108,7 @@ package struct ObjectWrites {
     ) throws(StorageError) where Changes.Index == Int {
         try transaction.recordOldRow(table, key, old)
         func newValue(_ id: Int) -> Value? { newValues.first { $0.id == id }?.value }
-        try Self.checkSizes(table, newValues.lazy.map(\.value))
+        for change in newValues { try Self.checkSize(table, change.value) }
         var remixed: [(PropertySchema, old: Value, new: Value)] = []
         for p in table.mixedProperties {
             guard let new = newValue(p.id) else { continue }
@@ -223,19 +223,21 @@ package struct ObjectWrites {
         }
     }
 
-    /// Throws `.invalidInput` for a string or data value over `maximumValueSize`.
-    static func checkSizes(_ table: Table, _ values: some Sequence<Value>) throws(StorageError) {
-        for v in values {
-            let size: Int
-            switch v {
-            case .string(let s): size = s.utf8.count
-            case .data(let d): size = d.count
-            default: continue
-            }
-            if size > maximumValueSize {
-                throw StorageError(.invalidInput, "A value of \(size) bytes for '\(table.name)' is over the \(maximumValueSize >> 20) MiB limit for strings and data")
-            }
+    /// Throws `.invalidInput` when `value` is a string or data value over `maximumValueSize`.
+    @inline(__always)
+    static func checkSize(_ table: Table, _ value: Value) throws(StorageError) {
+        let size: Int
+        switch value {
+        case .string(let s): size = s.utf8.count
+        case .data(let d): size = d.count
+        default: return
         }
+        if size > maximumValueSize { throw oversized(table, size) }
+    }
+
+    /// The error for a value of `size` bytes over `maximumValueSize`.
+    private static func oversized(_ table: Table, _ size: Int) -> StorageError {
+        StorageError(.invalidInput, "A value of \(size) bytes for '\(table.name)' is over the \(maximumValueSize >> 20) MiB limit for strings and data")
     }
 
     /// Throws unless `value` is null or the key of an existing object of the link's target class.
