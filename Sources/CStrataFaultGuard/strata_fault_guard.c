@@ -140,3 +140,27 @@ int strata_guarded_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
 int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
     GUARDED(checked_stat(txn, dbi, stat));
 }
+
+int strata_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi) {
+    GUARDED(mdb_dbi_open(txn, name, flags, dbi));
+}
+
+int strata_guarded_put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned int flags) {
+    GUARDED(mdb_put(txn, dbi, key, data, flags));
+}
+
+int strata_guarded_del(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data) {
+    GUARDED(mdb_del(txn, dbi, key, data));
+}
+
+int strata_guarded_cursor_del(MDB_cursor *cursor, unsigned int flags) {
+    GUARDED(mdb_cursor_del(cursor, flags));
+}
+
+int strata_guarded_drop(MDB_txn *txn, MDB_dbi dbi, int del) {
+    GUARDED(mdb_drop(txn, dbi, del));
+}
+
+int strata_guarded_commit(MDB_txn *txn) {
+    GUARDED(mdb_txn_commit(txn));
+}

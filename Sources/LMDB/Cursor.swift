@@ -163,8 +163,7 @@ package struct Cursor: ~Copyable {
 
     /// Deletes the entry under the cursor (`mdb_cursor_del`).
     package func deleteCurrent() throws(LMDBError) {
-        try transaction.takeUnretainedValue().refuseIfFaulted()
-        let rc = mdb_cursor_del(handle, 0)
+        let rc = serialized { strata_guarded_cursor_del(handle, 0) }
         transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
         try check(rc)
     }

@@ -124,10 +124,10 @@ package final class Environment: @unchecked Sendable {
     /// The size of the memory map: the most the file can grow to before the map grows again.
     package var mapSize: Int { map.withLock { $0.size } }
 
-    /// The bounds of a read snapshot beginning now, for a transaction registered as a user
-    /// of the map.
-    func readBounds() -> ReadBounds {
-        ReadBounds(fileBytes: usedBytesOfMap, pageSize: pageSize, mapStart: map.withLock { $0.start })
+    /// The bounds of a transaction beginning now (registered as a user of the map, and for
+    /// writing holding the write lock).
+    func readBounds(forWriting: Bool) -> ReadBounds? {
+        ReadBounds(fileBytes: usedBytesOfMap, pageSize: pageSize, map: map.withLock { ($0.start, $0.size) }, forWriting: forWriting)
     }
 
     /// The transaction id the newer meta page names (read by a transaction registered as a

@@ -41,6 +41,9 @@ package struct LMDBError: Error, Equatable, CustomStringConvertible {
     package static let corrupted = LMDBError(MDB_CORRUPTED)
     /// A page number points past the file's last page: the file is damaged.
     package static let pageNotFound = LMDBError(MDB_PAGE_NOTFOUND)
+    /// A page with less room than its header says (`MDB_PAGE_FULL`, which LMDB calls an
+    /// internal error): only a damaged page's bounds say so.
+    package static let pageFull = LMDBError(MDB_PAGE_FULL)
     /// A B-tree deeper than LMDB's cursors follow (`MDB_CURSOR_FULL`, 32 levels): a real
     /// tree is never near it, so its pages loop, and the file is damaged.
     package static let cursorFull = LMDBError(MDB_CURSOR_FULL)
@@ -50,7 +53,7 @@ package struct LMDBError: Error, Equatable, CustomStringConvertible {
 
     /// `mdb_strerror`'s text for the code, or what stopped LMDB for `faulted`.
     package var message: String {
-        if let faultReason { return "LMDB stopped reading a page: \(faultReason)" }
+        if let faultReason { return "LMDB stopped on a damaged page: \(faultReason)" }
         return String(cString: mdb_strerror(code))
     }
 

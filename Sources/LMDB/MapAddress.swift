@@ -27,7 +27,7 @@ enum MapAddress {
                   hex(fields[3][..<colon]) == UInt64(major), hex(fields[3][(colon + 1)...]) == UInt64(minor),
                   let dash = fields[0].firstIndex(of: UInt8(ascii: "-")),
                   let start = hex(fields[0][..<dash]), let end = hex(fields[0][(dash + 1)...]),
-                  end - start == UInt64(size),
+                  end &- start == UInt64(size),
                   !line.reversed().starts(with: " (deleted)".utf8.reversed()),
                   isMetaPage(UInt(start), 0, pageSize), isMetaPage(UInt(start), 1, pageSize) else { continue }
             return UInt(start)

@@ -1,39 +1,52 @@
 import CLMDB
 import Glibc
 
-/// What a read transaction knows of where its keys and values may lie, checked before any
-/// byte of them is read: a damaged page (a node's size field, an overflow page's count)
-/// could otherwise send a read past the end of the file into the map, where the process
-/// dies of SIGBUS. A failed check is `MDB_CORRUPTED`, as LMDB reports damage it finds.
+/// What a transaction knows of where the keys and values LMDB hands it may lie, checked
+/// before any byte of them is read: a damaged page (a node's size field, an overflow page's
+/// count) could otherwise send a read past the end of the file into the map, where the
+/// process dies of SIGBUS. A failed check is `MDB_CORRUPTED`, as LMDB reports damage it finds.
 ///
-/// Every page of a read snapshot lies within the file's pages in use when the snapshot
-/// began, and, when the file's page size is the system's, the map is page-aligned, so a
+/// Every page committed before the transaction began lies within the file's pages in use
+/// then, and, when the file's page size is the system's, the map is page-aligned, so a
 /// value's offset in its page is its address modulo the page size: a value inside a leaf
 /// page ends within that page, and a value on overflow pages (which starts right after the
 /// first one's header) ends within the pages that header counts. The page a value lies in
 /// is also the page its header names (LMDB 0.9 does not check): a page moved or copied over
 /// another one, such as an older version of the same table's page, holds records whose
-/// checksums still match. A write transaction also reads its own new pages, which are not
-/// in the map, so it has no bounds.
+/// checksums still match.
+///
+/// Where the map lies is known (`MapAddress`), bytes outside it are not checked: a key LMDB
+/// hands back as the caller passed it, or a write transaction's new pages, which LMDB keeps
+/// in its own memory until the commit (or writes to the file early, past the pages in use,
+/// when it has too many). Where it is not, a read transaction still checks sizes and
+/// offsets, and a write transaction has no bounds.
 struct ReadBounds {
-    /// The bytes of the file in use when the snapshot began.
+    /// The bytes of the file in use when the transaction began.
     let fileBytes: Int
     /// The file's page size, or 0 when it is not the system's (the map's alignment then says
     /// nothing of a page's start, and only `fileBytes` bounds a read).
     let alignedPageSize: Int
-    /// The address of the map's first byte, where page 0 lies (0 when it is not known: the
-    /// pages' numbers are then not checked).
+    /// The address of the map's first byte, where page 0 lies, or 0 when it is not known.
     let mapStart: UInt
+    /// The bytes of the map.
+    let mapBytes: UInt
+    /// Whether the transaction writes: its new pages may lie past the pages in use.
+    let forWriting: Bool
 
     /// LMDB's page header: 16 bytes, the page number first, flags at byte 10, and an overflow
     /// page's count of pages at byte 12.
     private static let headerSize = 16
     private static let overflowFlag: UInt16 = 0x04
 
-    init(fileBytes: Int, pageSize: Int, mapStart: UInt?) {
+    /// The bounds of a transaction beginning when `fileBytes` of the file are in use; nil for
+    /// a write transaction when the map's start is not known.
+    init?(fileBytes: Int, pageSize: Int, map: (start: UInt?, bytes: Int), forWriting: Bool) {
+        if forWriting, map.start == nil { return nil }
         self.fileBytes = fileBytes
         alignedPageSize = pageSize == Int(sysconf(Int32(_SC_PAGESIZE))) ? pageSize : 0
-        self.mapStart = mapStart ?? 0
+        mapStart = map.start ?? 0
+        mapBytes = UInt(map.bytes)
+        self.forWriting = forWriting
     }
 
     /// The bytes of `val`, once they are known to lie where an intact page puts them.
@@ -68,25 +81,29 @@ struct ReadBounds {
         return count
     }
 
-    /// The address of the page `val` lies in, once its bytes lie within that page (or the
-    /// overflow pages its header counts), 0 when they are not in a page (no bytes, or no
-    /// pages to check against), or nil when they run past their page.
+    /// The address of the page of the map `val` lies in, once its bytes lie within that page
+    /// (or the overflow pages its header counts); 0 when there is no page to check its number
+    /// against (no bytes, bytes outside the map or a write's new page, or the map's start not
+    /// known), or nil when they run past their page or, in a snapshot, the pages in use.
     @inline(__always)
     private func page(of val: MDB_val) -> UInt? {
+        guard val.mv_size != 0, let start = val.mv_data else { return 0 }
+        if mapStart != 0 {
+            let index = UInt(bitPattern: start) &- mapStart
+            if index >= mapBytes { return 0 }
+            if index >= UInt(fileBytes) { return forWriting ? 0 : nil }
+        }
         guard val.mv_size <= fileBytes else { return nil }
-        guard alignedPageSize != 0, val.mv_size != 0, let start = val.mv_data else { return 0 }
+        guard alignedPageSize != 0 else { return 0 }
         let offset = Int(bitPattern: UInt(bitPattern: start)) & (alignedPageSize - 1)
         guard offset + val.mv_size <= alignedPageSize || overflowPagesHold(start, offset, val.mv_size) else { return nil }
-        return UInt(bitPattern: start - offset)
+        return mapStart == 0 ? 0 : UInt(bitPattern: start - offset)
     }
 
-    /// Whether `page`, when it is a page of the map (LMDB hands back some keys as the caller
-    /// passed them), is the page its header's number names.
+    /// Whether `page`, a page of the map (or 0, no page), is the page its header's number names.
     @inline(__always)
     private func isWhereItsHeaderSays(_ page: UInt) -> Bool {
-        let index = page &- mapStart
-        guard mapStart != 0, index < UInt(fileBytes) else { return true }
-        return UnsafeRawPointer(bitPattern: page).unsafelyUnwrapped.load(as: UInt.self) == index / UInt(alignedPageSize)
+        page == 0 || UnsafeRawPointer(bitPattern: page).unsafelyUnwrapped.load(as: UInt.self) == (page - mapStart) / UInt(alignedPageSize)
     }
 
     /// Whether `size` bytes at `start` (at `offset` in its page, running past the page) are

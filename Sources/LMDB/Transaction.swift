@@ -27,11 +27,11 @@ package final class Transaction {
     /// Whether the transaction is registered as using the environment's map (a top-level one
     /// that is neither ended nor reset): the map cannot move until it lets go.
     @exclusivity(unchecked) private var holdsMap = false
-    /// Where a read transaction's keys and values may lie (`ReadBounds`), set when its
-    /// snapshot begins; nil for a write transaction, which reads its own new pages too.
+    /// Where the keys and values of the file's pages may lie (`ReadBounds`), set when the
+    /// transaction (or a read transaction's new snapshot) begins.
     @exclusivity(unchecked) private(set) var readBounds: ReadBounds?
-    /// Whether a page read of this transaction ended early because LMDB faulted or failed an
-    /// assertion on a damaged page (`CStrataFaultGuard`). LMDB's state for the transaction is
+    /// Whether an LMDB call of this transaction ended early because LMDB faulted or failed
+    /// an assertion on a damaged page (`CStrataFaultGuard`). LMDB's state for the transaction is
     /// then unknown: every later call fails the same way without reaching LMDB, and a write
     /// cannot commit. A renewed read transaction starts clear.
     @exclusivity(unchecked) private var faulted = false
@@ -64,10 +64,8 @@ package final class Transaction {
         }
         handle = txn
         holdsMap = true
-        if readOnly {
-            readBounds = environment.readBounds()
-            try holdWholeSnapshot()
-        }
+        readBounds = environment.readBounds(forWriting: !readOnly)
+        if readOnly { try holdWholeSnapshot() }
     }
 
     /// Runs `begin` (`mdb_txn_begin` or `mdb_txn_renew`) registered as a user of the map,
@@ -94,6 +92,7 @@ package final class Transaction {
         var txn: OpaquePointer?
         try check(mdb_txn_begin(environment.handle, parent.live, 0, &txn))
         handle = txn
+        readBounds = parent.readBounds
     }
 
     deinit {
@@ -129,11 +128,10 @@ package final class Transaction {
         let txn = live
         handle = nil
         defer { releaseMap() }
-        if faulted {
-            mdb_txn_abort(txn)
-            throw LMDBError(STRATA_LMDB_FAULT)
-        }
-        try checkWrite(mdb_txn_commit(txn))
+        let rc = unlessFaulted { strata_guarded_commit(txn) }
+        // Not committed after an earlier read faulted: aborted instead.
+        if rc == STRATA_LMDB_FAULT { mdb_txn_abort(txn) }
+        try checkWrite(rc)
     }
 
     /// Aborts the transaction, discarding its writes.
@@ -192,7 +190,16 @@ package final class Transaction {
         holdsMap = true
         faulted = false
         firstFailure = MDB_SUCCESS
-        readBounds = environment.readBounds()
+        readBounds = environment.readBounds(forWriting: false)
+    }
+
+    /// Stops the process after a write transaction's call ended early on a damaged page. LMDB
+    /// was changing the transaction's pages then: its state cannot be trusted, and ending the
+    /// transaction (which releases the file's write lock) frees memory that is not LMDB's.
+    /// Other processes take the write lock back once this one is gone, as after a crash.
+    private func stopAfterWriteFault() -> Never {
+        let path = environment.path
+        preconditionFailure("'\(path)' is damaged: \(LMDBError(STRATA_LMDB_FAULT).message), during a write that cannot be ended safely, so the process stops; run `strata check \(path)`")
     }
 
     /// Lets several threads use this read transaction at once: from now on each LMDB call on
@@ -203,7 +210,7 @@ package final class Transaction {
         isShared = true
     }
 
-    /// Runs one guarded LMDB page read (`CStrataFaultGuard`), holding `sharedLock` if the
+    /// Runs one guarded LMDB call (`CStrataFaultGuard`), holding `sharedLock` if the
     /// transaction is shared; after a fault, fails without running it.
     @inline(__always)
     func serialized(_ call: () -> Int32) -> Int32 {
@@ -225,7 +232,10 @@ package final class Transaction {
     /// before, the damage was met without saying so (as `mdb_get` meets it refreshing a
     /// database's root), and when the first failure was damage, the refusal is that damage.
     private func noteFailure(_ rc: Int32) -> Int32 {
-        if rc == STRATA_LMDB_FAULT { faulted = true }
+        if rc == STRATA_LMDB_FAULT {
+            faulted = true
+            if !isReadOnly { stopAfterWriteFault() }
+        }
         if firstFailure == MDB_SUCCESS { firstFailure = rc == MDB_BAD_TXN ? MDB_CORRUPTED : rc }
         guard rc == MDB_BAD_TXN else { return rc }
         switch firstFailure {
@@ -234,27 +244,13 @@ package final class Transaction {
         }
     }
 
-    /// Throws once a read of the transaction faulted: a call not guarded against faults
-    /// (a write, opening a database) must not then reach LMDB.
-    func refuseIfFaulted() throws(LMDBError) {
-        if faulted { throw LMDBError(STRATA_LMDB_FAULT) }
-    }
-
-    /// The handle for a call not guarded against faults, after `refuseIfFaulted`.
-    var unguarded: OpaquePointer {
-        get throws(LMDBError) {
-            try refuseIfFaulted()
-            return live
-        }
-    }
-
     /// Opens (or with `.create`, creates) the named database. Returns nil if it does not exist.
     /// Its keys, and its values when sorted as duplicates, are compared by
     /// `strata_key_compare`: LMDB's own order, without a `memcmp` call for 8-byte ones.
     package func openDatabase(_ name: String?, flags: Database.Flags = []) throws(LMDBError) -> Database? {
-        let txn = try unguarded
+        let txn = live
         var dbi: MDB_dbi = 0
-        let rc = mdb_dbi_open(txn, name, flags.rawValue, &dbi)
+        let rc = serialized { strata_guarded_dbi_open(txn, name, flags.rawValue, &dbi) }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc)
         var stored: UInt32 = 0
@@ -268,10 +264,10 @@ package final class Transaction {
     }
 
     /// Removes every entry of a database, keeping it (`mdb_drop` with 0).
-    package func empty(_ db: Database) throws(LMDBError) { try checkWrite(mdb_drop(try unguarded, db.handle, 0)) }
+    package func empty(_ db: Database) throws(LMDBError) { try checkWrite(serialized { strata_guarded_drop(live, db.handle, 0) }) }
 
     /// Deletes a database and closes its handle (`mdb_drop` with 1).
-    package func drop(_ db: Database) throws(LMDBError) { try checkWrite(mdb_drop(try unguarded, db.handle, 1)) }
+    package func drop(_ db: Database) throws(LMDBError) { try checkWrite(serialized { strata_guarded_drop(live, db.handle, 1) }) }
 
     /// The value stored under `key`, or nil. The bytes are valid as described on the type.
     @inline(__always)
@@ -289,7 +285,7 @@ package final class Transaction {
                      flags: PutFlags = PutFlags()) throws(LMDBError) {
         try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
             try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
-                try checkWrite(mdb_put(try unguarded, db.handle, &k, &v, flags.rawValue))
+                try checkWrite(serialized { strata_guarded_put(live, db.handle, &k, &v, flags.rawValue) })
             }
         }
     }
@@ -298,12 +294,12 @@ package final class Transaction {
     @discardableResult
     package func delete(_ db: Database, key: UnsafeRawBufferPointer,
                         value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Bool {
-        let txn = try unguarded
+        let txn = live
         let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) -> Int32 in
             if let value {
-                return try withValue(value) { (v: inout MDB_val) throws(LMDBError) in mdb_del(txn, db.handle, &k, &v) }
+                return try withValue(value) { (v: inout MDB_val) throws(LMDBError) in serialized { strata_guarded_del(txn, db.handle, &k, &v) } }
             }
-            return mdb_del(txn, db.handle, &k, nil)
+            return serialized { strata_guarded_del(txn, db.handle, &k, nil) }
         }
         if rc == MDB_NOTFOUND { return false }
         try checkWrite(rc)

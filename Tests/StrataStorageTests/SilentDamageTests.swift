@@ -31,7 +31,7 @@ final class SilentDamageTests: StorageFileTestCase {
         try bytes.write(to: URL(fileURLWithPath: path))
     }
 
-    private func assertDamaged(_ body: @autoclosure () throws -> some Any, _ line: UInt = #line) {
+    private func assertDamaged<T>(_ body: @autoclosure () throws -> T, _ line: UInt = #line) {
         XCTAssertThrowsError(try body(), line: line) { error in
             let e = error as? StorageError
             XCTAssertEqual(e?.code, .invalidDatabase, "\(error)", line: line)
@@ -53,11 +53,18 @@ final class SilentDamageTests: StorageFileTestCase {
             let old = page(of: "dog number 1 of the kennel"), new = page(of: "a dog renamed")
             bytes.replaceSubrange((new * Self.pageSize)..<((new + 1) * Self.pageSize), with: bytes[(old * Self.pageSize)..<((old + 1) * Self.pageSize)])
         }
-        let read = try StorageFile.open(path: path, options: .init(readOnly: true)).beginRead()
-        defer { read.abort() }
+        let reopened = try StorageFile.open(path: path, options: .init())
+        let read = try reopened.beginRead()
         let damaged = try XCTUnwrap(try read.table("Dog"))
         assertDamaged(try read.rows.read(damaged, 1))
         assertDamaged(try read.rows.allKeys(damaged))
+        read.abort()
+        // A write reads the file's pages with the same checks, so it changes nothing on them.
+        let rewrite = try reopened.beginWrite()
+        defer { rewrite.abort() }
+        let inWrite = try XCTUnwrap(try rewrite.table("Dog"))
+        assertDamaged(try rewrite.rows.read(inWrite, 1))
+        assertDamaged(try rewrite.objects.update(inWrite, 1, dog.properties[0], to: .string("renamed again")))
     }
 
     func testATableWhosePagesLoopIsDamaged() throws {

@@ -13,7 +13,7 @@ struct FileDamage {
     private static let lastPageOffset = 136, txnIDOffset = 144
 
     /// The damages of the corpus for `file`, drawn from `random`: single bit flips, runs of
-    /// random bytes, garbled, zeroed and swapped pages among the pages in use, truncations,
+    /// random bytes, garbled, zeroed, swapped and copied pages among the pages in use, truncations,
     /// bit flips in the meta pages, and meta pages damaged so that LMDB opens the previous
     /// commit.
     static func corpus(for file: Data, _ random: inout SplitMix64) -> [FileDamage] {
@@ -50,6 +50,11 @@ struct FileDamage {
                 data.replaceSubrange(a..<(a + pageSize), with: data.subdata(in: b..<(b + pageSize)))
                 data.replaceSubrange(b..<(b + pageSize), with: first)
             }
+        }
+        add(20, "page copied over another") {
+            // A misdirected write: often a page of the same table, freed by a later commit.
+            let from = page() * pageSize, to = page() * pageSize
+            return { data in data.replaceSubrange(to..<(to + pageSize), with: data.subdata(in: from..<(from + pageSize))) }
         }
         add(15, "truncated") {
             let length = random.next() & 1 == 0 ? byte(0..<file.count) : page() * pageSize

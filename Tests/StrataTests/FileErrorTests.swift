@@ -96,6 +96,13 @@ final class FileErrorTests: StrataTestCase {
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "truncated")
     }
 
+    /// LMDB's own assertion, or a fault, inside a write to a damaged page ends the process
+    /// with the damage's message (the write transaction cannot be ended safely), not LMDB's
+    /// abort.
+    func testAWriteIntoADamagedPageStopsSayingTheFileIsDamaged() throws {
+        try assertProbeTraps("testWriteIntoAPageWhoseFreeSpaceIsDamaged", saying: "is damaged: LMDB stopped on a damaged page: mdb.c")
+    }
+
     func testAReadOfADamagedRowTrapsWithTheStorageErrorRatherThanAnsweringDeleted() throws {
         try assertProbeTraps("testAskIfAnObjectWithADamagedRowIsInvalidated", saying: "is damaged: the row of 'Ship' object")
     }

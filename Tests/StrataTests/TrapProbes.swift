@@ -180,4 +180,23 @@ final class TrapProbes: StrataTestCase {
         let realm = try Realm(configuration: configuration)
         XCTAssertEqual(realm.objects(Dog.self).last?.id, 2_000, "not reached: the walk finds the damage and traps")
     }
+
+    func testWriteIntoAPageWhoseFreeSpaceIsDamaged() throws {
+        do {
+            let realm = try openRealm(types: [Dog.self])
+            try realm.write {
+                for id in 1...2_000 { realm.add(Dog(value: ["id": id, "name": "dog number \(id) of the kennel"])) }
+            }
+        }
+        // The last leaf, where the next dog goes: its free space ends before it begins.
+        var bytes = try Data(contentsOf: fileURL())
+        let page = bytes.range(of: Data("dog number 2000 of the kennel".utf8))!.lowerBound / 4096 * 4096
+        let lower = Int(bytes[page + 12]) | Int(bytes[page + 13]) << 8
+        bytes[page + 14] = UInt8((lower - 2) & 0xFF)
+        bytes[page + 15] = UInt8((lower - 2) >> 8)
+        try bytes.write(to: fileURL())
+        let realm = try openRealm(types: [Dog.self])
+        try realm.write { realm.add(Dog(value: ["id": 2_001, "name": "a dog too many"])) }
+        XCTFail("not reached: LMDB's assertion on the page stops the write, and the process")
+    }
 }

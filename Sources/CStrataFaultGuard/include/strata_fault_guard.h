@@ -1,10 +1,13 @@
-// Reads of LMDB's pages that survive damage LMDB itself does not check: a fault (SIGSEGV,
-// SIGBUS) or one of LMDB's own assertions inside a guarded call ends that call with
-// STRATA_LMDB_FAULT instead of ending the process (docs/RELIABILITY.md, "Damaged files").
+// LMDB calls that survive damage LMDB itself does not check: a fault (SIGSEGV, SIGBUS) or
+// one of LMDB's own assertions inside a guarded call ends that call with STRATA_LMDB_FAULT
+// instead of ending the process (docs/RELIABILITY.md, "Damaged files").
 //
-// Only calls that read pages are guarded. Leaving one of them early abandons what it was
-// doing: the transaction it ran in must not be used for LMDB calls again, only aborted
-// (the Swift binding, `Transaction`, enforces that).
+// Every call that reads pages is guarded, writes and commits too (a write descends the
+// damaged tree it changes). Leaving one of them early abandons what it was doing: a read
+// transaction must not be used for LMDB calls again, only aborted; a write transaction
+// cannot even be aborted safely (LMDB may have been using a cursor on its stack), so the
+// Swift binding, `Transaction`, stops the process with the damage's message instead of the
+// fault's or assertion's.
 #ifndef STRATA_FAULT_GUARD_H
 #define STRATA_FAULT_GUARD_H
 
@@ -39,5 +42,17 @@ int strata_guarded_cursor_count(MDB_cursor *cursor, size_t *count);
 int strata_guarded_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor);
 /// `mdb_stat`, guarded, and like `strata_guarded_cursor_open` for the root's refresh.
 int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
+/// `mdb_dbi_open`, guarded (it reads the main database's pages).
+int strata_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi);
+/// `mdb_put`, guarded.
+int strata_guarded_put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned int flags);
+/// `mdb_del`, guarded.
+int strata_guarded_del(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
+/// `mdb_cursor_del`, guarded.
+int strata_guarded_cursor_del(MDB_cursor *cursor, unsigned int flags);
+/// `mdb_drop`, guarded.
+int strata_guarded_drop(MDB_txn *txn, MDB_dbi dbi, int del);
+/// `mdb_txn_commit`, guarded.
+int strata_guarded_commit(MDB_txn *txn);
 
 #endif

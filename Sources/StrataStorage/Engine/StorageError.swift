@@ -76,7 +76,7 @@ package struct StorageError: Error, CustomStringConvertible {
             return StorageError(.addressSpaceExhausted, "\(context): the write needs more than this process has mapped of the file; the map grows before the next transaction when no snapshot of the file is open in this process (frozen objects, Realms kept on other threads), so release them and write again, or in smaller writes", underlying: error)
         case .mapResized:
             return StorageError(.addressSpaceExhausted, "\(context): another process grew the file beyond this process's map, which cannot grow while this process holds snapshots of the file (frozen objects, Realms kept on other threads); release them and try again", underlying: error)
-        case .corrupted, .pageNotFound, .cursorFull, .faulted:
+        case .corrupted, .pageNotFound, .cursorFull, .pageFull, .faulted:
             return StorageError(.invalidDatabase, "\(context): the file is damaged (\(error.message)); run `strata check` on it", underlying: error)
         case .invalid, .versionMismatch:
             return StorageError(.invalidDatabase, "\(context): not a Strata database (\(error.message))", underlying: error)
