@@ -7,19 +7,9 @@ import XCTest
 /// in a read transaction reports the damage at its end instead of returning fewer objects,
 /// and an object whose lookup fails is known to be damaged, not deleted.
 final class HiddenRowsTests: StorageFileTestCase {
-    private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
     private static let count = 2000
 
-    /// Writes `count` dogs in one commit: their rows fill several leaf pages under one branch
-    /// page, the only branch page of the file.
-    private func writeDogs() throws {
-        let file = try StorageFile.open(path: path, options: .init())
-        let txn = try file.beginWrite()
-        try txn.store(classes: [dog])
-        let table = try XCTUnwrap(try txn.table("Dog"))
-        for i in 0..<Self.count { _ = try txn.objects.insert(table, values: [.string("dog number \(i) of the kennel")]) }
-        try txn.commit(processName: "test", pid: 1)
-    }
+    private func writeDogs() throws { try Kennel.write(Self.count, to: path) }
 
     func testAScanThatMeetsFewerRowsThanTheTableCountsReportsDamage() throws {
         try writeDogs()

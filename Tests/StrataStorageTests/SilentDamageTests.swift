@@ -10,19 +10,10 @@ import XCTest
 /// `.invalidDatabase` saying the file is damaged: no old row is read as the current one, and
 /// no count is answered from a table that could not be read.
 final class SilentDamageTests: StorageFileTestCase {
-    private let dog = ClassSchema(name: "Dog", properties: [PropertySchema(name: "name", type: .string, id: 0)])
     private static let count = 2000
     private static let pageSize = 4096
 
-    /// Writes `count` dogs in one commit: several leaf pages under one branch page.
-    private func writeDogs() throws {
-        let file = try StorageFile.open(path: path, options: .init())
-        let txn = try file.beginWrite()
-        try txn.store(classes: [dog])
-        let table = try XCTUnwrap(try txn.table("Dog"))
-        for i in 0..<Self.count { _ = try txn.objects.insert(table, values: [.string("dog number \(i) of the kennel")]) }
-        try txn.commit(processName: "test", pid: 1)
-    }
+    private func writeDogs() throws { try Kennel.write(Self.count, to: path) }
 
     /// Rewrites the file's bytes with `change`.
     private func damage(_ change: (inout Data) -> Void) throws {
@@ -44,7 +35,7 @@ final class SilentDamageTests: StorageFileTestCase {
         let file = try StorageFile.open(path: path, options: .init())
         let write = try file.beginWrite()
         let table = try XCTUnwrap(try write.table("Dog"))
-        try write.objects.update(table, 1, dog.properties[0], to: .string("a dog renamed in the second commit"))
+        try write.objects.update(table, 1, Kennel.dog.properties[0], to: .string("a dog renamed in the second commit"))
         try write.commit(processName: "test", pid: 1)
         try damage { bytes in
             // The page holding dog 1's row as the first commit wrote it (freed by the second,
@@ -64,7 +55,7 @@ final class SilentDamageTests: StorageFileTestCase {
         defer { rewrite.abort() }
         let inWrite = try XCTUnwrap(try rewrite.table("Dog"))
         assertDamaged(try rewrite.rows.read(inWrite, 1))
-        assertDamaged(try rewrite.objects.update(inWrite, 1, dog.properties[0], to: .string("renamed again")))
+        assertDamaged(try rewrite.objects.update(inWrite, 1, Kennel.dog.properties[0], to: .string("renamed again")))
     }
 
     func testATableWhosePagesLoopIsDamaged() throws {
