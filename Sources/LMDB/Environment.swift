@@ -132,7 +132,7 @@ package final class Environment: @unchecked Sendable {
 
     /// The transaction id the newer meta page names (read by a transaction registered as a
     /// user of the map): a commit writes it before it publishes that id to new readers.
-    var newestMetaTransactionID: Int { info.me_last_txnid }
+    package var newestMetaTransactionID: Int { info.me_last_txnid }
 
     /// `usedBytes` while `map` is held, or by a transaction registered as a user of the map;
     /// `Int.max` when a damaged meta page names a last page past any file.

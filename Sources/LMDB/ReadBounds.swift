@@ -90,7 +90,7 @@ struct ReadBounds {
         guard val.mv_size != 0, let start = val.mv_data else { return 0 }
         if mapStart != 0 {
             let index = UInt(bitPattern: start) &- mapStart
-            if index >= mapBytes { return 0 }
+            if index >= mapBytes { return isInWrittenPage(start, val.mv_size) ? 0 : nil }
             if index >= UInt(fileBytes) { return forWriting ? 0 : nil }
         }
         guard val.mv_size <= fileBytes else { return nil }
@@ -98,6 +98,17 @@ struct ReadBounds {
         let offset = Int(bitPattern: UInt(bitPattern: start)) & (alignedPageSize - 1)
         guard offset + val.mv_size <= alignedPageSize || overflowPagesHold(start, offset, val.mv_size) else { return nil }
         return mapStart == 0 ? 0 : UInt(bitPattern: start - offset)
+    }
+
+    /// Whether `size` bytes at `start`, outside the map, may be what they seem: anything in a
+    /// snapshot (a key it was handed as it passed it), and in a write, a value in one of its
+    /// own pages, which LMDB keeps in its own memory (copied from the file when the write
+    /// changes them, damage included): at most a page, unless the header before it is that of
+    /// the overflow pages that hold it.
+    @inline(__always)
+    private func isInWrittenPage(_ start: UnsafeMutableRawPointer, _ size: Int) -> Bool {
+        guard forWriting, alignedPageSize != 0, size > alignedPageSize - Self.headerSize else { return true }
+        return overflowPagesHold(start, Self.headerSize, size)
     }
 
     /// Whether `page`, a page of the map (or 0, no page), is the page its header's number names.

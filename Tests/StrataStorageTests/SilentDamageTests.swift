@@ -58,6 +58,32 @@ final class SilentDamageTests: StorageFileTestCase {
         assertDamaged(try rewrite.objects.update(inWrite, 1, Kennel.dog.properties[0], to: .string("renamed again")))
     }
 
+    /// A row whose size damage enlarged, in a page a write has already changed (LMDB copied
+    /// it, damage included, into memory of its own), is refused as in the file.
+    func testAWriteRefusesAnEnlargedRowInAPageItChanged() throws {
+        try writeDogs()
+        var enlarged = 0
+        try damage { bytes in
+            // Dog 5's node (its 8-byte key after the node's 8-byte header) claims 4 GiB.
+            let key = withUnsafeBytes(of: ObjectKeyCoding.encode(5)) { Data($0) }
+            for page in stride(from: 2 * Self.pageSize, to: bytes.count, by: Self.pageSize) where bytes[page + 10] == 2 {
+                let lower = Int(bytes[page + 12]) | Int(bytes[page + 13]) << 8
+                for pointer in stride(from: page + 16, to: page + lower, by: 2) {
+                    let node = page + (Int(bytes[pointer]) | Int(bytes[pointer + 1]) << 8)
+                    guard node + 16 <= page + Self.pageSize, bytes[node + 6] == 8, bytes[(node + 8)..<(node + 16)] == key else { continue }
+                    bytes.replaceSubrange(node..<(node + 4), with: [0xFF, 0xFF, 0xFF, 0xFF])
+                    enlarged += 1
+                }
+            }
+        }
+        XCTAssertEqual(enlarged, 1)
+        let write = try StorageFile.open(path: path, options: .init()).beginWrite()
+        defer { write.abort() }
+        let table = try XCTUnwrap(try write.table("Dog"))
+        try write.objects.update(table, 6, Kennel.dog.properties[0], to: .string("a neighbour of the damaged dog"))
+        assertDamaged(try write.rows.read(table, 5))
+    }
+
     func testATableWhosePagesLoopIsDamaged() throws {
         try writeDogs()
         var looped = 0

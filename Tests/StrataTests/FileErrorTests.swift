@@ -96,6 +96,20 @@ final class FileErrorTests: StrataTestCase {
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "truncated")
     }
 
+    /// A bit flipped at the top of the newer meta page's transaction id names a transaction
+    /// past any LMDB counts (and makes that page the newest): refused at open.
+    func testAMetaPageNamingATransactionPastAnyCountIsRefused() throws {
+        try closingRealms {
+            let realm = try openRealm(types: [Note.self])
+            try realm.write { realm.add(Note(value: ["text": "kept", "rank": 1])) }
+        }
+        var bytes = try Data(contentsOf: fileURL())
+        // LMDB's meta page keeps its transaction id at byte 144; the top byte is byte 151.
+        bytes[151] ^= 0x80
+        try bytes.write(to: fileURL())
+        assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "the file is damaged: its newest meta page names transaction")
+    }
+
     /// LMDB's own assertion, or a fault, inside a write to a damaged page ends the process
     /// with the damage's message (the write transaction cannot be ended safely), not LMDB's
     /// abort.

@@ -39,12 +39,19 @@ enum FileChecks {
         }
     }
 
-    /// Checks what LMDB cannot: a file shorter than the pages its header claims is truncated,
-    /// and mapping it would fault on the missing pages.
+    /// Checks what LMDB cannot: a meta page naming a transaction past any count is damaged,
+    /// and a file shorter than the pages its header claims is truncated (mapping it would
+    /// fault on the missing pages).
     /// The header is read before the size: another process's commit between the two only
     /// grows the file (its pages are written before its header), so a live file never looks
     /// truncated.
     static func checkAfterOpen(_ environment: Environment, path: String) throws {
+        // LMDB counts transactions from 1; a damaged meta page can name one past 2^63, which
+        // LMDB then opens as the newest.
+        let newest = environment.newestMetaTransactionID
+        if newest < 0 {
+            throw StorageError(.invalidDatabase, "Cannot open '\(path)': the file is damaged: its newest meta page names transaction \(UInt(bitPattern: newest)); run `strata check \(path)`")
+        }
         let used = environment.usedBytes
         var st = stat()
         guard stat(path, &st) == 0 else {
