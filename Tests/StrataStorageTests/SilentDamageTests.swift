@@ -58,6 +58,31 @@ final class SilentDamageTests: StorageFileTestCase {
         assertDamaged(try rewrite.objects.update(inWrite, 1, Kennel.dog.properties[0], to: .string("renamed again")))
     }
 
+    /// The main database's page from the commit before, copied over the current one, names
+    /// every table's root as it was then: LMDB would read the older commit's rows, each page
+    /// in its place. The open walks the main database and finds its page out of place.
+    func testAnOlderMainDatabasePageIsFoundAtOpen() throws {
+        try writeDogs()
+        do {
+            let write = try StorageFile.open(path: path, options: .init()).beginWrite()
+            try write.objects.update(try XCTUnwrap(try write.table("Dog")), 1, Kennel.dog.properties[0], to: .string("renamed"))
+            try write.commit(processName: "test", pid: 1)
+        }
+        try damage { bytes in
+            // Each meta page: its transaction id at byte 144, the main database's root at 128.
+            func word(_ offset: Int) -> Int { bytes[offset..<(offset + 8)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+            let newer = word(144) > word(Self.pageSize + 144) ? 0 : Self.pageSize
+            let older = Self.pageSize - newer
+            let current = word(newer + 128) * Self.pageSize, previous = word(older + 128) * Self.pageSize
+            XCTAssertNotEqual(current, previous)
+            bytes.replaceSubrange(current..<(current + Self.pageSize), with: bytes[previous..<(previous + Self.pageSize)])
+        }
+        // Without the `.lock` file (a copy of the file alone), whose record of the newest
+        // version would also refuse the older commit.
+        try FileManager.default.removeItem(atPath: path + ".lock")
+        assertDamaged(try StorageFile.open(path: path, options: .init(readOnly: true)))
+    }
+
     /// A row whose size damage enlarged, in a page a write has already changed (LMDB copied
     /// it, damage included, into memory of its own), is refused as in the file.
     func testAWriteRefusesAnEnlargedRowInAPageItChanged() throws {

@@ -173,6 +173,7 @@ package final class StorageFile: @unchecked Sendable {
         }
         try FileChecks.checkAfterOpen(environment, path: path)
         try checkFormat()
+        try checkMainDatabase()
         try EncryptionChecks.checkMarker(of: self)
         try checkNotRolledBack()
         try openDatabases()
@@ -192,6 +193,18 @@ package final class StorageFile: @unchecked Sendable {
             let crypto = try encryption.map { (e) throws(StorageError) in try RecordCrypto(e) }
             let schema = try SchemaStore.load(txn, meta, sealRequired: format >= Self.sealedFormat, crypto: crypto, cache: self)
             try handles.open(Table.databases(for: schema), create: false, context: context)
+        }
+    }
+
+    /// Reads every entry of LMDB's main database, where each table's root is recorded: LMDB
+    /// looks tables up there without Strata seeing the pages, so a page of it out of its
+    /// place (an older version of it, whose roots name the tables as they were) is found
+    /// here, by the checks every entry read passes (`ReadBounds`), before any table is used.
+    private func checkMainDatabase() throws(StorageError) {
+        try StorageError.translating("Reading '\(path)'") {
+            let txn = try Transaction(environment, readOnly: true)
+            defer { txn.abort() }
+            _ = try txn.withCursor(Database(handle: 1)) { try $0.scan(from: nil) { _, _ in true } }
         }
     }
 
