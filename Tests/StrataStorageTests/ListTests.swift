@@ -29,6 +29,23 @@ final class ListTests: StorageFileTestCase {
         }
     }
 
+    /// Deleting an object rewrites the lists that hold it with the rest of their elements; an
+    /// element whose row is gone while the list (and its backlinks) still hold it is damage,
+    /// not a link the caller asked for to an object that does not exist.
+    func testDeletingBesideAnElementWhoseRowIsGoneIsDamage() throws {
+        let (txn, people, dogs) = try open()
+        defer { txn.abort() }
+        let rex = try txn.objects.insert(dogs, values: [.string("Rex")])
+        let fido = try txn.objects.insert(dogs, values: [.string("Fido")])
+        let owner = try txn.objects.insert(people, values: [.null, .null])
+        try txn.lists.insert(people, person.properties[0], owner: owner, [.link(rex), .link(fido)], at: 0)
+        try txn.rows.remove(dogs, fido)  // as damage would: its list and backlinks still hold it
+        XCTAssertThrowsError(try txn.objects.delete(dogs, rex)) { error in
+            XCTAssertEqual((error as? StorageError)?.code, .invalidDatabase, "\(error)")
+            XCTAssertTrue("\(error)".contains("is damaged: the row of 'Dog' object \(fido)"), "\(error)")
+        }
+    }
+
     func testInsertRemoveReplaceAcrossManyChunksKeepOrder() throws {
         let (txn, people, _) = try open()
         let owner = try txn.objects.insert(people, values: [.null, .null])

@@ -240,12 +240,16 @@ package struct ObjectWrites {
         StorageError(.invalidInput, "A value of \(size) bytes for '\(table.name)' is over the \(maximumValueSize >> 20) MiB limit for strings and data")
     }
 
-    /// Throws unless `value` is null or the key of an existing object of the link's target class.
+    /// Throws unless `value` is null or the key of an existing object of the link's target
+    /// class: `.invalidInput`, or `.invalidDatabase` when the object's row is gone but the
+    /// file still refers to it (a list being rewritten holds it, and its row was damaged).
     func checkLinkTarget(_ origin: Table, _ property: PropertySchema, _ value: Value) throws(StorageError) {
         guard case .link(let key) = value else { return }
-        guard let name = property.linkTarget, let target = try transaction.table(name), try transaction.rows.read(target, key) != nil else {
-            throw StorageError(.invalidInput, "'\(origin.name).\(property.name)' cannot link to \(property.linkTarget ?? "?") object \(key): it does not exist")
+        if let name = property.linkTarget, let target = try transaction.table(name) {
+            if try transaction.rows.read(target, key) != nil { return }
+            if try transaction.rows.isKnownWithoutRow(target, key) { throw transaction.rows.damaged(target, key) }
         }
+        throw StorageError(.invalidInput, "'\(origin.name).\(property.name)' cannot link to \(property.linkTarget ?? "?") object \(key): it does not exist")
     }
 
     /// The key of a new object: its integer primary key when keys are primary keys, otherwise
