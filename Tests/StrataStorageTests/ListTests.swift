@@ -44,6 +44,12 @@ final class ListTests: StorageFileTestCase {
             XCTAssertEqual((error as? StorageError)?.code, .invalidDatabase, "\(error)")
             XCTAssertTrue("\(error)".contains("is damaged: the row of 'Dog' object \(fido)"), "\(error)")
         }
+        // With the backlink gone too, the list itself still holds it.
+        try txn.links.changeOccurrences(people, person.properties[0], of: fido, in: owner, by: -1)
+        XCTAssertThrowsError(try txn.objects.delete(dogs, rex)) { error in
+            XCTAssertEqual((error as? StorageError)?.code, .invalidDatabase, "\(error)")
+            XCTAssertTrue("\(error)".contains("is damaged: the list 'Person.dogs' of object \(owner)"), "\(error)")
+        }
     }
 
     func testInsertRemoveReplaceAcrossManyChunksKeepOrder() throws {

@@ -185,10 +185,17 @@ package struct ListStore {
     /// Replaces the elements of `owner`'s list `property` with `values` (backlinks follow);
     /// the embedded objects it held and `values` does not are deleted.
     package func rewrite(_ table: Table, _ property: PropertySchema, owner: ObjectKey, _ values: [Value]) throws(StorageError) {
-        // Links are checked while the list's backlinks still name what it holds: an element
-        // kept whose row is gone is damage then, not a link asked for to nothing.
+        // Links are checked before the list changes: an element it holds whose row is gone is
+        // damage, not a link asked for to nothing.
         if property.type == .link {
-            for value in values { try transaction.objects.checkLinkTarget(table, property, value) }
+            for value in values {
+                do throws(StorageError) {
+                    try transaction.objects.checkLinkTarget(table, property, value)
+                } catch where error.code == .invalidInput {
+                    if try self.values(table, property, owner: owner).contains(value) { throw damagedList(table, property, owner) }
+                    throw error
+                }
+            }
         }
         // The row records the list as empty in between, or the refill would read it as hidden.
         let removed = try removeElements(table, property, owner: owner, marking: true)
