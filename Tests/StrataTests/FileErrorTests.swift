@@ -79,34 +79,35 @@ final class FileErrorTests: StrataTestCase {
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "truncated")
     }
 
-    /// A bit flipped high in a meta page's last page number names a file larger than any:
-    /// the open says it is truncated rather than overflowing its arithmetic.
-    func testAMetaPageNamingALastPagePastAnyFileIsRefused() throws {
+    /// Writes one note to `test.strata`, closes it, and changes the file's bytes with `damage`.
+    private func writeOneNoteThenDamage(_ damage: (inout Data) -> Void) throws {
         try closingRealms {
             let realm = try openRealm(types: [Note.self])
             try realm.write { realm.add(Note(value: ["text": "kept", "rank": 1])) }
         }
         var bytes = try Data(contentsOf: fileURL())
-        for meta in 0..<2 {
-            // LMDB's meta page keeps its last page number at byte 136.
-            let lastPage = UInt64(0x0100_0000_0000_003A).littleEndian
-            withUnsafeBytes(of: lastPage) { bytes.replaceSubrange((meta * 4096 + 136)..<(meta * 4096 + 144), with: $0) }
-        }
+        damage(&bytes)
         try bytes.write(to: fileURL())
+    }
+
+    /// A bit flipped high in a meta page's last page number names a file larger than any:
+    /// the open says it is truncated rather than overflowing its arithmetic.
+    func testAMetaPageNamingALastPagePastAnyFileIsRefused() throws {
+        try writeOneNoteThenDamage { bytes in
+            for meta in 0..<2 {
+                // LMDB's meta page keeps its last page number at byte 136.
+                let lastPage = UInt64(0x0100_0000_0000_003A).littleEndian
+                withUnsafeBytes(of: lastPage) { bytes.replaceSubrange((meta * 4096 + 136)..<(meta * 4096 + 144), with: $0) }
+            }
+        }
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "truncated")
     }
 
     /// A bit flipped at the top of the newer meta page's transaction id names a transaction
     /// past any LMDB counts (and makes that page the newest): refused at open.
     func testAMetaPageNamingATransactionPastAnyCountIsRefused() throws {
-        try closingRealms {
-            let realm = try openRealm(types: [Note.self])
-            try realm.write { realm.add(Note(value: ["text": "kept", "rank": 1])) }
-        }
-        var bytes = try Data(contentsOf: fileURL())
         // LMDB's meta page keeps its transaction id at byte 144; the top byte is byte 151.
-        bytes[151] ^= 0x80
-        try bytes.write(to: fileURL())
+        try writeOneNoteThenDamage { $0[151] ^= 0x80 }
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "the file is damaged: its newest meta page names transaction")
     }
 
