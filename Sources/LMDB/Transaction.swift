@@ -30,10 +30,11 @@ package final class Transaction {
     /// Where the keys and values of the file's pages may lie (`ReadBounds`), set when the
     /// transaction (or a read transaction's new snapshot) begins.
     @exclusivity(unchecked) private(set) var readBounds: ReadBounds?
-    /// Whether an LMDB call of this transaction ended early because LMDB faulted or failed
-    /// an assertion on a damaged page (`CStrataFaultGuard`). LMDB's state for the transaction is
-    /// then unknown: every later call fails the same way without reaching LMDB, and a write
-    /// cannot commit. A renewed read transaction starts clear.
+    /// Whether an LMDB call of this read transaction ended early because LMDB faulted or
+    /// failed an assertion on a damaged page (`CStrataFaultGuard`; a write transaction stops
+    /// the process instead, `stopAfterWriteFault`). LMDB's state for the transaction is then
+    /// unknown: every later call fails the same way without reaching LMDB. A renewed read
+    /// transaction starts clear.
     @exclusivity(unchecked) private var faulted = false
     /// The first failure of an LMDB call of this transaction (other than finding nothing),
     /// or `MDB_SUCCESS`: what LMDB's refusing the transaction afterwards (`MDB_BAD_TXN`)
