@@ -111,6 +111,13 @@ final class FileErrorTests: StrataTestCase {
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "the file is damaged: its newest meta page names transaction")
     }
 
+    /// A meta page whose page size a flipped bit zeroed (LMDB keeps it at byte 40, in the
+    /// free database's record) is refused before LMDB divides by it.
+    func testAMetaPageNamingAPageSizeOfZeroIsRefused() throws {
+        try writeOneNoteThenDamage { $0[41] = 0 }
+        assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "its meta page 0 names a page size of 0 bytes")
+    }
+
     /// LMDB's own assertion, or a fault, inside a write to a damaged page ends the process
     /// with the damage's message (the write transaction cannot be ended safely), not LMDB's
     /// abort.

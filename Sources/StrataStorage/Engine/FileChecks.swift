@@ -33,9 +33,32 @@ enum FileChecks {
             if size > 0, size < 2 * minimumPageSize {
                 throw StorageError(.invalidDatabase, "Failed to open Realm file at path '\(path)': file is non-empty but too small (\(size) bytes) to be a valid Realm.")
             }
+            if size > 0 { try checkMetaPageSizes(path: path) }
         } else if readOnly {
             // RealmSwift's words: the file a read-only open needs does not exist.
             throw StorageError(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory")
+        }
+    }
+
+    /// Checks the page size each LMDB meta page names (at byte 40, after its magic number at
+    /// byte 16), which LMDB divides by before it checks it: a damaged one (0) would end the
+    /// process with SIGFPE. The first meta page says where the second one is. A page without
+    /// the magic number is left to LMDB, which refuses it as not an LMDB file.
+    private static func checkMetaPageSizes(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }  // LMDB's own open reports why
+        defer { close(fd) }
+        var offset = 0
+        for meta in 0..<2 {
+            var header = [UInt8](repeating: 0, count: 48)
+            guard pread(fd, &header, header.count, off_t(offset)) == header.count else { return }
+            func word(_ at: Int) -> UInt32 { header[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+            guard word(16) == 0xBEEF_C0DE else { return }
+            let pageSize = Int(word(40))
+            guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else {
+                throw StorageError(.invalidDatabase, "Cannot open '\(path)': the file is damaged: its meta page \(meta) names a page size of \(pageSize) bytes; run `strata check \(path)`")
+            }
+            offset = pageSize
         }
     }
 
