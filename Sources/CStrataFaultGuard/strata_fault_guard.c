@@ -141,6 +141,10 @@ int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
     GUARDED(checked_stat(txn, dbi, stat));
 }
 
+int strata_guarded_copy(void *target, const void *source, size_t count) {
+    GUARDED((memcpy(target, source, count), 0));
+}
+
 int strata_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi) {
     GUARDED(mdb_dbi_open(txn, name, flags, dbi));
 }

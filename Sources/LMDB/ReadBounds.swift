@@ -1,4 +1,5 @@
 import CLMDB
+import CStrataFaultGuard
 import Glibc
 
 /// What a transaction knows of where the keys and values LMDB hands it may lie, checked
@@ -84,10 +85,12 @@ struct ReadBounds {
     /// The address of the page of the map `val` lies in, once its bytes lie within that page
     /// (or the overflow pages its header counts); 0 when there is no page to check its number
     /// against (no bytes, bytes outside the map or a write's new page, or the map's start not
-    /// known), or nil when they run past their page or, in a snapshot, the pages in use.
+    /// known), or nil when they run past their page or, in a snapshot, the pages in use, or
+    /// lie at no address.
     @inline(__always)
     private func page(of val: MDB_val) -> UInt? {
-        guard val.mv_size != 0, let start = val.mv_data else { return 0 }
+        guard val.mv_size != 0 else { return 0 }
+        guard let start = val.mv_data else { return nil }  // bytes at no address: a damaged node
         if mapStart != 0 {
             let index = UInt(bitPattern: start) &- mapStart
             if index >= mapBytes { return isInWrittenPage(start, val.mv_size) ? 0 : nil }
@@ -103,12 +106,18 @@ struct ReadBounds {
     /// Whether `size` bytes at `start`, outside the map, may be what they seem: anything in a
     /// snapshot (a key it was handed as it passed it), and in a write, a value in one of its
     /// own pages, which LMDB keeps in its own memory (copied from the file when the write
-    /// changes them, damage included): at most a page, unless the header before it is that of
-    /// the overflow pages that hold it.
+    /// changes them, damage included): readable at both ends, and at most a page unless the
+    /// header before it is that of the overflow pages that hold it. Those bytes are read
+    /// behind the fault guard, as a damaged page's pointer may lead anywhere.
     @inline(__always)
     private func isInWrittenPage(_ start: UnsafeMutableRawPointer, _ size: Int) -> Bool {
-        guard forWriting, alignedPageSize != 0, size > alignedPageSize - Self.headerSize else { return true }
-        return overflowPagesHold(start, Self.headerSize, size)
+        guard forWriting, alignedPageSize != 0 else { return true }
+        var ends = (UInt8(0), UInt8(0))
+        guard strata_guarded_copy(&ends.0, start, 1) == 0, strata_guarded_copy(&ends.1, start + size - 1, 1) == 0 else { return false }
+        guard size > alignedPageSize - Self.headerSize else { return true }
+        var header = (UInt64(0), UInt64(0))
+        guard strata_guarded_copy(&header, start - Self.headerSize, Self.headerSize) == 0 else { return false }
+        return withUnsafeBytes(of: &header) { overflowPagesHold(header: $0, size) }
     }
 
     /// Whether `page`, a page of the map (or 0, no page), is the page its header's number names.
@@ -123,7 +132,11 @@ struct ReadBounds {
     /// the value of overflow pages that hold them.
     private func overflowPagesHold(_ start: UnsafeMutableRawPointer, _ offset: Int, _ size: Int) -> Bool {
         guard offset == Self.headerSize else { return false }
-        let header = UnsafeRawPointer(start - Self.headerSize)
+        return overflowPagesHold(header: UnsafeRawBufferPointer(start: start - Self.headerSize, count: Self.headerSize), size)
+    }
+
+    /// Whether `header`, a page's header, is that of overflow pages holding `size` bytes.
+    private func overflowPagesHold(header: UnsafeRawBufferPointer, _ size: Int) -> Bool {
         let flags = header.loadUnaligned(fromByteOffset: 10, as: UInt16.self)
         let pages = Int(header.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
         return flags & Self.overflowFlag != 0 && size <= pages * alignedPageSize - Self.headerSize

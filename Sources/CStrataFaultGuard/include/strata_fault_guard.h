@@ -42,6 +42,9 @@ int strata_guarded_cursor_count(MDB_cursor *cursor, size_t *count);
 int strata_guarded_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor);
 /// `mdb_stat`, guarded, and like `strata_guarded_cursor_open` for the root's refresh.
 int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
+/// Copies `count` bytes from `source` to `target`, guarded: for memory LMDB points at that
+/// may not be mapped (a damaged page's pointer), which Strata reads before trusting it.
+int strata_guarded_copy(void *target, const void *source, size_t count);
 /// `mdb_dbi_open`, guarded (it reads the main database's pages).
 int strata_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi);
 /// `mdb_put`, guarded.
