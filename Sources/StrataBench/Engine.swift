@@ -57,7 +57,8 @@ protocol BenchEngine: AnyObject {
     /// W16: every pet's owner's name, `Workload.linkPasses` times over: the links followed and
     /// the sum of the names' byte counts.
     func followOwners() throws -> QueryResult
-    /// W17: how many pets each person of `ids` owns (its backlinks): the persons and the sum.
+    /// W17: how many pets each person of `ids` owns (its backlinks), the person found first by
+    /// its primary key: the persons and the sum.
     func countPets(_ ids: [Int]) throws -> QueryResult
     /// Untimed, after W17: deletes the pets again.
     func deletePets() throws

@@ -2,7 +2,8 @@ import CLMDB
 import Foundation
 
 /// W16 and W17 on raw LMDB: a pet's value is its owner's key (one `mdb_get` to follow), and
-/// the owner → pet backlinks are duplicates of one key (`mdb_cursor_count` counts them).
+/// the owner → pet backlinks are duplicates of one key (`mdb_cursor_count` counts them, once
+/// W17 has found the person's row, as `object(forPrimaryKey:)` does).
 extension RawLMDBEngine {
     func makePets(below n: Int) throws {
         let petKey = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
@@ -44,7 +45,8 @@ extension RawLMDBEngine {
         try transaction(readOnly: true) { txn in
             try withCursor(txn, petOwners) { cursor in
                 for id in ids {
-                    var key = encodeKey(id), pet = MDB_val()
+                    var key = encodeKey(id), pet = MDB_val(), row = MDB_val()
+                    try lmdbCheck(mdb_get(txn, table, &key, &row), "mdb_get(person)")
                     let rc = mdb_cursor_get(cursor, &key, &pet, MDB_SET)
                     if rc == MDB_SUCCESS {
                         var count = 0

@@ -2,10 +2,11 @@ import CSQLite
 import Foundation
 
 /// W16 and W17 on SQLite: a pet table with its owner's id, indexed, joined to `person` by its
-/// primary key (W16) and counted by owner through the index (W17).
+/// primary key (W16); W17 finds the person by its primary key, as `object(forPrimaryKey:)`
+/// does, and counts its pets through the index.
 extension SQLiteEngine {
     private static let followSQL = "SELECT p.name FROM pet JOIN person p ON p.id = pet.owner_id"
-    private static let countSQL = "SELECT count(*) FROM pet WHERE owner_id = ?1"
+    private static let countSQL = "SELECT (SELECT count(*) FROM pet WHERE owner_id = person.id) FROM person WHERE id = ?1"
 
     func makePets(below n: Int) throws {
         try execute("CREATE TABLE pet(id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL)")
