@@ -128,6 +128,12 @@ static int checked_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
     return rc;
 }
 
+/// `mdb_cursor_renew` re-reads the database's root the same way when the transaction is new.
+static int checked_cursor_renew(MDB_txn *txn, MDB_cursor *cursor) {
+    int rc = mdb_cursor_renew(txn, cursor);
+    return rc == MDB_SUCCESS && failed(txn) ? MDB_CORRUPTED : rc;
+}
+
 static int checked_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
     int rc = mdb_stat(txn, dbi, stat);
     return rc == MDB_SUCCESS && failed(txn) ? MDB_CORRUPTED : rc;
@@ -135,6 +141,10 @@ static int checked_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
 
 int strata_guarded_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
     GUARDED(checked_cursor_open(txn, dbi, cursor));
+}
+
+int strata_guarded_cursor_renew(MDB_txn *txn, MDB_cursor *cursor) {
+    GUARDED(checked_cursor_renew(txn, cursor));
 }
 
 int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {

@@ -40,6 +40,12 @@ package final class Transaction {
     /// or `MDB_SUCCESS`: what LMDB's refusing the transaction afterwards (`MDB_BAD_TXN`)
     /// stands for (`noteFailure`).
     @exclusivity(unchecked) private var firstFailure = MDB_SUCCESS
+    /// A read transaction's cursors that are not lent out, one at most per database (indexed
+    /// by its handle), kept for the next `withCursor` on it, on this snapshot or a renewed
+    /// one, until the transaction is reset or ends: opening one allocates it. Never a write
+    /// transaction's (LMDB adjusts every open cursor of a write on each change, and frees
+    /// them when it ends) nor a shared one's.
+    @exclusivity(unchecked) private var idleCursors: [OpaquePointer?] = []
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold. When another process grew the file past this process's
@@ -105,6 +111,7 @@ package final class Transaction {
     /// a later one to renew, unless a read of it faulted (LMDB's state for it is unknown);
     /// any other is aborted.
     private func end(_ txn: OpaquePointer) {
+        closeIdleCursors()
         guard isReadOnly, !faulted else { return mdb_txn_abort(txn) }
         if !isReset { mdb_txn_reset(txn) }
         environment.keepIdleReader(txn)
@@ -127,6 +134,7 @@ package final class Transaction {
     /// Commits the transaction (a write is durable when this returns, unless `noSync`).
     package func commit() throws(LMDBError) {
         let txn = live
+        closeIdleCursors()
         handle = nil
         defer { releaseMap() }
         let rc = unlessFaulted { strata_guarded_commit(txn) }
@@ -145,6 +153,7 @@ package final class Transaction {
     /// Releases a read transaction's snapshot, keeping its reader slot for `renew`.
     package func reset() {
         precondition(isReadOnly, "only read transactions can be reset")
+        closeIdleCursors()
         if !isReset { mdb_txn_reset(live); isReset = true }
         releaseMap()
     }
@@ -337,13 +346,45 @@ package final class Transaction {
                 Int(stat.ms_depth))
     }
 
-    /// Calls `body` with a cursor over `db`, closed when `body` returns. Errors are
-    /// `LMDBError`s and those `body` throws.
+    /// Calls `body` with a cursor over `db`, closed (or, in a read transaction, kept for the
+    /// next call) when `body` returns. Errors are `LMDBError`s and those `body` throws.
     @inline(__always)
     package func withCursor<R>(_ db: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
+        let handle = try lendCursor(db)
+        defer { takeBack(handle, of: db) }
+        return try body(Cursor(handle: handle, transaction: self))
+    }
+
+    /// An idle cursor over `db`, made new (unpositioned, on the current snapshot), or a new one.
+    private func lendCursor(_ db: Database) throws(LMDBError) -> OpaquePointer {
+        let slot = Int(db.handle)
+        if slot < idleCursors.count, let idle = idleCursors[slot] {
+            idleCursors[slot] = nil
+            let rc = serialized { strata_guarded_cursor_renew(live, idle) }
+            if rc != MDB_SUCCESS {
+                mdb_cursor_close(idle)
+                try check(rc)
+            }
+            return idle
+        }
         var handle: OpaquePointer?
         try check(serialized { strata_guarded_cursor_open(live, db.handle, &handle) })
-        defer { mdb_cursor_close(handle) }
-        return try body(Cursor(handle: handle!, transaction: self))
+        return handle!
+    }
+
+    /// Keeps `cursor` for the next `withCursor` on `db` when it can be, or closes it.
+    private func takeBack(_ cursor: OpaquePointer, of db: Database) {
+        let slot = Int(db.handle)
+        guard isReadOnly, !isShared, !faulted, !isReset, handle != nil else { return mdb_cursor_close(cursor) }
+        if slot >= idleCursors.count { idleCursors.append(contentsOf: repeatElement(nil, count: slot + 1 - idleCursors.count)) }
+        guard idleCursors[slot] == nil else { return mdb_cursor_close(cursor) }
+        idleCursors[slot] = cursor
+    }
+
+    /// Closes the cursors kept for later calls: before the snapshot they read is released.
+    private func closeIdleCursors() {
+        guard !idleCursors.isEmpty else { return }
+        for case let cursor? in idleCursors { mdb_cursor_close(cursor) }
+        idleCursors.removeAll(keepingCapacity: true)
     }
 }

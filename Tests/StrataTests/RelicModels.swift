@@ -93,6 +93,12 @@ enum RelicFile {
             let marks = keeper.marks.asKeyValueSequence().map { "\($0.key)=\($0.value)" }
             lines.append("Keeper \(keeper.id)|\(keeper.name)|\(keeper.relics.map(\.id))|\(Array(keeper.tags).sorted())|\(marks)")
         }
+        // Lookups by primary key and by a query on it, which search the tables' trees
+        // rather than walk them: the ids each finds, over a range wider than the ids stored.
+        lines.append("Relic lookups \((0..<256).filter { realm.object(ofType: Relic.self, forPrimaryKey: $0) != nil })")
+        lines.append("Keeper lookups \((0..<8).filter { realm.object(ofType: Keeper.self, forPrimaryKey: $0) != nil })")
+        lines.append("Relic queries \((0..<256).filter { realm.objects(Relic.self).filter("id == %@", $0).count == 1 })")
+        lines.append("Relic keepers \((0..<8).map { realm.objects(Relic.self).filter("keeper.id == %@", $0).count })")
         return lines
     }
 }

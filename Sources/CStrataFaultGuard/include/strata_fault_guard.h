@@ -40,6 +40,9 @@ int strata_guarded_cursor_count(MDB_cursor *cursor, size_t *count);
 /// `mdb_cursor_open`, guarded (it may read the database's root to refresh it); damage met
 /// there is `MDB_CORRUPTED` (LMDB itself returns success).
 int strata_guarded_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor);
+/// `mdb_cursor_renew`, guarded, and like `strata_guarded_cursor_open` for the root's refresh:
+/// a read transaction's idle cursor made new, on the same or a new snapshot.
+int strata_guarded_cursor_renew(MDB_txn *txn, MDB_cursor *cursor);
 /// `mdb_stat`, guarded, and like `strata_guarded_cursor_open` for the root's refresh.
 int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
 /// Copies `count` bytes from `source` to `target`, guarded: for memory LMDB points at that
