@@ -4,9 +4,10 @@ import CStrataFaultGuard
 /// A position in a database, for ordered scans and range seeks (`MDB_cursor`).
 ///
 /// Returned key and value bytes follow the transaction's lifetime rules. A cursor exists only
-/// inside `Transaction.withCursor`, which lends it (`borrowing`, and not copyable) and closes
-/// it on return: it cannot outlive its transaction, whose end would close it first when the
-/// transaction writes (lmdb.h). A cursor of a shared read transaction holds the
+/// inside `Transaction.withCursor`, which lends it (`borrowing`, and not copyable) and takes it
+/// back on return (closed, or kept idle by a read transaction for its next call): it cannot
+/// outlive its transaction, whose end would close it first when the transaction writes
+/// (lmdb.h). A cursor of a shared read transaction holds the
 /// transaction's lock for each move (`Transaction.share()`).
 package struct Cursor: ~Copyable {
     private let handle: OpaquePointer
