@@ -11,7 +11,9 @@ import XCTest
 /// `strata check`. No copy may crash the reader except by a trap that says the file is
 /// damaged (a fault inside LMDB is an error, `CStrataFaultGuard`), none may read back
 /// different data without an error, and `strata check` (whose worker must not die either)
-/// must flag every copy that does not read back as the original.
+/// must flag every copy that does not read back as the original. The same copies are also
+/// changed by one write each (`RelicFile.change`): each must then read as the original so
+/// changed, or fail as clearly.
 final class DamagedFileCorpusTests: StrataTestCase {
     /// What reading one copy gave.
     enum Outcome: Equatable {
@@ -52,15 +54,57 @@ final class DamagedFileCorpusTests: StrataTestCase {
     }
 
     func testEveryDamagedCopyReadsAsTheOriginalOrFailsClearlyAndCheckFlagsIt() throws {
+        let (damages, copies, expected) = try makeCopies(changed: false)
+        let outcomes = try read(copies, count: damages.count, expected: expected, changing: false)
+        var summary: [String: [String: Int]] = [:]
+        var failures: [String] = []
+        for (i, damage) in damages.enumerated() {
+            let check = try strata(["check", copies.appendingPathComponent(Self.copyName(i)).path])
+            let flagged = check.process.terminationStatus == 1
+            summary[damage.kind, default: [:]][label(outcomes[i], i, damage, &failures), default: 0] += 1
+            if check.process.terminationReason != .exit {
+                failures.append("copy \(i) (\(damage.kind)): strata check crashed: \(check.transcript)")
+            }
+            if outcomes[i] != .same && !flagged {
+                failures.append("copy \(i) (\(damage.kind)): reads as \(outcomes[i]) but strata check says: \(check.transcript)")
+            }
+            if check.errorOutput.contains("reading stopped with signal") {
+                failures.append("copy \(i) (\(damage.kind)): strata check's worker crashed: \(check.transcript)")
+            }
+            summary[damage.kind, default: [:]][flagged ? "check flagged" : "check passed", default: 0] += 1
+        }
+        report(summary, failures)
+    }
+
+    func testEveryDamagedCopyChangedByAWriteReadsAsTheOriginalChangedOrFailsClearly() throws {
+        let (damages, copies, expected) = try makeCopies(changed: true)
+        let outcomes = try read(copies, count: damages.count, expected: expected, changing: true)
+        var summary: [String: [String: Int]] = [:]
+        var failures: [String] = []
+        for (i, damage) in damages.enumerated() {
+            summary[damage.kind, default: [:]][label(outcomes[i], i, damage, &failures), default: 0] += 1
+        }
+        report(summary, failures)
+    }
+
+    /// Fills the original, damages copies of it, and returns the damages, the copies'
+    /// directory, and the digest the original reads as (after `RelicFile.change`, when
+    /// `changed`, made on a copy of it).
+    private func makeCopies(changed: Bool) throws -> (damages: [FileDamage], copies: URL, expected: String) {
         checksIntegrityAfterTest = false
         let original = fileURL("original.strata")
-        let expected = try closingRealmsReturning {
+        try closingRealms {
             let realm = try openRealm("original.strata", types: relicTypes)
             try RelicFile.fill(realm, count: 240, seed: 20)
-            return Self.digest(RelicFile.dump(realm))
         }
         let file = try Data(contentsOf: original)
         let lock = try Data(contentsOf: URL(fileURLWithPath: original.path + ".lock"))
+        try file.write(to: fileURL("expected.strata"))
+        let expected = try closingRealmsReturning {
+            let realm = try openRealm("expected.strata", types: relicTypes)
+            if changed { try RelicFile.change(realm) }
+            return Self.digest(RelicFile.dump(realm))
+        }
         var random = SplitMix64(seed: Self.seed)
         let damages = FileDamage.corpus(for: file, &random)
         let copies = directory.appendingPathComponent("copies")
@@ -72,48 +116,36 @@ final class DamagedFileCorpusTests: StrataTestCase {
             try bytes.write(to: url)
             try lock.write(to: URL(fileURLWithPath: url.path + ".lock"))
         }
+        return (damages, copies, expected)
+    }
 
-        let outcomes = try read(copies, count: damages.count, expected: expected)
-        var summary: [String: [String: Int]] = [:]
-        var failures: [String] = []
-        for (i, damage) in damages.enumerated() {
-            let check = try strata(["check", copies.appendingPathComponent(Self.copyName(i)).path])
-            let flagged = check.process.terminationStatus == 1
-            let label: String
-            switch outcomes[i] {
-            case .same: label = "read as the original"
-            case .different: label = "WRONG DATA"; failures.append("copy \(i) (\(damage.kind)): read different data without an error")
-            case .refused: label = "refused with an error"
-            case .trappedOnDamage: label = "trapped saying it is damaged"
-            case .crashedInLMDB(let how): label = "CRASHED INSIDE LMDB"; failures.append("copy \(i) (\(damage.kind)): the reader crashed inside LMDB: \(how)")
-            case .crashed(let how): label = "CRASHED"; failures.append("copy \(i) (\(damage.kind)): the reader crashed: \(how)")
-            }
-            if check.process.terminationReason != .exit {
-                failures.append("copy \(i) (\(damage.kind)): strata check crashed: \(check.transcript)")
-            }
-            if outcomes[i] != .same && !flagged {
-                failures.append("copy \(i) (\(damage.kind)): reads as \(outcomes[i]) but strata check says: \(check.transcript)")
-            }
-            if check.errorOutput.contains("reading stopped with signal") {
-                failures.append("copy \(i) (\(damage.kind)): strata check's worker crashed: \(check.transcript)")
-            }
-            summary[damage.kind, default: [:]][label, default: 0] += 1
-            summary[damage.kind, default: [:]][flagged ? "check flagged" : "check passed", default: 0] += 1
+    /// How `outcome` of copy `i` is counted, noting it in `failures` when it is one.
+    private func label(_ outcome: Outcome, _ i: Int, _ damage: FileDamage, _ failures: inout [String]) -> String {
+        switch outcome {
+        case .same: return "read as the original"
+        case .different: failures.append("copy \(i) (\(damage.kind)): read different data without an error"); return "WRONG DATA"
+        case .refused: return "refused with an error"
+        case .trappedOnDamage: return "trapped saying it is damaged"
+        case .crashedInLMDB(let how): failures.append("copy \(i) (\(damage.kind)): the reader crashed inside LMDB: \(how)"); return "CRASHED INSIDE LMDB"
+        case .crashed(let how): failures.append("copy \(i) (\(damage.kind)): the reader crashed: \(how)"); return "CRASHED"
         }
+    }
+
+    private func report(_ summary: [String: [String: Int]], _ failures: [String]) {
         for (kind, counts) in summary.sorted(by: { $0.key < $1.key }) {
             print("corpus: \(kind): " + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
 
-    /// Reads copies 0..<count in child processes, a new child after each crash and every
-    /// `copiesPerChild` copies, and tells each outcome.
-    private func read(_ copies: URL, count: Int, expected: String) throws -> [Outcome] {
+    /// Reads copies 0..<count in child processes (changing each first when `changing`), a
+    /// new child after each crash and every `copiesPerChild` copies, and tells each outcome.
+    private func read(_ copies: URL, count: Int, expected: String, changing: Bool) throws -> [Outcome] {
         var outcomes: [Outcome] = []
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         while outcomes.count < count {
             let first = outcomes.count, end = min(count, first + Self.copiesPerChild)
-            setenv(DamagedFileReader.variable, "\(copies.path) \(first) \(end)", 1)
+            setenv(DamagedFileReader.variable, "\(copies.path) \(first) \(end)" + (changing ? " change" : ""), 1)
             let child = try WorkerProcess(executable, ["StrataTests.DamagedFileReader/testReadTheCopies"])
             unsetenv(DamagedFileReader.variable)
             try child.waitForExit()

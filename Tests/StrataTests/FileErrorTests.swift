@@ -129,6 +129,17 @@ final class FileErrorTests: StrataTestCase {
         try assertProbeTraps("testAskIfAnObjectWithADamagedRowIsInvalidated", saying: "is damaged: the row of 'Ship' object")
     }
 
+    /// A link read from a row names an object that exists in the same snapshot, or the file is
+    /// damaged: deleting an object clears the links to it.
+    func testALinkToAMissingRowFollowedInTheSameSnapshotIsDamageEvenWithNoBacklink() throws {
+        try assertProbeTraps("testFollowALinkToAnObjectWhoseRowAndBacklinksAreGone", saying: "is damaged: the row of 'Ship' object")
+    }
+
+    /// An object deleted after its accessor was handed out still reads as deleted.
+    func testAnObjectDeletedAfterItWasReachedReadsAsDeleted() throws {
+        try assertProbeTraps("testReadAShipDeletedAfterItsSailorLedToIt", saying: "Object has been deleted or invalidated")
+    }
+
     func testReadOnlyFileWithoutPermissionIsRefused() throws {
         try closingRealms { _ = try openRealm(types: [Dog.self]) }
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: fileURL().path)

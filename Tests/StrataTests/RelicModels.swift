@@ -76,6 +76,29 @@ enum RelicFile {
         }
     }
 
+    /// One write that changes a filled file (`fill` with `count` 240) the same way every time:
+    /// updates rows, deletes objects that lists and a link hold, adds objects to a list, a
+    /// set and a map, and deletes a keeper that relics link to.
+    static func change(_ realm: Realm) throws {
+        try realm.write {
+            for relic in realm.objects(Relic.self).filter("id >= 20 AND id < 40") {
+                relic.count += 1
+                relic.label += " (changed)"
+                relic.sizes.append(relic.id)
+            }
+            realm.delete(realm.objects(Relic.self).filter("id >= 200 AND id < 210"))
+            let keeper = realm.object(ofType: Keeper.self, forPrimaryKey: 1)
+            for id in 300..<310 {
+                let relic = realm.create(Relic.self, value: ["id": id, "label": "new \(id)", "keeper": keeper as Any])
+                keeper?.relics.insert(relic, at: 0)
+            }
+            keeper?.tags.insert("new tag")
+            keeper?.marks["new"] = 1
+            keeper?.relics.move(from: 0, to: 5)
+            realm.delete(realm.objects(Keeper.self).filter("id == 3"))
+        }
+    }
+
     /// Every object of the file, one line each, in class and primary-key order, every
     /// property spelled out exactly (bit patterns for floating-point values).
     static func dump(_ realm: Realm) -> [String] {
@@ -95,9 +118,9 @@ enum RelicFile {
         }
         // Lookups by primary key and by a query on it, which search the tables' trees
         // rather than walk them: the ids each finds, over a range wider than the ids stored.
-        lines.append("Relic lookups \((0..<256).filter { realm.object(ofType: Relic.self, forPrimaryKey: $0) != nil })")
+        lines.append("Relic lookups \((0..<320).filter { realm.object(ofType: Relic.self, forPrimaryKey: $0) != nil })")
         lines.append("Keeper lookups \((0..<8).filter { realm.object(ofType: Keeper.self, forPrimaryKey: $0) != nil })")
-        lines.append("Relic queries \((0..<256).filter { realm.objects(Relic.self).filter("id == %@", $0).count == 1 })")
+        lines.append("Relic queries \((0..<320).filter { realm.objects(Relic.self).filter("id == %@", $0).count == 1 })")
         lines.append("Relic keepers \((0..<8).map { realm.objects(Relic.self).filter("keeper.id == %@", $0).count })")
         return lines
     }

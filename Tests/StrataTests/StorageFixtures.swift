@@ -60,6 +60,18 @@ enum StorageFixtures {
 }
 
 extension StorageFixtures {
+    /// Deletes the row of object `key` of class `className` and empties every backlinks
+    /// database, as damage that loses both would: links to the object remain, and nothing in
+    /// the file records them.
+    static func removeRowAndBacklinks(path: String, className: String, key: ObjectKey) throws {
+        let env = try Environment(path: path, options: .init())
+        let txn = try Transaction(env, readOnly: false)
+        var encoded = ObjectKeyCoding.encode(key)
+        _ = try withUnsafeBytes(of: &encoded) { try txn.delete(txn.openDatabase("rows.\(className)")!, key: $0) }
+        for name in try databaseNames(txn, startingWith: "backlinks.") { try txn.empty(txn.openDatabase(name)!) }
+        try txn.commit()
+    }
+
     /// The value bytes of the first record of every named database whose name starts with
     /// `prefix`, read straight from LMDB.
     static func firstValues(path: String, databasesStartingWith prefix: String) throws -> [[UInt8]] {

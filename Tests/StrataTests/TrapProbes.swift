@@ -131,6 +131,25 @@ final class TrapProbes: StrataTestCase {
         for _ in realm.objects(Ship.self) {}
     }
 
+    /// A sailor's link names its ship, whose row and every backlink are gone: following the
+    /// link and reading the ship in the same snapshot is reading damage, not a deleted object.
+    func testFollowALinkToAnObjectWhoseRowAndBacklinksAreGone() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship.roster[0].ship = ship }
+        let key = ship.objectKey
+        realm.invalidate()
+        try StorageFixtures.removeRowAndBacklinks(path: realm.configuration.fileURL!.path, className: "Ship", key: key)
+        _ = realm.objects(Sailor.self).first!.ship!.name
+    }
+
+    func testReadAShipDeletedAfterItsSailorLedToIt() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship.roster[0].ship = ship }
+        let reached = realm.objects(Sailor.self).first!.ship!
+        try realm.write { realm.delete(realm.objects(Ship.self)) }
+        _ = reached.name
+    }
+
     /// A Realm with one `DynOwner` (key 1) and its pet.
     private func openWithDynamicOwner() throws -> (Realm, DynamicObject) {
         let realm = try openRealm(types: [DynOwner.self, DynPet.self])

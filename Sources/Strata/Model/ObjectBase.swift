@@ -14,6 +14,10 @@ open class ObjectBase: NSObject {
     @exclusivity(unchecked) private var attachedInvalidations: UInt32 = 0
     /// The row last read and the Realm stamp it was read at.
     @exclusivity(unchecked) private var cachedRow: (stamp: UInt64, row: RowView)?
+    /// The Realm stamp at which the accessor was handed out without its row, the file naming
+    /// the object (a link, a list, an index or a query's keys): a row missing at that same
+    /// stamp, with nothing written since, means the file names an object it does not hold.
+    @exclusivity(unchecked) private var namedAt: UInt64 = .max
     /// On an encrypted file, the block of decrypted rows `cachedRow` lies in when it came from
     /// a loop's cursor (`RowCursor`), held so that the cursor does not reuse it; nil otherwise.
     @exclusivity(unchecked) private var cachedRowBlock: DecryptedRecords?
@@ -185,6 +189,7 @@ open class ObjectBase: NSObject {
             cachedRow = nil
         }
         cachedRowBlock = nil
+        namedAt = core.snapshot.stamp
     }
 
     /// Whether a weak or unowned reference to this object exists (`isKnownUniquelyReferenced`
@@ -205,7 +210,7 @@ open class ObjectBase: NSObject {
             precondition(attachedInvalidations == core.invalidations, "Object has been deleted or invalidated: the Realm of this '\(binding!.info.name)' object was invalidated")
             let found: RowView?
             do { found = try core.row(binding!, objectKey) } catch { core.trapReading(error) }
-            guard let row = found else { core.trapMissingRow(binding!, objectKey) }
+            guard let row = found else { core.trapMissingRow(binding!, objectKey, namedInThisSnapshot: namedAt == stamp) }
             cachedRow = (stamp, row)
             if cachedRowBlock != nil { cachedRowBlock = nil }
             return row

@@ -263,12 +263,13 @@ final class RealmCore {
     }
 
     /// Traps for an object whose row its lookup did not find: deleted, unless the file still
-    /// knows the object (a walk over the table meets it, or a link or list holds it): the
-    /// file is damaged then.
-    func trapMissingRow(_ binding: TableBinding, _ key: ObjectKey) -> Never {
+    /// knows the object (it named the object in this snapshot, with nothing written since, as
+    /// `namedInThisSnapshot` says; a walk over the table meets it; or a link or list holds
+    /// it): the file is damaged then.
+    func trapMissingRow(_ binding: TableBinding, _ key: ObjectKey, namedInThisSnapshot: Bool = false) -> Never {
         let name = binding.info.name
         let damaged: Bool
-        do { damaged = try transaction().rows.isKnownWithoutRow(binding.table, key) } catch { trapReading(error) }
+        do { damaged = try namedInThisSnapshot || transaction().rows.isKnownWithoutRow(binding.table, key) } catch { trapReading(error) }
         if damaged {
             preconditionFailure("'\(path)' is damaged: the row of '\(name)' object \(key) cannot be found, but the file still refers to it; run `strata check \(path)`")
         }
