@@ -1,5 +1,6 @@
 import CLMDB
 import CStrataFaultGuard
+import Glibc
 
 /// A position in a database, for ordered scans and range seeks (`MDB_cursor`).
 ///
@@ -104,19 +105,18 @@ package struct Cursor: ~Copyable {
         }
     }
 
-    /// Calls `body` with each duplicate of `key`, in order (`MDB_SET_KEY`, then
-    /// `MDB_NEXT_DUP`); never when the key is absent. Only for a database with duplicates
-    /// (`MDB_DUPSORT`): in any other, `MDB_NEXT_DUP` would move on to the next key.
+    /// Calls `body` with each duplicate of `key`, in order (`find`, then `MDB_NEXT_DUP`);
+    /// never when the key is absent. Only for a database with duplicates (`MDB_DUPSORT`): in
+    /// any other, `MDB_NEXT_DUP` would move on to the next key.
     package func forEachDuplicate(of key: UnsafeRawBufferPointer, _ body: (_ value: UnsafeRawBufferPointer) throws(LMDBError) -> Void) throws(LMDBError) {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var data = MDB_val()
-        var op = MDB_SET_KEY
+        guard let first = try find(key) else { return }
+        try body(first.value)
+        var k = MDB_val(), data = MDB_val()
         while true {
-            let rc = serialized { strata_guarded_cursor_get(handle, &k, &data, op) }
+            let rc = serialized { strata_guarded_cursor_get(handle, &k, &data, MDB_NEXT_DUP) }
             if rc == MDB_NOTFOUND { return }
             try check(rc)
             try body(try data.bytes(within: readBounds))
-            op = MDB_NEXT_DUP
         }
     }
 
@@ -135,9 +135,14 @@ package struct Cursor: ~Copyable {
     /// The first entry of the next key (`MDB_NEXT_NODUP`).
     package func nextKey() throws(LMDBError) -> Entry? { try move(MDB_NEXT_NODUP) }
 
-    /// Positions at `key` exactly (`MDB_SET_KEY`), or returns nil.
-    package func seek(exactly key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
-        try move(MDB_SET_KEY, key: key)
+    /// Positions at `key` exactly and returns its entry, or nil. Searched as `MDB_SET_RANGE`
+    /// (not `MDB_SET_KEY`), so that when the key is absent LMDB still hands back the entry after
+    /// it, whose page is checked as every read's is. A search that lands on a page out of its
+    /// place is then damage, not an absent key (`MDB_SET_KEY` would hand back nothing).
+    package func find(_ key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
+        guard let entry = try move(MDB_SET_RANGE, key: key) else { return nil }
+        guard entry.key.count == key.count, key.isEmpty || memcmp(entry.key.baseAddress!, key.baseAddress!, key.count) == 0 else { return nil }
+        return entry
     }
 
     /// Positions at the first key ≥ `key` (`MDB_SET_RANGE`), or returns nil.

@@ -34,8 +34,9 @@ struct ReadBounds {
     /// Whether the transaction writes: its new pages may lie past the pages in use.
     let forWriting: Bool
 
-    /// LMDB's page header: 16 bytes, the page number first, flags at byte 10, and an overflow
-    /// page's count of pages at byte 12.
+    /// LMDB's page header: 16 bytes, the page number first, flags at byte 10, and at byte 12
+    /// an overflow page's count of pages, or another page's two offsets (16 bits each) that
+    /// bound its free space.
     private static let headerSize = 16
     private static let overflowFlag: UInt16 = 0x04
 
@@ -120,12 +121,20 @@ struct ReadBounds {
         return withUnsafeBytes(of: &header) { overflowPagesHold(header: $0, size) }
     }
 
-    /// Whether `page`, a page of the map (or 0, no page), is the page its header's number names.
+    /// Whether `page`, a page of the map (or 0, no page), is the page its header's number
+    /// names, and, unless it is an overflow page, its free space lies between the end of its
+    /// node offsets and the start of its nodes, within the page: a write that adds a node to a
+    /// page whose header says otherwise writes past the page (LMDB 0.9 trusts it).
     @inline(__always)
     private func isWhereItsHeaderSays(_ page: UInt) -> Bool {
+        guard page != 0 else { return true }
+        let header = UnsafeRawPointer(bitPattern: page).unsafelyUnwrapped
         // A multiplication, not a division (tens of cycles): the header's number times the
         // page size is the page's offset in the map.
-        page == 0 || UnsafeRawPointer(bitPattern: page).unsafelyUnwrapped.load(as: UInt.self) &* UInt(alignedPageSize) == page &- mapStart
+        guard header.load(as: UInt.self) &* UInt(alignedPageSize) == page &- mapStart else { return false }
+        if header.load(fromByteOffset: 10, as: UInt16.self) & Self.overflowFlag != 0 { return true }
+        let lower = Int(header.load(fromByteOffset: 12, as: UInt16.self)), upper = Int(header.load(fromByteOffset: 14, as: UInt16.self))
+        return Self.headerSize <= lower && lower <= upper && upper <= alignedPageSize
     }
 
     /// Whether `size` bytes at `start` (at `offset` in its page, running past the page) are

@@ -118,11 +118,12 @@ final class FileErrorTests: StrataTestCase {
         assertOpenFails(configuration("test.strata"), .invalidDatabase, mentioning: "its meta page 0 names a page size of 0 bytes")
     }
 
-    /// LMDB's own assertion, or a fault, inside a write to a damaged page ends the process
-    /// with the damage's message (the write transaction cannot be ended safely), not LMDB's
-    /// abort.
+    /// A write into a page whose free space is damaged ends the process with the damage's
+    /// message, not LMDB's abort: the page's check finds it when the write's lookups read the
+    /// page, before LMDB's own assertion inside the write would (which stops the process the
+    /// same way: the write transaction cannot be ended safely).
     func testAWriteIntoADamagedPageStopsSayingTheFileIsDamaged() throws {
-        try assertProbeTraps("testWriteIntoAPageWhoseFreeSpaceIsDamaged", saying: "is damaged: LMDB stopped on a damaged page: mdb.c")
+        try assertProbeTraps("testWriteIntoAPageWhoseFreeSpaceIsDamaged", saying: "the file is damaged (MDB_CORRUPTED")
     }
 
     func testAReadOfADamagedRowTrapsWithTheStorageErrorRatherThanAnsweringDeleted() throws {
@@ -133,6 +134,12 @@ final class FileErrorTests: StrataTestCase {
     /// damaged: deleting an object clears the links to it.
     func testALinkToAMissingRowFollowedInTheSameSnapshotIsDamageEvenWithNoBacklink() throws {
         try assertProbeTraps("testFollowALinkToAnObjectWhoseRowAndBacklinksAreGone", saying: "is damaged: the row of 'Ship' object")
+    }
+
+    /// A backlink names an object that links here; deleting removes an object's backlinks in
+    /// the same write, so one naming a missing row is damage.
+    func testDeletingAnObjectWhoseBacklinkNamesAMissingRowIsDamage() throws {
+        try assertProbeTraps("testDeleteAnObjectWhoseBacklinkNamesAMissingRow", saying: "is damaged: a backlink names 'Sailor' object")
     }
 
     /// An object deleted after its accessor was handed out still reads as deleted.

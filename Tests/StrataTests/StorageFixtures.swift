@@ -60,15 +60,17 @@ enum StorageFixtures {
 }
 
 extension StorageFixtures {
-    /// Deletes the row of object `key` of class `className` and empties every backlinks
-    /// database, as damage that loses both would: links to the object remain, and nothing in
-    /// the file records them.
-    static func removeRowAndBacklinks(path: String, className: String, key: ObjectKey) throws {
+    /// Deletes the row of object `key` of class `className`, as damage that loses it would:
+    /// links and backlinks naming the object remain, unless `clearingBacklinks` empties every
+    /// backlinks database too (then nothing in the file records the links to it).
+    static func removeRow(path: String, className: String, key: ObjectKey, clearingBacklinks: Bool = false) throws {
         let env = try Environment(path: path, options: .init())
         let txn = try Transaction(env, readOnly: false)
         var encoded = ObjectKeyCoding.encode(key)
         _ = try withUnsafeBytes(of: &encoded) { try txn.delete(txn.openDatabase("rows.\(className)")!, key: $0) }
-        for name in try databaseNames(txn, startingWith: "backlinks.") { try txn.empty(txn.openDatabase(name)!) }
+        if clearingBacklinks {
+            for name in try databaseNames(txn, startingWith: "backlinks.") { try txn.empty(txn.openDatabase(name)!) }
+        }
         try txn.commit()
     }
 

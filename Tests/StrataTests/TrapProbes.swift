@@ -138,8 +138,19 @@ final class TrapProbes: StrataTestCase {
         try realm.write { ship.roster[0].ship = ship }
         let key = ship.objectKey
         realm.invalidate()
-        try StorageFixtures.removeRowAndBacklinks(path: realm.configuration.fileURL!.path, className: "Ship", key: key)
+        try StorageFixtures.removeRow(path: realm.configuration.fileURL!.path, className: "Ship", key: key, clearingBacklinks: true)
         _ = realm.objects(Sailor.self).first!.ship!.name
+    }
+
+    /// The ship's backlinks name a sailor whose row is gone: deleting the ship, which clears
+    /// the links to it, meets damage, not a sailor deleted since.
+    func testDeleteAnObjectWhoseBacklinkNamesAMissingRow() throws {
+        let (realm, ship) = try openWithShip()
+        try realm.write { ship.roster[0].ship = ship }
+        let sailor = ship.roster[0].objectKey
+        realm.invalidate()
+        try StorageFixtures.removeRow(path: realm.configuration.fileURL!.path, className: "Sailor", key: sailor)
+        try realm.write { realm.delete(realm.objects(Ship.self)) }
     }
 
     func testReadAShipDeletedAfterItsSailorLedToIt() throws {
@@ -216,6 +227,6 @@ final class TrapProbes: StrataTestCase {
         try bytes.write(to: fileURL())
         let realm = try openRealm(types: [Dog.self])
         try realm.write { realm.add(Dog(value: ["id": 2_001, "name": "a dog too many"])) }
-        XCTFail("not reached: LMDB's assertion on the page stops the write, and the process")
+        XCTFail("not reached: the page's check (or LMDB's assertion on the page) stops the write, and the process")
     }
 }

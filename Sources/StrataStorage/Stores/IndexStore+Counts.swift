@@ -18,7 +18,7 @@ extension IndexStore {
         return try StorageError.translating("Reading the index of '\(table.name).\(property.name)'") {
             try indexKey.withUnsafeBytes { k in
                 try txn.withCursor(db) { cursor in
-                    guard try cursor.seek(exactly: k) != nil else { return 0 }
+                    guard try cursor.find(k) != nil else { return 0 }
                     return unique ? 1 : try cursor.duplicateCount()
                 }
             }

@@ -55,7 +55,7 @@ package struct LinkStore {
         let txn = transaction.lmdb
         return try StorageError.translating("Reading the backlinks of '\(origin.name).\(property.name)'") {
             try txn.withCursor(db) { cursor in
-                try withUnsafeBytes(of: &k) { try body(cursor, try cursor.seek(exactly: $0)) }
+                try withUnsafeBytes(of: &k) { try body(cursor, try cursor.find($0)) }
             }
         }
     }
@@ -111,7 +111,8 @@ package struct LinkStore {
             try withUnsafeBytes(of: &key) { k in
                 try txn.withCursor(db) { cursor in
                     var count = 0
-                    if let e = try probe.withUnsafeBytes({ try cursor.seek(key: k, valueAtLeast: $0) }), e.value.count == 12,
+                    // `find` first: a search that lands on a damaged page is caught before the put.
+                    if try cursor.find(k) != nil, let e = try probe.withUnsafeBytes({ try cursor.seek(key: k, valueAtLeast: $0) }), e.value.count == 12,
                        try ObjectKeyCoding.decode(e.value) == owner {
                         count = Int(UInt32(bigEndian: e.value.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
                         try cursor.deleteCurrent()

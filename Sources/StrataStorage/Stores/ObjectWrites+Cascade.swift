@@ -9,9 +9,20 @@ extension ObjectWrites {
         for (originSchema, property) in transaction.schema.links(to: target.name) {
             guard let origin = try transaction.table(originSchema.name) else { continue }
             for originKey in try transaction.links.origins(origin, property, linkingTo: key) {
-                try update(origin, originKey, [(property, .null)])
+                try update(origin, originKey, [(property, .null)], current: try backlinkedRow(origin, originKey))
             }
         }
+    }
+
+    /// The row of object `key` of `origin`, which a backlink names as linking to an object or
+    /// holding it in a list: a backlink to an object that does not exist is damage (deleting
+    /// an object removes its backlinks in the same write), not an object deleted since.
+    private func backlinkedRow(_ origin: Table, _ key: ObjectKey) throws(StorageError) -> RowView {
+        guard let row = try transaction.rows.read(origin, key) else {
+            let path = transaction.file.path
+            throw StorageError(.invalidDatabase, "'\(path)' is damaged: a backlink names '\(origin.name)' object \(key), whose row cannot be found; run `strata check \(path)`")
+        }
+        return row
     }
 
     /// Sets to nil every link to any object of `target` (before the class is cleared). Links
@@ -20,7 +31,7 @@ extension ObjectWrites {
         for (originSchema, property) in transaction.schema.links(to: target.name) where originSchema.name != target.name {
             guard let origin = try transaction.table(originSchema.name) else { continue }
             for (_, originKey) in try transaction.links.all(origin, property) {
-                try update(origin, originKey, [(property, .null)])
+                try update(origin, originKey, [(property, .null)], current: try backlinkedRow(origin, originKey))
             }
         }
     }
@@ -32,6 +43,7 @@ extension ObjectWrites {
         for (originSchema, property) in transaction.schema.lists(of: targetTable.name) {
             guard let origin = try transaction.table(originSchema.name) else { continue }
             for owner in try transaction.links.origins(origin, property, linkingTo: target) {
+                _ = try backlinkedRow(origin, owner)
                 if property.isMap {
                     try lists.nullifyMapValues(origin, property, owner: owner, equalTo: .link(target))
                     continue

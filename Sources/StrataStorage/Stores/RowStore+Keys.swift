@@ -107,7 +107,7 @@ extension RowStore {
             try transaction.lmdb.withCursor(table.rows) { cursor in
                 for key in wanted {
                     var k = ObjectKeyCoding.encode(key)
-                    if let entry = try withUnsafeBytes(of: &k, { try cursor.seek(exactly: $0) }) { try body(key, entry.value) }
+                    if let entry = try withUnsafeBytes(of: &k, { try cursor.find($0) }) { try body(key, entry.value) }
                 }
             }
         }
