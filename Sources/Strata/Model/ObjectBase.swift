@@ -206,15 +206,22 @@ open class ObjectBase: NSObject {
             core.confinement.check()
             let stamp = core.snapshot.stamp
             if let cached = cachedRow, cached.stamp == stamp { return cached.row }
-            // `invalidate()` changes the stamp too, so this check costs nothing on the cached path.
-            precondition(attachedInvalidations == core.invalidations, "Object has been deleted or invalidated: the Realm of this '\(binding!.info.name)' object was invalidated")
-            let found: RowView?
-            do { found = try core.row(binding!, objectKey) } catch { core.trapReading(error) }
-            guard let row = found else { core.trapMissingRow(binding!, objectKey, namedInThisSnapshot: namedAt == stamp) }
-            cachedRow = (stamp, row)
-            if cachedRowBlock != nil { cachedRowBlock = nil }
-            return row
+            return fetchRow(core, stamp)
         }
+    }
+
+    /// `currentRow` when the row held is not the current one (kept out of line, so that every
+    /// property read inlines only the check above): reads the row and holds it, or traps.
+    @inline(never)
+    private func fetchRow(_ core: RealmCore, _ stamp: UInt64) -> RowView {
+        // `invalidate()` changes the stamp too, so this check costs nothing on the cached path.
+        precondition(attachedInvalidations == core.invalidations, "Object has been deleted or invalidated: the Realm of this '\(binding!.info.name)' object was invalidated")
+        let found: RowView?
+        do { found = try core.row(binding!, objectKey) } catch { core.trapReading(error) }
+        guard let row = found else { core.trapMissingRow(binding!, objectKey, namedInThisSnapshot: namedAt == stamp) }
+        cachedRow = (stamp, row)
+        if cachedRowBlock != nil { cachedRowBlock = nil }
+        return row
     }
 
     /// Reads a managed property as its Swift type (called from `@Persisted`'s accessor, and
