@@ -8,8 +8,8 @@ import Glibc
 /// inside `Transaction.withCursor`, which lends it (`borrowing`, and not copyable) and takes it
 /// back on return (closed, or kept idle by a read transaction for its next call): it cannot
 /// outlive its transaction, whose end would close it first when the transaction writes
-/// (lmdb.h). A cursor of a shared read transaction holds the
-/// transaction's lock for each move (`Transaction.share()`).
+/// (lmdb.h). A cursor of a shared read transaction holds the transaction's lock for each move
+/// (`Transaction.share()`).
 package struct Cursor: ~Copyable {
     private let handle: OpaquePointer
     /// Not retained: the transaction lends the cursor, so it outlives it. Unmanaged, so that

@@ -350,9 +350,9 @@ package final class Transaction {
     /// next call) when `body` returns. Errors are `LMDBError`s and those `body` throws.
     @inline(__always)
     package func withCursor<R>(_ db: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
-        let handle = try lendCursor(db)
-        defer { takeBack(handle, of: db) }
-        return try body(Cursor(handle: handle, transaction: self))
+        let cursor = try lendCursor(db)
+        defer { takeBack(cursor, of: db) }
+        return try body(Cursor(handle: cursor, transaction: self))
     }
 
     /// An idle cursor over `db`, made new (unpositioned, on the current snapshot), or a new one.
