@@ -217,6 +217,8 @@ package final class Transaction {
     /// thread.
     package func share() {
         precondition(isReadOnly, "only read transactions can be shared by threads")
+        // Threads would take the same idle cursor at once: a shared transaction keeps none.
+        closeIdleCursors()
         isShared = true
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 import LMDB
+import Synchronization
 import XCTest
 
 /// A read transaction keeps its cursors for the next `withCursor` on the same database; a
@@ -48,6 +50,20 @@ final class CursorReuseTests: StrataTestCase {
         reader.reset()
         try reader.renew()
         XCTAssertEqual(try keys(reader, db), [1, 2, 3, 4, 5, 6])
+    }
+
+    func testASharedTransactionKeepsNoCursorForThreadsToTakeAtOnce() throws {
+        let (env, db) = try makeFile(keys: 1...5)
+        let reader = try Transaction(env, readOnly: true)
+        XCTAssertEqual(try keys(reader, db), [1, 2, 3, 4, 5])  // leaves a cursor idle
+        reader.share()
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<500 where (try? keys(reader, db)) != [1, 2, 3, 4, 5] {
+                wrong.withLock { $0 += 1 }
+            }
+        }
+        XCTAssertEqual(wrong.withLock { $0 }, 0)
     }
 
     func testNestedCursorsOverOneDatabaseMoveApart() throws {
