@@ -56,35 +56,41 @@ final class DamagedFileCorpusTests: StrataTestCase {
     func testEveryDamagedCopyReadsAsTheOriginalOrFailsClearlyAndCheckFlagsIt() throws {
         let (damages, copies, expected) = try makeCopies(changed: false)
         let outcomes = try read(copies, count: damages.count, expected: expected, changing: false)
-        var summary: [String: [String: Int]] = [:]
-        var failures: [String] = []
-        for (i, damage) in damages.enumerated() {
+        try tally(outcomes, damages) { i, damage, outcome, failures in
             let check = try strata(["check", copies.appendingPathComponent(Self.copyName(i)).path])
             let flagged = check.process.terminationStatus == 1
-            summary[damage.kind, default: [:]][label(outcomes[i], i, damage, &failures), default: 0] += 1
             if check.process.terminationReason != .exit {
                 failures.append("copy \(i) (\(damage.kind)): strata check crashed: \(check.transcript)")
             }
-            if outcomes[i] != .same && !flagged {
-                failures.append("copy \(i) (\(damage.kind)): reads as \(outcomes[i]) but strata check says: \(check.transcript)")
+            if outcome != .same && !flagged {
+                failures.append("copy \(i) (\(damage.kind)): reads as \(outcome) but strata check says: \(check.transcript)")
             }
             if check.errorOutput.contains("reading stopped with signal") {
                 failures.append("copy \(i) (\(damage.kind)): strata check's worker crashed: \(check.transcript)")
             }
-            summary[damage.kind, default: [:]][flagged ? "check flagged" : "check passed", default: 0] += 1
+            return flagged ? "check flagged" : "check passed"
         }
-        report(summary, failures)
     }
 
     func testEveryDamagedCopyChangedByAWriteReadsAsTheOriginalChangedOrFailsClearly() throws {
         let (damages, copies, expected) = try makeCopies(changed: true)
-        let outcomes = try read(copies, count: damages.count, expected: expected, changing: true)
+        try tally(try read(copies, count: damages.count, expected: expected, changing: true), damages) { _, _, _, _ in nil }
+    }
+
+    /// Counts each copy's outcome by kind of damage, and what `checking` says of it (its own
+    /// label, and failures it notes), prints the counts, and fails on every failure noted.
+    private func tally(_ outcomes: [Outcome], _ damages: [FileDamage],
+                       checking: (Int, FileDamage, Outcome, inout [String]) throws -> String?) throws {
         var summary: [String: [String: Int]] = [:]
         var failures: [String] = []
         for (i, damage) in damages.enumerated() {
             summary[damage.kind, default: [:]][label(outcomes[i], i, damage, &failures), default: 0] += 1
+            if let extra = try checking(i, damage, outcomes[i], &failures) { summary[damage.kind, default: [:]][extra, default: 0] += 1 }
         }
-        report(summary, failures)
+        for (kind, counts) in summary.sorted(by: { $0.key < $1.key }) {
+            print("corpus: \(kind): " + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
 
     /// Fills the original, damages copies of it, and returns the damages, the copies'
@@ -129,13 +135,6 @@ final class DamagedFileCorpusTests: StrataTestCase {
         case .crashedInLMDB(let how): failures.append("copy \(i) (\(damage.kind)): the reader crashed inside LMDB: \(how)"); return "CRASHED INSIDE LMDB"
         case .crashed(let how): failures.append("copy \(i) (\(damage.kind)): the reader crashed: \(how)"); return "CRASHED"
         }
-    }
-
-    private func report(_ summary: [String: [String: Int]], _ failures: [String]) {
-        for (kind, counts) in summary.sorted(by: { $0.key < $1.key }) {
-            print("corpus: \(kind): " + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
-        }
-        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
 
     /// Reads copies 0..<count in child processes (changing each first when `changing`), a

@@ -18,11 +18,14 @@ extension ObjectWrites {
     /// holding it in a list: a backlink to an object that does not exist is damage (deleting
     /// an object removes its backlinks in the same write), not an object deleted since.
     private func backlinkedRow(_ origin: Table, _ key: ObjectKey) throws(StorageError) -> RowView {
-        guard let row = try transaction.rows.read(origin, key) else {
-            let path = transaction.file.path
-            throw StorageError(.invalidDatabase, "'\(path)' is damaged: a backlink names '\(origin.name)' object \(key), whose row cannot be found; run `strata check \(path)`")
-        }
+        guard let row = try transaction.rows.read(origin, key) else { throw backlinkToMissingRow(origin, key) }
         return row
+    }
+
+    /// The damage of a backlink naming object `key` of `origin`, which has no row.
+    private func backlinkToMissingRow(_ origin: Table, _ key: ObjectKey) -> StorageError {
+        let path = transaction.file.path
+        return StorageError(.invalidDatabase, "'\(path)' is damaged: a backlink names '\(origin.name)' object \(key), whose row cannot be found; run `strata check \(path)`")
     }
 
     /// Sets to nil every link to any object of `target` (before the class is cleared). Links
@@ -43,7 +46,8 @@ extension ObjectWrites {
         for (originSchema, property) in transaction.schema.lists(of: targetTable.name) {
             guard let origin = try transaction.table(originSchema.name) else { continue }
             for owner in try transaction.links.origins(origin, property, linkingTo: target) {
-                _ = try backlinkedRow(origin, owner)
+                // Only its existence: the owner's row is neither read nor verified here.
+                guard try transaction.rows.contains(origin, owner) else { throw backlinkToMissingRow(origin, owner) }
                 if property.isMap {
                     try lists.nullifyMapValues(origin, property, owner: owner, equalTo: .link(target))
                     continue
