@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "strata_fault_guard.h"
+#include "strata_write_pages.h"
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -159,16 +160,17 @@ int strata_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, 
     GUARDED(mdb_dbi_open(txn, name, flags, dbi));
 }
 
-int strata_guarded_put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned int flags) {
-    GUARDED(mdb_put(txn, dbi, key, data, flags));
+int strata_guarded_put(MDB_cursor *cursor, MDB_val *key, MDB_val *data, unsigned int flags,
+                       const strata_page_bounds *bounds) {
+    GUARDED(strata_checked_put(cursor, key, data, flags, bounds));
 }
 
-int strata_guarded_del(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data) {
-    GUARDED(mdb_del(txn, dbi, key, data));
+int strata_guarded_del(MDB_cursor *cursor, MDB_val *key, MDB_val *data, const strata_page_bounds *bounds) {
+    GUARDED(strata_checked_del(cursor, key, data, bounds));
 }
 
-int strata_guarded_cursor_del(MDB_cursor *cursor, unsigned int flags) {
-    GUARDED(mdb_cursor_del(cursor, flags));
+int strata_guarded_cursor_del(MDB_cursor *cursor, unsigned int flags, const strata_page_bounds *bounds) {
+    GUARDED(strata_checked_cursor_del(cursor, flags, bounds));
 }
 
 int strata_guarded_drop(MDB_txn *txn, MDB_dbi dbi, int del) {

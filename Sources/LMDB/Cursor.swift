@@ -169,7 +169,8 @@ package struct Cursor: ~Copyable {
 
     /// Deletes the entry under the cursor (`mdb_cursor_del`).
     package func deleteCurrent() throws(LMDBError) {
-        let rc = serialized { strata_guarded_cursor_del(handle, 0) }
+        var pages = transaction._withUnsafeGuaranteedRef { $0.committedPages }
+        let rc = serialized { strata_guarded_cursor_del(handle, 0, &pages) }
         transaction._withUnsafeGuaranteedRef { $0.noteMapFull(rc) }
         try check(rc)
     }

@@ -51,6 +51,13 @@ struct ReadBounds {
         self.forWriting = forWriting
     }
 
+    /// Where the file's committed pages lie, for the checks of the pages a write changes
+    /// (`strata_page_bounds`, strata_write_pages.c): zeros, nothing checked, when the map's
+    /// start or its alignment to pages is not known.
+    var committedPages: strata_page_bounds {
+        strata_page_bounds(map_start: mapStart, file_bytes: fileBytes, page_size: alignedPageSize)
+    }
+
     /// The bytes of `val`, once they are known to lie where an intact page puts them.
     @inline(__always)
     func bytes(_ val: MDB_val) throws(LMDBError) -> UnsafeRawBufferPointer {

@@ -46,6 +46,11 @@ package final class Transaction {
     /// transaction's (LMDB adjusts every open cursor of a write on each change, and frees
     /// them when it ends) nor a shared one's.
     @exclusivity(unchecked) private var idleCursors: [OpaquePointer?] = []
+    /// A write transaction's cursors that its puts and deletes go through, one per database
+    /// (indexed by its handle), opened by the first and kept until the transaction ends: each
+    /// write positions it where it writes and checks the pages there first
+    /// (`strata_guarded_put`).
+    @exclusivity(unchecked) private var writeCursors: [OpaquePointer?] = []
 
     /// Begins a transaction. A write transaction waits for the file's write lock, which any
     /// thread or process may hold. When another process grew the file past this process's
@@ -96,6 +101,9 @@ package final class Transaction {
         precondition(!parent.isReadOnly, "only write transactions can be nested in")
         environment = parent.environment
         isReadOnly = false
+        // The parent's cursors would pass to the nested transaction (LMDB shadows them), which
+        // may drop or reopen their databases.
+        parent.closeKeptCursors()
         var txn: OpaquePointer?
         try check(mdb_txn_begin(environment.handle, parent.live, 0, &txn))
         handle = txn
@@ -111,7 +119,7 @@ package final class Transaction {
     /// a later one to renew, unless a read of it faulted (LMDB's state for it is unknown);
     /// any other is aborted.
     private func end(_ txn: OpaquePointer) {
-        closeIdleCursors()
+        closeKeptCursors()
         guard isReadOnly, !faulted else { return mdb_txn_abort(txn) }
         if !isReset { mdb_txn_reset(txn) }
         environment.keepIdleReader(txn)
@@ -134,7 +142,7 @@ package final class Transaction {
     /// Commits the transaction (a write is durable when this returns, unless `noSync`).
     package func commit() throws(LMDBError) {
         let txn = live
-        closeIdleCursors()
+        closeKeptCursors()
         handle = nil
         defer { releaseMap() }
         let rc = unlessFaulted { strata_guarded_commit(txn) }
@@ -153,7 +161,7 @@ package final class Transaction {
     /// Releases a read transaction's snapshot, keeping its reader slot for `renew`.
     package func reset() {
         precondition(isReadOnly, "only read transactions can be reset")
-        closeIdleCursors()
+        closeKeptCursors()
         if !isReset { mdb_txn_reset(live); isReset = true }
         releaseMap()
     }
@@ -218,7 +226,7 @@ package final class Transaction {
     package func share() {
         precondition(isReadOnly, "only read transactions can be shared by threads")
         // Threads would take the same idle cursor at once: a shared transaction keeps none.
-        closeIdleCursors()
+        closeKeptCursors()
         isShared = true
     }
 
@@ -279,7 +287,13 @@ package final class Transaction {
     package func empty(_ db: Database) throws(LMDBError) { try checkWrite(serialized { strata_guarded_drop(live, db.handle, 0) }) }
 
     /// Deletes a database and closes its handle (`mdb_drop` with 1).
-    package func drop(_ db: Database) throws(LMDBError) { try checkWrite(serialized { strata_guarded_drop(live, db.handle, 1) }) }
+    package func drop(_ db: Database) throws(LMDBError) {
+        if Int(db.handle) < writeCursors.count, let cursor = writeCursors[Int(db.handle)] {
+            mdb_cursor_close(cursor)
+            writeCursors[Int(db.handle)] = nil
+        }
+        try checkWrite(serialized { strata_guarded_drop(live, db.handle, 1) })
+    }
 
     /// The value stored under `key`, or nil. The bytes are valid as described on the type.
     @inline(__always)
@@ -297,7 +311,9 @@ package final class Transaction {
                      flags: PutFlags = PutFlags()) throws(LMDBError) {
         try withValue(key) { (k: inout MDB_val) throws(LMDBError) in
             try withValue(value) { (v: inout MDB_val) throws(LMDBError) in
-                try checkWrite(serialized { strata_guarded_put(live, db.handle, &k, &v, flags.rawValue) })
+                let cursor = try writeCursor(db)
+                var pages = committedPages
+                try checkWrite(serialized { strata_guarded_put(cursor, &k, &v, flags.rawValue, &pages) })
             }
         }
     }
@@ -306,17 +322,21 @@ package final class Transaction {
     @discardableResult
     package func delete(_ db: Database, key: UnsafeRawBufferPointer,
                         value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Bool {
-        let txn = live
+        let cursor = try writeCursor(db)
+        var pages = committedPages
         let rc = try withValue(key) { (k: inout MDB_val) throws(LMDBError) -> Int32 in
             if let value {
-                return try withValue(value) { (v: inout MDB_val) throws(LMDBError) in serialized { strata_guarded_del(txn, db.handle, &k, &v) } }
+                return try withValue(value) { (v: inout MDB_val) throws(LMDBError) in serialized { strata_guarded_del(cursor, &k, &v, &pages) } }
             }
-            return serialized { strata_guarded_del(txn, db.handle, &k, nil) }
+            return serialized { strata_guarded_del(cursor, &k, nil, &pages) }
         }
         if rc == MDB_NOTFOUND { return false }
         try checkWrite(rc)
         return true
     }
+
+    /// Where the pages a write may change lie, for its checks of them (see `ReadBounds`).
+    var committedPages: strata_page_bounds { readBounds?.committedPages ?? strata_page_bounds() }
 
     /// `check` for a call that writes: a full map (`MDB_MAP_FULL`) is also told to the
     /// environment, so that the map grows before the next transaction.
@@ -383,10 +403,28 @@ package final class Transaction {
         idleCursors[slot] = cursor
     }
 
-    /// Closes the cursors kept for later calls: before the snapshot they read is released.
-    private func closeIdleCursors() {
-        guard !idleCursors.isEmpty else { return }
-        for case let cursor? in idleCursors { mdb_cursor_close(cursor) }
-        idleCursors.removeAll(keepingCapacity: true)
+    /// The cursor this write transaction's puts and deletes on `db` go through.
+    @inline(__always)
+    private func writeCursor(_ db: Database) throws(LMDBError) -> OpaquePointer {
+        let slot = Int(db.handle)
+        if slot < writeCursors.count, let cursor = writeCursors[slot] { return cursor }
+        var handle: OpaquePointer?
+        try check(serialized { strata_guarded_cursor_open(live, db.handle, &handle) })
+        if slot >= writeCursors.count { writeCursors.append(contentsOf: repeatElement(nil, count: slot + 1 - writeCursors.count)) }
+        writeCursors[slot] = handle
+        return handle!
+    }
+
+    /// Closes the cursors kept for later calls: before the snapshot they read is released, or
+    /// the write they wrote ends.
+    private func closeKeptCursors() {
+        Self.close(&idleCursors)
+        Self.close(&writeCursors)
+    }
+
+    private static func close(_ cursors: inout [OpaquePointer?]) {
+        guard !cursors.isEmpty else { return }
+        for case let cursor? in cursors { mdb_cursor_close(cursor) }
+        cursors.removeAll(keepingCapacity: true)
     }
 }

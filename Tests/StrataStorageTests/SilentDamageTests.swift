@@ -84,12 +84,35 @@ final class SilentDamageTests: StorageFileTestCase {
     }
 
     /// A row whose size damage enlarged, in a page a write has already changed (LMDB copied
-    /// it, damage included, into memory of its own), is refused as in the file.
+    /// it, damage included, into memory of its own), is refused as in the file. (The write
+    /// replaces a row of the same size, which moves no other node: a write that may move
+    /// them checks them first, `testAWriteThatMayMoveADamagedRowIsRefused`.)
     func testAWriteRefusesAnEnlargedRowInAPageItChanged() throws {
         try writeDogs()
+        try enlargeDogFivesRow()
+        let write = try StorageFile.open(path: path, options: .init()).beginWrite()
+        defer { write.abort() }
+        let table = try XCTUnwrap(try write.table("Dog"))
+        try write.objects.update(table, 6, Kennel.dog.properties[0], to: .string("dog number 6 of the KENNEL"))
+        assertDamaged(try write.rows.read(table, 5))
+    }
+
+    /// A write that may move the nodes of a page (here a longer row, which LMDB deletes and
+    /// adds again, splitting the page when it no longer fits) checks every node of it first:
+    /// LMDB would copy a node whose size damage enlarged by that size.
+    func testAWriteThatMayMoveADamagedRowIsRefused() throws {
+        try writeDogs()
+        try enlargeDogFivesRow()
+        let write = try StorageFile.open(path: path, options: .init()).beginWrite()
+        defer { write.abort() }
+        let table = try XCTUnwrap(try write.table("Dog"))
+        assertDamaged(try write.objects.update(table, 6, Kennel.dog.properties[0], to: .string(String(repeating: "a much longer name ", count: 20))))
+    }
+
+    /// Makes dog 5's row node (its 8-byte key after the node's 8-byte header) claim 4 GiB.
+    private func enlargeDogFivesRow() throws {
         var enlarged = 0
         try damage { bytes in
-            // Dog 5's node (its 8-byte key after the node's 8-byte header) claims 4 GiB.
             let key = withUnsafeBytes(of: ObjectKeyCoding.encode(5)) { Data($0) }
             for page in stride(from: 2 * Self.pageSize, to: bytes.count, by: Self.pageSize) where bytes[page + 10] == 2 {
                 let lower = Int(bytes[page + 12]) | Int(bytes[page + 13]) << 8
@@ -102,11 +125,6 @@ final class SilentDamageTests: StorageFileTestCase {
             }
         }
         XCTAssertEqual(enlarged, 1)
-        let write = try StorageFile.open(path: path, options: .init()).beginWrite()
-        defer { write.abort() }
-        let table = try XCTUnwrap(try write.table("Dog"))
-        try write.objects.update(table, 6, Kennel.dog.properties[0], to: .string("a neighbour of the damaged dog"))
-        assertDamaged(try write.rows.read(table, 5))
     }
 
     func testATableWhosePagesLoopIsDamaged() throws {

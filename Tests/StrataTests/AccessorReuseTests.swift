@@ -15,6 +15,26 @@ final class CountedNote: Object {
     }
 }
 
+/// A counted model with an inverse relationship: its `LinkingObjects` field is `@Persisted`
+/// too, so its accessors are as interchangeable as `CountedNote`'s.
+final class CountedKeeper: Object {
+    @Persisted var rank = 0
+    @Persisted var tag: CountedTag?
+    @Persisted(originProperty: "keeper") var tags: LinkingObjects<CountedTag>
+    nonisolated(unsafe) static var made = 0
+
+    required init() {
+        Self.made += 1
+        super.init()
+    }
+}
+
+/// The origin of `CountedKeeper.tags`.
+final class CountedTag: Object {
+    @Persisted var label = ""
+    @Persisted var keeper: CountedKeeper?
+}
+
 /// A loop over a whole class hands one accessor out again for the next object once the loop
 /// has let go of it, and never when anything can still see the object it was.
 final class AccessorReuseTests: StrataTestCase {
@@ -22,7 +42,7 @@ final class AccessorReuseTests: StrataTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        realm = try openRealm(types: [CountedNote.self, Dog.self])
+        realm = try openRealm(types: [CountedNote.self, Dog.self, CountedKeeper.self, CountedTag.self])
         try realm.write {
             for i in 0..<50 {
                 realm.add(CountedNote(value: ["rank": i, "text": "note \(i)"]))
@@ -41,6 +61,26 @@ final class AccessorReuseTests: StrataTestCase {
         XCTAssertEqual(ranks, Array(0..<50))
         XCTAssertEqual(texts, (0..<50).map { "note \($0)" })
         XCTAssertEqual(CountedNote.made - before, 1)
+    }
+
+    func testALoopOverAClassWithLinkingObjectsReadsEachObjectsOwnThroughOneAccessor() throws {
+        try realm.write {
+            for i in 0..<20 {
+                let keeper = realm.create(CountedKeeper.self, value: ["rank": i])
+                for j in 0..<(i % 3) { realm.add(CountedTag(value: ["label": "\(i).\(j)", "keeper": keeper])) }
+            }
+        }
+        let before = CountedKeeper.made
+        var counts: [Int] = [], labels: [[String]] = []
+        for keeper in realm.objects(CountedKeeper.self) {
+            counts.append(keeper.tags.count)
+            labels.append(keeper.tags.map(\.label).sorted())
+        }
+        XCTAssertEqual(counts, (0..<20).map { $0 % 3 })
+        XCTAssertEqual(labels, (0..<20).map { i in (0..<(i % 3)).map { "\(i).\($0)" } })
+        XCTAssertEqual(CountedKeeper.made - before, 1)
+        let kept = Array(realm.objects(CountedKeeper.self))
+        XCTAssertEqual(kept.map(\.tags.count), counts, "kept accessors read their own backlinks")
     }
 
     func testObjectsTheLoopKeepsStayTheObjectsTheyWere() {

@@ -126,6 +126,14 @@ final class FileErrorTests: StrataTestCase {
         try assertProbeTraps("testWriteIntoAPageWhoseFreeSpaceIsDamaged", saying: "the file is damaged (MDB_CORRUPTED")
     }
 
+    /// A write checks the pages of the file it will change before LMDB copies them: a branch
+    /// page whose header claims more bytes than a page holds (which reads never look at)
+    /// stops the write saying the file is damaged, where LMDB would copy past the end of the
+    /// page it allocated and corrupt the process's memory.
+    func testAWriteThroughABranchPageWhoseHeaderIsDamagedStopsBeforeLMDBCopiesIt() throws {
+        try assertProbeTraps("testWriteThroughABranchPageWhoseHeaderClaimsMoreThanAPage", saying: "the file is damaged (MDB_CORRUPTED")
+    }
+
     func testAReadOfADamagedRowTrapsWithTheStorageErrorRatherThanAnsweringDeleted() throws {
         try assertProbeTraps("testAskIfAnObjectWithADamagedRowIsInvalidated", saying: "is damaged: the row of 'Ship' object")
     }

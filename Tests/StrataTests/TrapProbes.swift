@@ -229,4 +229,28 @@ final class TrapProbes: StrataTestCase {
         try realm.write { realm.add(Dog(value: ["id": 2_001, "name": "a dog too many"])) }
         XCTFail("not reached: the page's check (or LMDB's assertion on the page) stops the write, and the process")
     }
+
+    func testWriteThroughABranchPageWhoseHeaderClaimsMoreThanAPage() throws {
+        do {
+            let realm = try openRealm(types: [Dog.self])
+            try realm.write {
+                for id in 1...2_000 { realm.add(Dog(value: ["id": id, "name": "dog number \(id) of the kennel"])) }
+            }
+        }
+        // Every branch page's free space now ends past the page's end: reads, which search a
+        // branch's nodes by their count, pass through it; a write copies the page by what its
+        // header says is in use, so LMDB alone would write past its 4 KiB copy.
+        var bytes = try Data(contentsOf: fileURL())
+        var damaged = 0
+        for page in stride(from: 2 * 4096, to: bytes.count, by: 4096) where bytes[page + 10] & 0x01 != 0 {
+            bytes[page + 14] = 0x00
+            bytes[page + 15] = 0xF0
+            damaged += 1
+        }
+        XCTAssertGreaterThan(damaged, 0)
+        try bytes.write(to: fileURL())
+        let realm = try openRealm(types: [Dog.self])
+        try realm.write { realm.add(Dog(value: ["id": 2_001, "name": "a dog too many"])) }
+        XCTFail("not reached: the check of the write's pages stops the write, and the process")
+    }
 }

@@ -13,6 +13,7 @@
 
 #include <lmdb.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /// What a guarded call returns when LMDB faulted or failed an assertion on a damaged page;
 /// outside LMDB's own codes (MDB_KEYEXIST..MDB_LAST_ERRCODE).
@@ -50,12 +51,24 @@ int strata_guarded_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
 int strata_guarded_copy(void *target, const void *source, size_t count);
 /// `mdb_dbi_open`, guarded (it reads the main database's pages).
 int strata_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi);
-/// `mdb_put`, guarded.
-int strata_guarded_put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned int flags);
-/// `mdb_del`, guarded.
-int strata_guarded_del(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
-/// `mdb_cursor_del`, guarded.
-int strata_guarded_cursor_del(MDB_cursor *cursor, unsigned int flags);
+/// Where a write transaction's committed pages lie: the map's first byte (page 0), the bytes
+/// of the file in use when the transaction began, and the page size (the system's). With a
+/// zero field, or none, a write's pages are not checked.
+typedef struct {
+    uintptr_t map_start;
+    size_t file_bytes;
+    size_t page_size;
+} strata_page_bounds;
+
+/// `mdb_put` through `cursor`, a cursor of a write transaction (positioned anywhere), guarded,
+/// once the pages of the file it would change are found sound (strata_write_pages.c);
+/// `MDB_CORRUPTED` otherwise, with nothing written.
+int strata_guarded_put(MDB_cursor *cursor, MDB_val *key, MDB_val *data, unsigned int flags,
+                       const strata_page_bounds *bounds);
+/// `mdb_del` through `cursor`, guarded, once the pages it would change or merge are found sound.
+int strata_guarded_del(MDB_cursor *cursor, MDB_val *key, MDB_val *data, const strata_page_bounds *bounds);
+/// `mdb_cursor_del`, guarded, once the pages it would change or merge are found sound.
+int strata_guarded_cursor_del(MDB_cursor *cursor, unsigned int flags, const strata_page_bounds *bounds);
 /// `mdb_drop`, guarded.
 int strata_guarded_drop(MDB_txn *txn, MDB_dbi dbi, int del);
 /// `mdb_txn_commit`, guarded.
