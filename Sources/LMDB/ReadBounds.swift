@@ -97,7 +97,8 @@ struct ReadBounds {
     /// lie at no address.
     @inline(__always)
     private func page(of val: MDB_val) -> UInt? {
-        guard val.mv_size != 0 else { return 0 }
+        // A size past `Int.max` (a damaged node's) reads as negative here.
+        guard val.mv_size > 0 else { return val.mv_size == 0 ? 0 : nil }
         guard let start = val.mv_data else { return nil }  // bytes at no address: a damaged node
         if mapStart != 0 {
             let index = UInt(bitPattern: start) &- mapStart

@@ -28,5 +28,7 @@ final class ReadBoundsTests: StorageFileTestCase {
         XCTAssertTrue(bounds.holds(MDB_val(mv_size: 6000, mv_data: start)))
         XCTAssertFalse(bounds.holds(MDB_val(mv_size: 1 << 32, mv_data: start)), "ends where nothing is mapped")
         XCTAssertFalse(bounds.holds(MDB_val(mv_size: 8, mv_data: UnsafeMutableRawPointer(bitPattern: 0x10))), "an address nothing is mapped at")
+        // A size past `Int.max` wraps its end below its start, where both ends are readable.
+        XCTAssertFalse(bounds.holds(MDB_val(mv_size: -4000, mv_data: start + 4096)), "a size past Int.max")
     }
 }
