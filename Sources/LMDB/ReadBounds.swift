@@ -73,8 +73,9 @@ struct ReadBounds {
     }
 
     /// How many of the `count` entries `keys` and `values` lie where intact pages put them,
-    /// checked in order (the first that does not ends them): `holds` for each key and value,
-    /// with each page's number checked once for a run of entries in it.
+    /// checked in order (the first that does not ends them): `holds` for each key and value
+    /// (or for the two as one, when the value follows the key as in a leaf node), with each
+    /// page's number checked once for a run of entries in it.
     @inline(__always)
     func heldCount(keys: UnsafePointer<MDB_val>, values: UnsafePointer<MDB_val>, count: Int) -> Int {
         var checked: UInt = 0
@@ -84,8 +85,15 @@ struct ReadBounds {
             return isWhereItsHeaderSays(page)
         }
         for i in 0..<count {
-            guard let keyPage = page(of: keys[i]), let valuePage = page(of: values[i]),
-                  isInPlace(keyPage), isInPlace(valuePage) else { return i }
+            let key = keys[i], value = values[i]
+            // A leaf node's value follows its key: the two are one range, checked once (sizes
+            // no larger than a page cannot add up past `Int.max`).
+            if 0 <= key.mv_size, key.mv_size <= alignedPageSize, 0 <= value.mv_size, value.mv_size <= alignedPageSize,
+               let start = key.mv_data, value.mv_data == start + key.mv_size {
+                guard let page = page(of: MDB_val(mv_size: key.mv_size + value.mv_size, mv_data: start)), isInPlace(page) else { return i }
+                continue
+            }
+            guard let keyPage = page(of: key), let valuePage = page(of: value), isInPlace(keyPage), isInPlace(valuePage) else { return i }
         }
         return count
     }
