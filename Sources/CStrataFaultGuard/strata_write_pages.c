@@ -8,9 +8,9 @@
 // through that cursor only when they are sound.
 //
 // The path is read from LMDB 0.9's cursor, whose layout `struct lmdb09_cursor` mirrors; the
-// mirror is confirmed on each cursor (its transaction and database are the ones it was
-// opened on) before it is trusted, and without it the write goes ahead unchecked.
-#define _GNU_SOURCE
+// mirror is confirmed on each cursor (its transaction and database, read through it, are
+// what LMDB's own accessors say) before it is trusted, and without it the write goes ahead
+// unchecked.
 #include "strata_write_pages.h"
 
 #include <stdint.h>
@@ -68,6 +68,12 @@ static uint64_t u64(const uint8_t *p) {
     return v;
 }
 
+/// Whether a page's (or sub-page's) free space, from `lower` (the end of its node pointers)
+/// to `upper` (the start of its nodes), lies within its `size` bytes after its header.
+static int free_space_is_sound(uint16_t lower, uint16_t upper, size_t size) {
+    return lower >= header_size && lower <= upper && upper <= size && (lower - header_size) % 2 == 0;
+}
+
 /// Whether `page` is one of the file's pages committed before the transaction began (a page
 /// the write has not copied yet); pages LMDB made or copied in this transaction are its own.
 static int is_committed(const uint8_t *page, const strata_page_bounds *bounds) {
@@ -107,7 +113,7 @@ static int subpage_is_sound(const uint8_t *sub, size_t size) {
     if (size < header_size) return 0;
     uint16_t flags = u16(sub + 10), lower = u16(sub + 12), upper = u16(sub + 14);
     if ((flags & (page_leaf | page_subpage | page_branch | page_overflow | page_meta)) != (page_leaf | page_subpage)) return 0;
-    if (lower < header_size || lower > upper || upper > size || (lower - header_size) % 2) return 0;
+    if (!free_space_is_sound(lower, upper, size)) return 0;
     size_t count = (lower - header_size) / 2;
     if (flags & page_leaf2) return header_size + count * u16(sub + 8) <= size;
     return nodes_are_sound(sub, size, count, upper, 1, 1);
@@ -124,7 +130,7 @@ static int committed_page_is_sound(const uint8_t *page, const strata_page_bounds
     uint16_t flags = u16(page + 10), lower = u16(page + 12), upper = u16(page + 14);
     uint16_t kind = flags & (page_branch | page_leaf | page_overflow | page_meta | page_subpage);
     if (kind != page_branch && kind != page_leaf) return 0;
-    if (lower < header_size || lower > upper || upper > page_size || (lower - header_size) % 2) return 0;
+    if (!free_space_is_sound(lower, upper, page_size)) return 0;
     size_t count = (lower - header_size) / 2;
     if (kind == page_branch && count == 0) return 0;
     if (flags & page_leaf2) return kind == page_leaf && leaf2_key_size > 0 && header_size + count * leaf2_key_size <= page_size;
