@@ -90,11 +90,10 @@ final class SilentDamageTests: StorageFileTestCase {
     func testAWriteRefusesAnEnlargedRowInAPageItChanged() throws {
         try writeDogs()
         try enlargeDogFivesRow()
-        let write = try StorageFile.open(path: path, options: .init()).beginWrite()
-        defer { write.abort() }
-        let table = try XCTUnwrap(try write.table("Dog"))
-        try write.objects.update(table, 6, Kennel.dog.properties[0], to: .string("dog number 6 of the KENNEL"))
-        assertDamaged(try write.rows.read(table, 5))
+        try withWrite { write, table in
+            try write.objects.update(table, 6, Kennel.dog.properties[0], to: .string("dog number 6 of the KENNEL"))
+            assertDamaged(try write.rows.read(table, 5))
+        }
     }
 
     /// A write that may move the nodes of a page (here a longer row, which LMDB deletes and
@@ -103,10 +102,16 @@ final class SilentDamageTests: StorageFileTestCase {
     func testAWriteThatMayMoveADamagedRowIsRefused() throws {
         try writeDogs()
         try enlargeDogFivesRow()
+        try withWrite { write, table in
+            assertDamaged(try write.objects.update(table, 6, Kennel.dog.properties[0], to: .string(String(repeating: "a much longer name ", count: 20))))
+        }
+    }
+
+    /// Runs `body` in a write transaction on the file, with its Dog table, then aborts it.
+    private func withWrite(_ body: (StorageTransaction, Table) throws -> Void) throws {
         let write = try StorageFile.open(path: path, options: .init()).beginWrite()
         defer { write.abort() }
-        let table = try XCTUnwrap(try write.table("Dog"))
-        assertDamaged(try write.objects.update(table, 6, Kennel.dog.properties[0], to: .string(String(repeating: "a much longer name ", count: 20))))
+        try body(write, try XCTUnwrap(try write.table("Dog")))
     }
 
     /// Makes dog 5's row node (its 8-byte key after the node's 8-byte header) claim 4 GiB.

@@ -195,15 +195,19 @@ final class TrapProbes: StrataTestCase {
         try realm.write { ann["id"] = 5 }
     }
 
+    /// Dogs 1 to 2,000, whose rows fill several leaf pages under a branch page (the Realm is
+    /// closed when this returns).
+    private func writeTwoThousandDogs() throws {
+        let realm = try openRealm(types: [Dog.self])
+        try realm.write {
+            for id in 1...2_000 { realm.add(Dog(value: ["id": id, "name": "dog number \(id) of the kennel"])) }
+        }
+    }
+
     /// 2,000 dogs, then a damaged branch page hides the last rows of their table; the last
     /// dog is read from the file opened read-only again.
     func testLastOfAClassWhoseLastRowsAreHidden() throws {
-        do {
-            let realm = try openRealm(types: [Dog.self])
-            try realm.write {
-                for id in 1...2_000 { realm.add(Dog(value: ["id": id, "name": "dog number \(id) of the kennel"])) }
-            }
-        }
+        try writeTwoThousandDogs()
         _ = try BranchPageDamage.dropLastChildOfEachBranchPage(path: fileURL().path)
         var configuration = configuration(types: [Dog.self])
         configuration.readOnly = true
@@ -212,12 +216,7 @@ final class TrapProbes: StrataTestCase {
     }
 
     func testWriteIntoAPageWhoseFreeSpaceIsDamaged() throws {
-        do {
-            let realm = try openRealm(types: [Dog.self])
-            try realm.write {
-                for id in 1...2_000 { realm.add(Dog(value: ["id": id, "name": "dog number \(id) of the kennel"])) }
-            }
-        }
+        try writeTwoThousandDogs()
         // The last leaf, where the next dog goes: its free space ends before it begins.
         var bytes = try Data(contentsOf: fileURL())
         let page = bytes.range(of: Data("dog number 2000 of the kennel".utf8))!.lowerBound / 4096 * 4096
@@ -231,12 +230,7 @@ final class TrapProbes: StrataTestCase {
     }
 
     func testWriteThroughABranchPageWhoseHeaderClaimsMoreThanAPage() throws {
-        do {
-            let realm = try openRealm(types: [Dog.self])
-            try realm.write {
-                for id in 1...2_000 { realm.add(Dog(value: ["id": id, "name": "dog number \(id) of the kennel"])) }
-            }
-        }
+        try writeTwoThousandDogs()
         // Every branch page's free space now ends past the page's end: reads, which search a
         // branch's nodes by their count, pass through it; a write copies the page by what its
         // header says is in use, so LMDB alone would write past its 4 KiB copy.
