@@ -398,7 +398,7 @@ package final class Transaction {
     private func takeBack(_ cursor: OpaquePointer, of db: Database) {
         let slot = Int(db.handle)
         guard isReadOnly, !isShared, !faulted, !isReset, handle != nil else { return mdb_cursor_close(cursor) }
-        if slot >= idleCursors.count { idleCursors.append(contentsOf: repeatElement(nil, count: slot + 1 - idleCursors.count)) }
+        Self.makeRoom(in: &idleCursors, for: slot)
         guard idleCursors[slot] == nil else { return mdb_cursor_close(cursor) }
         idleCursors[slot] = cursor
     }
@@ -410,7 +410,7 @@ package final class Transaction {
         if slot < writeCursors.count, let cursor = writeCursors[slot] { return cursor }
         var handle: OpaquePointer?
         try check(serialized { strata_guarded_cursor_open(live, db.handle, &handle) })
-        if slot >= writeCursors.count { writeCursors.append(contentsOf: repeatElement(nil, count: slot + 1 - writeCursors.count)) }
+        Self.makeRoom(in: &writeCursors, for: slot)
         writeCursors[slot] = handle
         return handle!
     }
@@ -420,6 +420,11 @@ package final class Transaction {
     private func closeKeptCursors() {
         Self.close(&idleCursors)
         Self.close(&writeCursors)
+    }
+
+    /// Grows `cursors` (one per database, by handle) to have a place for `slot`.
+    private static func makeRoom(in cursors: inout [OpaquePointer?], for slot: Int) {
+        if slot >= cursors.count { cursors.append(contentsOf: repeatElement(nil, count: slot + 1 - cursors.count)) }
     }
 
     private static func close(_ cursors: inout [OpaquePointer?]) {
